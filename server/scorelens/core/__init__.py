@@ -1,0 +1,30 @@
+"""The scoring core: text in, numbers and spans out. No I/O, no LSP types."""
+
+from .bleu import BleuConfig, BleuScore
+from .config import METRICS, SEGMENTATIONS, WER_TRANSFORMS, ScoringConfig
+from .corpus import Corpus, CorpusScores, SegmentScores
+from .findings import Finding
+from .rouge import RougeConfig, RougeScore
+from .text import split_lines
+from .tokenizers import TokenizerUnavailable
+from .wer import ErrorCounts, ErrorRates, rates
+
+__all__ = [
+    "METRICS",
+    "SEGMENTATIONS",
+    "WER_TRANSFORMS",
+    "BleuConfig",
+    "BleuScore",
+    "Corpus",
+    "CorpusScores",
+    "ErrorCounts",
+    "ErrorRates",
+    "Finding",
+    "RougeConfig",
+    "RougeScore",
+    "ScoringConfig",
+    "SegmentScores",
+    "TokenizerUnavailable",
+    "rates",
+    "split_lines",
+]

@@ -1,0 +1,319 @@
+"""The incremental corpus: one hypothesis, its references, per-segment statistics and totals.
+
+An edit replaces a range of lines on one side. Segments whose texts changed are marked dirty;
+when a line count changes, every later segment is re-paired and marked dirty from there on
+(the "tail"). :meth:`Corpus.refresh` re-scores dirty segments, optionally a bounded number at a
+time so a caller can interleave other work, and keeps running totals by subtracting each
+segment's old statistics and adding its new ones. Tokenizations live with the segment texts,
+so re-pairing after a line insertion re-uses them.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+from typing import Sequence
+
+from . import bleu, rouge, wer
+from .config import ScoringConfig
+from .findings import Finding, segment_findings
+from .segment import Analysis, SegmentStatistics, statistics
+from .text import paragraphs, segment_count, split_lines
+
+
+class _Side:
+    """One document: its lines, its segment texts and their analyses."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = split_lines(text)
+        self.texts: list[str] = []
+        self.starts: list[int] | None = None  # first line of each segment; None when segments are lines
+        self.analyses: list[Analysis | None] = []
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    bleu: list[float]
+    rouge_l: tuple[float, float, float]
+    rouge_lsum: tuple[float, float, float]
+    wer: wer.ErrorCounts
+    cer: wer.ErrorCounts
+    dropped: int
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusScores:
+    segments: int
+    bleu: bleu.BleuScore | None
+    rouge_l: rouge.RougeScore | None
+    rouge_lsum: rouge.RougeScore | None
+    wer: wer.ErrorCounts | None
+    cer: wer.ErrorCounts | None
+    dropped_segments: int
+    signatures: dict[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class SegmentScores:
+    """One segment's own figures: sentence BLEU (effective order on), ROUGE, WER counts."""
+
+    bleu: bleu.BleuScore | None
+    rouge_l: rouge.RougeScore | None
+    rouge_lsum: rouge.RougeScore | None
+    wer: wer.ErrorCounts | None
+    cer: wer.ErrorCounts | None
+
+
+class Corpus:
+    def __init__(self, hypothesis: str, references: Sequence[str], config: ScoringConfig | None = None) -> None:
+        if not references:
+            raise ValueError("a corpus needs at least one reference")
+        self.config = config or ScoringConfig()
+        self._sides = [_Side(hypothesis), *(_Side(r) for r in references)]
+        self._empty = Analysis("", self.config)
+        self._results: list[SegmentStatistics | None] = []
+        self._dirty: set[int] = set()
+        self._tail: int | None = None
+        order = self.config.bleu.max_ngram_order
+        self._bleu = [0] * (2 + 2 * order)
+        self._rouge_l = [0.0, 0.0, 0.0]
+        self._rouge_lsum = [0.0, 0.0, 0.0]
+        self._wer = wer.ErrorCounts()
+        self._cer = wer.ErrorCounts()
+        self._dropped = 0
+        for side, s in enumerate(self._sides):
+            if self.config.segmentation == "line":
+                s.texts = s.lines[: segment_count(s.lines)]
+                s.analyses = [None] * len(s.texts)
+            else:
+                self._resegment(side)
+        self._tail = 0
+
+    # -- reading -------------------------------------------------------------------------
+
+    @property
+    def references(self) -> int:
+        return len(self._sides) - 1
+
+    def __len__(self) -> int:
+        """Number of segments: the longest side's; shorter sides count as empty there."""
+        return max(len(s.texts) for s in self._sides)
+
+    def segment_counts(self) -> list[int]:
+        """Segments per side (hypothesis first); they differ when the files do not line up."""
+        return [len(s.texts) for s in self._sides]
+
+    def lines(self, side: int) -> list[str]:
+        return self._sides[side].lines
+
+    def text(self, side: int, segment: int) -> str:
+        texts = self._sides[side].texts
+        return texts[segment] if segment < len(texts) else ""
+
+    def first_line(self, side: int, segment: int) -> int:
+        """The document line where a segment starts (past the end for a missing segment)."""
+        s = self._sides[side]
+        if s.starts is None:
+            return segment
+        if segment < len(s.starts):
+            return s.starts[segment]
+        return len(s.lines)
+
+    def segment_at(self, side: int, line: int) -> int | None:
+        """The segment a document line belongs to, if any."""
+        s = self._sides[side]
+        if s.starts is None:
+            return line if line < len(s.texts) else None
+        i = bisect.bisect_right(s.starts, line) - 1
+        if i < 0 or line >= s.starts[i] + s.texts[i].count("\n") + 1:
+            return None
+        return i
+
+    def position(self, side: int, segment: int, offset: int) -> tuple[int, int]:
+        """(line, column) in code points of an offset into a segment's text."""
+        line = self.first_line(side, segment)
+        text = self.text(side, segment)
+        breaks = text.count("\n", 0, offset)
+        if breaks:
+            return line + breaks, offset - text.rindex("\n", 0, offset) - 1
+        return line, offset
+
+    @property
+    def dirty(self) -> bool:
+        return bool(self._dirty) or self._tail is not None
+
+    def totals(self) -> Totals:
+        self.refresh()
+        return Totals(
+            list(self._bleu), tuple(self._rouge_l), tuple(self._rouge_lsum), self._wer, self._cer, self._dropped
+        )
+
+    def scores(self) -> CorpusScores:
+        self.refresh()
+        metrics = self.config.metrics
+        n = len(self)
+        mean = (lambda sums: rouge.RougeScore(*(x / n for x in sums))) if n else (lambda sums: rouge.ZERO)
+        nrefs = self.references
+        signatures = {}
+        if "bleu" in metrics:
+            signatures["bleu"] = bleu.signature(self.config.bleu, nrefs)
+        for key in ("rougeL", "rougeLsum"):
+            if key in metrics:
+                signatures[key] = f"{key}|" + rouge.signature(self.config.rouge, nrefs)
+        for key, unit in (("wer", "word"), ("cer", "char")):
+            if key in metrics:
+                signatures[key] = wer.signature(unit, self.config.wer_transform, nrefs)
+        return CorpusScores(
+            segments=n,
+            bleu=bleu.score(self._bleu, self.config.bleu) if "bleu" in metrics else None,
+            rouge_l=mean(self._rouge_l) if "rougeL" in metrics else None,
+            rouge_lsum=mean(self._rouge_lsum) if "rougeLsum" in metrics else None,
+            wer=self._wer if "wer" in metrics else None,
+            cer=self._cer if "cer" in metrics else None,
+            dropped_segments=self._dropped,
+            signatures=signatures,
+        )
+
+    def statistics(self, segment: int) -> SegmentStatistics:
+        self.refresh()
+        return self._results[segment]
+
+    def segment_scores(self, segment: int) -> SegmentScores:
+        st = self.statistics(segment)
+        return SegmentScores(
+            bleu=bleu.score(st.bleu, self.config.bleu, effective_order=True) if st.bleu is not None else None,
+            rouge_l=st.rouge_l,
+            rouge_lsum=st.rouge_lsum,
+            wer=st.wer,
+            cer=st.cer,
+        )
+
+    def findings(self, segment: int) -> list[Finding]:
+        """Where hypothesis and references differ in one segment, as spans into its texts."""
+        st = self.statistics(segment)
+        return segment_findings(segment, self._analysis(0, segment), self._references(segment), st, self.config)
+
+    # -- editing -------------------------------------------------------------------------
+
+    def replace_lines(self, side: int, start: int, end: int, new_lines: Sequence[str]) -> None:
+        """Replace lines ``[start, end)`` of one side (0 = hypothesis, k = reference k)."""
+        s = self._sides[side]
+        if not 0 <= start <= end <= len(s.lines):
+            raise IndexError(f"lines {start}..{end} outside a document of {len(s.lines)} lines")
+        new_lines = list(new_lines)
+        s.lines[start:end] = new_lines
+        if s.starts is not None:
+            self._resegment(side)
+            return
+        # Segments are lines[:count]; only the edited stretch of them changes (the count also
+        # moves when the last line becomes, or stops being, an empty final line).
+        old_count = len(s.texts)
+        count = segment_count(s.lines)
+        a = min(start, old_count)
+        b_old = max(a, min(end, old_count))
+        b_new = max(a, min(start + len(new_lines), count))
+        self._splice(side, a, b_old, s.lines[a:b_new])
+
+    def set_text(self, side: int, text: str) -> None:
+        self.replace_lines(side, 0, len(self._sides[side].lines), split_lines(text))
+
+    def _resegment(self, side: int) -> None:
+        """Recompute a side's segments from its lines; keep the analyses of unchanged ones."""
+        s = self._sides[side]
+        count = segment_count(s.lines)
+        if self.config.segmentation == "paragraph":
+            spans = paragraphs(s.lines, count)
+        else:
+            spans = [(0, count)] if count else []
+        new_texts = ["\n".join(s.lines[a:b]) for a, b in spans]
+        s.starts = [a for a, _ in spans]
+        old_texts = s.texts
+        limit = min(len(old_texts), len(new_texts))
+        prefix = 0
+        while prefix < limit and old_texts[prefix] == new_texts[prefix]:
+            prefix += 1
+        suffix = 0
+        while suffix < limit - prefix and old_texts[-1 - suffix] == new_texts[-1 - suffix]:
+            suffix += 1
+        self._splice(side, prefix, len(old_texts) - suffix, new_texts[prefix : len(new_texts) - suffix])
+
+    def _splice(self, side: int, start: int, end: int, new_texts: list[str]) -> None:
+        """Segments ``[start, end)`` of a side became ``new_texts``; mark what must be re-scored."""
+        s = self._sides[side]
+        s.texts[start:end] = new_texts
+        s.analyses[start:end] = [None] * len(new_texts)
+        if len(new_texts) == end - start:
+            self._dirty.update(range(start, end))
+        else:
+            # later segments now pair with other texts
+            self._tail = start if self._tail is None else min(self._tail, start)
+
+    # -- scoring -------------------------------------------------------------------------
+
+    def _analysis(self, side: int, segment: int) -> Analysis:
+        s = self._sides[side]
+        if segment >= len(s.texts):
+            return self._empty
+        a = s.analyses[segment]
+        if a is None:
+            a = s.analyses[segment] = Analysis(s.texts[segment], self.config)
+        return a
+
+    def _references(self, segment: int) -> list[Analysis]:
+        return [self._analysis(side, segment) for side in range(1, len(self._sides))]
+
+    def refresh(self, limit: int | None = None) -> bool:
+        """Re-score dirty segments, at most ``limit`` of them; True once nothing is dirty."""
+        n = len(self)
+        results = self._results
+        while len(results) > n:
+            self._account(results.pop(), -1)
+        if len(results) < n:
+            start = len(results)
+            results.extend([None] * (n - start))
+            self._tail = start if self._tail is None else min(self._tail, start)
+        budget = limit if limit is not None else -1
+        while self._dirty and budget != 0:
+            i = self._dirty.pop()
+            if i < n and (self._tail is None or i < self._tail):
+                self._rescore(i)
+                budget -= 1
+        while self._tail is not None and budget != 0:
+            if self._tail >= n:
+                self._tail = None
+                break
+            self._rescore(self._tail)
+            self._tail += 1
+            budget -= 1
+        return not self.dirty
+
+    def _rescore(self, i: int) -> None:
+        old = self._results[i]
+        if old is not None:
+            self._account(old, -1)
+        new = statistics(self._analysis(0, i), self._references(i))
+        self._results[i] = new
+        self._account(new, 1)
+
+    def _account(self, st: SegmentStatistics | None, sign: int) -> None:
+        if st is None:
+            return
+        if st.bleu is not None:
+            totals = self._bleu
+            for k, v in enumerate(st.bleu):
+                totals[k] += sign * v
+        if st.rouge_l is not None:
+            r = self._rouge_l
+            r[0] += sign * st.rouge_l.precision
+            r[1] += sign * st.rouge_l.recall
+            r[2] += sign * st.rouge_l.fmeasure
+        if st.rouge_lsum is not None:
+            r = self._rouge_lsum
+            r[0] += sign * st.rouge_lsum.precision
+            r[1] += sign * st.rouge_lsum.recall
+            r[2] += sign * st.rouge_lsum.fmeasure
+        if st.wer is not None:
+            self._wer = self._wer + st.wer if sign > 0 else self._wer - st.wer
+        if st.cer is not None:
+            self._cer = self._cer + st.cer if sign > 0 else self._cer - st.cer
+        self._dropped += sign * st.dropped

@@ -1,0 +1,116 @@
+"""Findings: where a segment's hypothesis and references differ, as spans into their texts.
+
+Sides are numbered as in :class:`~scorelens.core.corpus.Corpus`: 0 is the hypothesis, k is
+reference k. Offsets are code points into that side's segment text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+from . import bleu, rouge, wer
+from .config import ScoringConfig
+from .segment import Analysis, SegmentStatistics
+from .tokenizers import JiwerWords, Span, lower
+
+UNMATCHED = "bleu.unmatched"
+SUBSTITUTION = "wer.substitution"
+INSERTION = "wer.insertion"
+DELETION = "wer.deletion"
+OUTSIDE_LCS = "rouge.outside-lcs"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    code: str
+    segment: int
+    side: int
+    start: int
+    end: int
+    text: str
+    # the matching place on the other side: reference words of a substitution, the point
+    # where an inserted word has no counterpart, the hypothesis point a deletion belongs at
+    other_side: int | None = None
+    other_start: int = 0
+    other_end: int = 0
+    other_text: str = ""
+
+
+def _runs(indices: Sequence[int]) -> Iterator[tuple[int, int]]:
+    """Consecutive indices as ``[first, last]`` pairs."""
+    it = iter(indices)
+    first = last = next(it, None)
+    if first is None:
+        return
+    for i in it:
+        if i != last + 1:
+            yield first, last
+            first = i
+        last = i
+    yield first, last
+
+
+def _bleu_spans(text: str, tokens: Sequence[str], config: ScoringConfig) -> list[Span]:
+    if not config.bleu.lowercase:
+        return config.bleu.tokenizer.spans(text, tokens)
+    lowered, origin = lower(text)
+    spans = config.bleu.tokenizer.spans(lowered, tokens)
+    if origin is None:
+        return spans
+    return [(origin[a], origin[b - 1] + 1) if b > a else (origin[a],) * 2 for a, b in spans]
+
+
+def _point(spans: Sequence[Span], index: int) -> int:
+    """Offset of a gap before token ``index``: right after the previous token."""
+    if index > 0:
+        return spans[index - 1][1]
+    return spans[0][0] if spans else 0
+
+
+def _cover(spans: Sequence[Span], first: int, last: int) -> Span:
+    return spans[first][0], spans[last][1]
+
+
+def segment_findings(
+    segment: int, hyp: Analysis, refs: Sequence[Analysis], st: SegmentStatistics, config: ScoringConfig
+) -> list[Finding]:
+    found: list[Finding] = []
+    if hyp.bleu is not None and hyp.bleu.tokens:
+        spans = _bleu_spans(hyp.text, hyp.bleu.tokens, config)
+        misses = bleu.unmatched(hyp.bleu, [r.bleu for r in refs])[0]
+        for first, last in _runs(misses):
+            a, b = _cover(spans, first, last)
+            found.append(Finding(UNMATCHED, segment, 0, a, b, hyp.text[a:b]))
+
+    if hyp.words is not None:
+        ref = refs[0]
+        words = JiwerWords(config.wer_transform == "lowercase")
+        hyp_spans = words.spans(hyp.text, hyp.words)
+        ref_spans = words.spans(ref.text, ref.words)
+        for tag, r1, r2, h1, h2 in wer.alignment(ref.words, hyp.words):
+            if tag == "replace":
+                a, b = _cover(hyp_spans, h1, h2 - 1)
+                c, d = _cover(ref_spans, r1, r2 - 1)
+                found.append(Finding(SUBSTITUTION, segment, 0, a, b, hyp.text[a:b], 1, c, d, ref.text[c:d]))
+            elif tag == "insert":
+                a, b = _cover(hyp_spans, h1, h2 - 1)
+                p = _point(ref_spans, r1)
+                found.append(Finding(INSERTION, segment, 0, a, b, hyp.text[a:b], 1, p, p))
+            elif tag == "delete":
+                c, d = _cover(ref_spans, r1, r2 - 1)
+                p = _point(hyp_spans, h1)
+                found.append(Finding(DELETION, segment, 1, c, d, ref.text[c:d], 0, p, p))
+
+    if hyp.rouge is not None and st.rouge_l is not None:
+        side = st.rouge_ref + 1
+        ref = refs[st.rouge_ref]
+        tokenizer = config.rouge.tokenizer
+        hyp_out, ref_out = rouge.outside_lcs(hyp.rouge, ref.rouge)
+        for analysis, out, s in ((hyp, hyp_out, 0), (ref, ref_out, side)):
+            if out:
+                spans = tokenizer.spans(analysis.text, analysis.rouge)
+                for first, last in _runs(out):
+                    a, b = _cover(spans, first, last)
+                    found.append(Finding(OUTSIDE_LCS, segment, s, a, b, analysis.text[a:b]))
+    return found

@@ -1,0 +1,146 @@
+"""ROUGE-L and ROUGE-Lsum as rouge-score 0.1.2 computes them, per hypothesis/reference pair.
+
+rouge-score has no corpus statistic (its bootstrap aggregate is random); the corpus value is
+the plain mean of per-pair figures. With several references, each type takes the reference
+with the best F (the first on ties), as ``score_multi``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Sequence
+
+from rapidfuzz.distance import LCSseq
+
+from .. import __version__
+from .tokenizers import ROUGE_TOKENIZERS, Tokenizer, rouge_tokenizer
+
+
+@dataclass(frozen=True)
+class RougeConfig:
+    tokenizer_name: str = "rouge-score"
+    stem: bool = False
+
+    def __post_init__(self) -> None:
+        if self.tokenizer_name not in ROUGE_TOKENIZERS:
+            raise ValueError(f"unknown ROUGE tokenizer {self.tokenizer_name!r}; one of {', '.join(ROUGE_TOKENIZERS)}")
+
+    @property
+    def tokenizer(self) -> Tokenizer:
+        return rouge_tokenizer(self.tokenizer_name, self.stem)
+
+
+@dataclass(frozen=True, slots=True)
+class RougeScore:
+    precision: float
+    recall: float
+    fmeasure: float
+
+
+ZERO = RougeScore(0.0, 0.0, 0.0)
+
+
+def fmeasure(precision: float, recall: float) -> float:
+    if precision + recall > 0:
+        return 2 * precision * recall / (precision + recall)
+    return 0.0
+
+
+def _from_hits(hits: int, hyp_len: int, ref_len: int) -> RougeScore:
+    precision = hits / hyp_len
+    recall = hits / ref_len
+    return RougeScore(precision, recall, fmeasure(precision, recall))
+
+
+def rouge_l(hyp: Sequence[str], ref: Sequence[str]) -> RougeScore:
+    if not hyp or not ref:
+        return ZERO
+    return _from_hits(LCSseq.similarity(hyp, ref), len(hyp), len(ref))
+
+
+def outside_lcs(hyp: Sequence[str], ref: Sequence[str]) -> tuple[list[int], list[int]]:
+    """Indices of hypothesis and of reference tokens that one longest common subsequence leaves out."""
+    hyp_out, ref_out = [], []
+    for op in LCSseq.editops(hyp, ref):
+        if op.tag == "delete":
+            hyp_out.append(op.src_pos)
+        else:
+            ref_out.append(op.dest_pos)
+    return hyp_out, ref_out
+
+
+def _lcs_indices(ref: Sequence[str], can: Sequence[str]) -> list[int]:
+    """Reference indices of rouge-score's LCS: its table and its backtrack's tie-breaking.
+
+    Summary-level LCS takes a union of these, so which LCS is found changes the score.
+    """
+    rows, cols = len(ref), len(can)
+    table = [[0] * (cols + 1) for _ in range(rows + 1)]
+    for i in range(1, rows + 1):
+        above, row, r = table[i - 1], table[i], ref[i - 1]
+        for j in range(1, cols + 1):
+            if r == can[j - 1]:
+                row[j] = above[j - 1] + 1
+            else:
+                row[j] = above[j] if above[j] >= row[j - 1] else row[j - 1]
+    indices = []
+    i, j = rows, cols
+    while i > 0 and j > 0:
+        if ref[i - 1] == can[j - 1]:
+            indices.append(i - 1)
+            i -= 1
+            j -= 1
+        elif table[i][j - 1] > table[i - 1][j]:
+            j -= 1
+        else:
+            i -= 1
+    indices.reverse()
+    return indices
+
+
+def rouge_lsum(hyp_sentences: Sequence[Sequence[str]], ref_sentences: Sequence[Sequence[str]]) -> RougeScore:
+    """Summary-level LCS over newline-separated sentences (pass the non-empty lines only)."""
+    if not hyp_sentences or not ref_sentences:
+        return ZERO
+    hyp_len = sum(map(len, hyp_sentences))
+    ref_len = sum(map(len, ref_sentences))
+    if not hyp_len or not ref_len:
+        return ZERO
+    hyp_left = Counter()
+    ref_left = Counter()
+    for s in hyp_sentences:
+        hyp_left.update(s)
+    for s in ref_sentences:
+        ref_left.update(s)
+    hits = 0
+    for ref in ref_sentences:
+        union = sorted(set().union(*[_lcs_indices(ref, hyp) for hyp in hyp_sentences]))
+        for token in (ref[i] for i in union):
+            # a token counts once however many sentence pairs share it, as ROUGE-1.5.5
+            if hyp_left[token] > 0 and ref_left[token] > 0:
+                hits += 1
+                hyp_left[token] -= 1
+                ref_left[token] -= 1
+    return _from_hits(hits, hyp_len, ref_len)
+
+
+def best(scores: Sequence[RougeScore]) -> int:
+    """Index of the reference whose score ``score_multi`` keeps (best F, first on ties)."""
+    top = 0
+    for i, s in enumerate(scores):
+        if s.fmeasure > scores[top].fmeasure:
+            top = i
+    return top
+
+
+def signature(config: RougeConfig, nrefs: int | None) -> str:
+    return "|".join(
+        [
+            f"nrefs:{'var' if nrefs is None else nrefs}",
+            f"tok:{config.tokenizer_name}",
+            f"stem:{'yes' if config.stem else 'no'}",
+            "agg:mean",
+            f"version:scorelens-{__version__}",
+        ]
+    )

