@@ -1,0 +1,5 @@
+"""``python -m scorelens``: the same command line as the ``scorelens`` script."""
+
+from .cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,724 @@
+"""The command line: ``scorelens score | check | serve`` (DESIGN §5).
+
+Each command runs the same pipeline: parse arguments, build a :class:`ScoringConfig`, read
+the files, score them with the core, format the result. Problems with the input (a missing,
+binary or non-UTF-8 file, files that do not line up, a tokenizer that is not installed) are
+:class:`CliError`: one line on stderr and exit status 2, never a traceback.
+
+Exit status: 0 success, 1 a ``check`` threshold was crossed, 2 bad usage or bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+from . import __version__
+from .core import (
+    METRICS,
+    SEGMENTATIONS,
+    WER_TRANSFORMS,
+    BleuConfig,
+    Corpus,
+    CorpusScores,
+    Finding,
+    RougeConfig,
+    ScoringConfig,
+    TokenizerUnavailable,
+    rates,
+)
+from .core.bleu import SMOOTH_DEFAULTS, BleuScore
+from .core.findings import DELETION, INSERTION, OUTSIDE_LCS, SUBSTITUTION, UNMATCHED
+from .core.rouge import RougeScore
+from .core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
+from .core.wer import ErrorCounts
+from .pairing_rules import NoReferences, find_references
+
+EXIT_OK = 0
+EXIT_THRESHOLD = 1
+EXIT_ERROR = 2
+
+DEFAULT_METRICS = ("bleu", "rougeL", "wer")
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+
+# sacreBLEU's choice of tokenizer for a target language when none is given
+LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+
+LINE_COUNT_MISMATCH = "pairing.line-count-mismatch"
+
+
+class CliError(Exception):
+    """Bad input or usage, reported as one line on stderr with exit status 2."""
+
+
+# -- arguments -------------------------------------------------------------------------------
+
+
+def _metric_list(value: str) -> list[str]:
+    by_lower = {m.lower(): m for m in METRICS}
+    names = [v.strip() for v in value.split(",") if v.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError("no metric given")
+    unknown = [n for n in names if n.lower() not in by_lower]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown metric {unknown[0]!r}; choose from {','.join(METRICS)}")
+    return list(dict.fromkeys(by_lower[n.lower()] for n in names))
+
+
+def _host_port(value: str) -> tuple[str, int]:
+    host, sep, port = value.rpartition(":")
+    if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise argparse.ArgumentTypeError(f"expected HOST:PORT, got {value!r}")
+    return host.strip("[]") or "127.0.0.1", int(port)
+
+
+def _scoring_options() -> argparse.ArgumentParser:
+    """Options shared by ``score`` and ``check``; BLEU's are named as sacreBLEU's CLI names them."""
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("hypothesis", metavar="HYP", help="hypothesis file, or - to read standard input")
+    p.add_argument(
+        "-r",
+        "--reference",
+        dest="references",
+        metavar="REF",
+        action="append",
+        help="reference file (repeat for several); if omitted, found by name: NAME.hyp.EXT -> "
+        "NAME.ref.EXT (+ NAME.ref1.EXT, NAME.ref2.EXT, ...), NAME.sysN.EXT -> NAME.ref.EXT, hyp/NAME -> ref/NAME",
+    )
+    p.add_argument(
+        "-m",
+        "--metrics",
+        type=_metric_list,
+        default=list(DEFAULT_METRICS),
+        metavar="LIST",
+        help=f"comma-separated, from {','.join(METRICS)} (default: {','.join(DEFAULT_METRICS)})",
+    )
+    p.add_argument(
+        "--segmentation",
+        choices=SEGMENTATIONS,
+        default="line",
+        help="what a segment is: a line (default), a blank-line separated paragraph, or the whole file",
+    )
+
+    bleu = p.add_argument_group("BLEU (as sacreBLEU)")
+    bleu.add_argument(
+        "-tok",
+        "--tokenize",
+        choices=list(BLEU_TOKENIZERS),
+        help="BLEU tokenizer (default: 13a, or the one -l's language calls for)",
+    )
+    bleu.add_argument(
+        "-l",
+        "--language",
+        "--language-pair",
+        dest="language",
+        metavar="LANG",
+        help="target language, or sacreBLEU's SRC-TRG pair; zh, ja and ko choose the zh, ja-mecab "
+        "and ko-mecab tokenizers when -tok is not given",
+    )
+    bleu.add_argument("-lc", "--lowercase", action="store_true", help="lowercase BLEU (case:lc)")
+    bleu.add_argument(
+        "-s", "--smooth-method", choices=list(SMOOTH_DEFAULTS), default="exp", help="BLEU smoothing (default: exp)"
+    )
+    bleu.add_argument(
+        "-sv",
+        "--smooth-value",
+        type=float,
+        metavar="X",
+        help="value for floor (default 0.1) and add-k (default 1) smoothing",
+    )
+    bleu.add_argument("--max-ngram-order", type=int, default=4, metavar="N", help="BLEU's n-gram order (default: 4)")
+
+    rouge = p.add_argument_group("ROUGE-L (as rouge-score)")
+    rouge.add_argument(
+        "--rouge-tokenizer",
+        choices=list(ROUGE_TOKENIZERS),
+        default="rouge-score",
+        help="rouge-score's own (default; drops non-ASCII letters) or unicode (keeps every script)",
+    )
+    rouge.add_argument("--stem", action="store_true", help="Porter-stem ROUGE tokens, as rouge-score's use_stemmer")
+
+    wer = p.add_argument_group("WER and CER (as jiwer)")
+    wer.add_argument(
+        "--wer-transform",
+        choices=WER_TRANSFORMS,
+        default="default",
+        help="jiwer's default transform, or the same after lowercasing",
+    )
+    return p
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="scorelens",
+        description="Score hypotheses against references: BLEU (sacreBLEU), ROUGE-L/Lsum (rouge-score), "
+        "WER/CER (jiwer), with the same numbers as those libraries.",
+        epilog="Exit status: 0 success, 1 a check threshold was crossed, 2 bad usage or input.",
+    )
+    parser.add_argument("--version", action="version", version=f"scorelens {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    shared = _scoring_options()
+
+    score = commands.add_parser(
+        "score",
+        parents=[shared],
+        help="corpus scores with their signatures",
+        description="Corpus scores with their signatures. Line i of HYP is scored against line i of every REF.",
+    )
+    score.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    score.set_defaults(run=run_score)
+
+    check = commands.add_parser(
+        "check",
+        parents=[shared],
+        help="findings as path:line:col lines, scores, and quality gates",
+        description="Every place hypothesis and references differ (the findings the editor shows), then "
+        "the scores. Exits 1 when a threshold is crossed.",
+    )
+    gates = check.add_argument_group("thresholds (exit 1 when crossed)")
+    gates.add_argument("--min-bleu", type=float, metavar="X", help="fail when BLEU (0-100) is below X")
+    gates.add_argument("--max-wer", type=float, metavar="Y", help="fail when WER (0-1) is above Y")
+    gates.add_argument("--max-cer", type=float, metavar="Y", help="fail when CER (0-1) is above Y")
+    gates.add_argument(
+        "--min-rouge", type=float, metavar="Z", help="fail when the ROUGE-L (and ROUGE-Lsum) F-measure (0-1) is below Z"
+    )
+    check.add_argument(
+        "--format",
+        choices=("text", "json", "github"),
+        default="text",
+        help="text: path:line:col: code message; json: one object; github: GitHub Actions annotations",
+    )
+    check.add_argument("--max-findings", type=int, metavar="N", help="show at most N findings (and say how many more)")
+    check.set_defaults(run=run_check)
+
+    serve = commands.add_parser(
+        "serve",
+        help="run the language server",
+        description="Run the ScoreLens language server, over standard input/output unless --tcp is given.",
+    )
+    serve.add_argument("--tcp", type=_host_port, metavar="HOST:PORT", help="listen on a TCP socket instead of stdio")
+    serve.add_argument("--stdio", action="store_true", help="use standard input/output (the default)")
+    serve.set_defaults(run=run_serve)
+    return parser
+
+
+# -- configuration --------------------------------------------------------------------------
+
+
+def target_language(language: str | None) -> str | None:
+    """``zh`` from ``zh`` or from sacreBLEU's ``en-zh`` pair."""
+    if not language:
+        return None
+    return language.rsplit("-", 1)[-1].lower() if "-" in language else language.lower()
+
+
+def scoring_config(args: argparse.Namespace) -> ScoringConfig:
+    tokenize = args.tokenize or LANGUAGE_TOKENIZERS.get(target_language(args.language), "13a")
+    try:
+        return ScoringConfig(
+            metrics=frozenset(args.metrics),
+            bleu=BleuConfig(
+                tokenize=tokenize,
+                smooth_method=args.smooth_method,
+                smooth_value=args.smooth_value,
+                lowercase=args.lowercase,
+                max_ngram_order=args.max_ngram_order,
+            ),
+            rouge=RougeConfig(tokenizer_name=args.rouge_tokenizer, stem=args.stem),
+            wer_transform=args.wer_transform,
+            segmentation=args.segmentation,
+        )
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+
+
+# -- reading --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Document:
+    path: str  # as the user wrote it, so messages point where they expect
+    text: str
+
+
+def decode(name: str, data: bytes) -> str:
+    """UTF-8 text with any byte-order mark removed; anything else is a :class:`CliError`."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise CliError(f"{name}: looks like UTF-16 (byte-order mark at byte offset 0); convert it to UTF-8")
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise CliError(f"{name}: binary file (NUL byte at byte offset {nul}); expected UTF-8 text")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise CliError(
+            f"{name}: not UTF-8: byte 0x{data[exc.start]:02x} at byte offset {exc.start} (line {line})"
+        ) from None
+    return text.removeprefix("\ufeff")
+
+
+def _read_stdin() -> bytes:
+    if sys.stdin is None:
+        raise CliError("no standard input to read the hypothesis from")
+    buffer = getattr(sys.stdin, "buffer", None)
+    return buffer.read() if buffer is not None else sys.stdin.read().encode("utf-8")
+
+
+def read_document(path: str) -> Document:
+    if path == STDIN:
+        return Document(STDIN_NAME, decode(STDIN_NAME, _read_stdin()))
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise CliError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise CliError(f"{path}: is a directory, not a file") from None
+    except OSError as exc:
+        raise CliError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+    return Document(path, decode(path, data))
+
+
+def reference_paths(args: argparse.Namespace) -> list[str]:
+    """The references given with -r, or else those the naming conventions find next to HYP."""
+    if args.references:
+        return args.references
+    if args.hypothesis == STDIN:
+        raise CliError("reading the hypothesis from standard input (-) needs -r REF")
+    if not Path(args.hypothesis).is_file():
+        read_document(args.hypothesis)  # raises the same error as any unreadable file
+    try:
+        found = [str(p) for p in find_references(Path(args.hypothesis))]
+    except NoReferences as exc:
+        raise CliError(str(exc)) from None
+    print(f"scorelens: {args.hypothesis}: references found by name: {', '.join(found)}", file=sys.stderr)
+    return found
+
+
+# -- scoring --------------------------------------------------------------------------------
+
+
+@dataclass
+class Scored:
+    """The documents of one run, their corpus and its scores."""
+
+    documents: list[Document]  # the hypothesis, then the references
+    corpus: Corpus
+    scores: CorpusScores
+
+    @property
+    def unit(self) -> str:
+        return {"line": "lines", "paragraph": "paragraphs"}.get(self.corpus.config.segmentation, "documents")
+
+    def mismatches(self) -> list[tuple[int, int, int]]:
+        """``(reference side, hypothesis count, reference count)`` for each reference that does not line up."""
+        if self.corpus.config.segmentation == "document":
+            return []  # one segment each, whatever the line counts
+        counts = self.corpus.segment_counts()
+        return [(side, counts[0], n) for side, n in enumerate(counts) if side and n != counts[0]]
+
+
+def score_documents(args: argparse.Namespace) -> Scored:
+    config = scoring_config(args)
+    refs = reference_paths(args)
+    documents = [read_document(args.hypothesis), *(read_document(r) for r in refs)]
+    corpus = Corpus(documents[0].text, [d.text for d in documents[1:]], config)
+    try:
+        scores = corpus.scores()  # tokenizers load on first use
+    except TokenizerUnavailable as exc:
+        raise CliError(str(exc)) from None
+    return Scored(documents, corpus, scores)
+
+
+# -- score: formatting ----------------------------------------------------------------------
+
+
+def format_bleu(b: BleuScore) -> str:
+    """sacreBLEU's own score line."""
+    precisions = "/".join(f"{p:.1f}" for p in b.precisions)
+    ratio = b.sys_len / b.ref_len if b.ref_len else 0
+    return (
+        f"BLEU = {b.score:.2f} {precisions} (BP = {b.bp:.3f} ratio = {ratio:.3f} "
+        f"hyp_len = {b.sys_len:d} ref_len = {b.ref_len:d})"
+    )
+
+
+def format_rouge(label: str, r: RougeScore) -> str:
+    return f"{label} = {r.fmeasure:.4f} (P = {r.precision:.4f} R = {r.recall:.4f} F = {r.fmeasure:.4f})"
+
+
+def format_errors(label: str, c: ErrorCounts) -> str:
+    r = rates(c)
+    line = (
+        f"{label} = {r.wer:.4f} (H = {c.hits} S = {c.substitutions} D = {c.deletions} I = {c.insertions} "
+        f"MER = {r.mer:.4f} WIL = {r.wil:.4f})"
+    )
+    if c.ref_len == 0:
+        line += f"; the reference is empty, so {label} counts insertions as jiwer does"
+    return line
+
+
+def score_lines(scored: Scored) -> list[str]:
+    """The readable summary: one line per metric, its signature indented under it."""
+    s, signatures = scored.scores, scored.scores.signatures
+    out = []
+    if s.bleu is not None:
+        out += [format_bleu(s.bleu), f"  {signatures['bleu']}"]
+    for key, label, value in (("rougeL", "ROUGE-L", s.rouge_l), ("rougeLsum", "ROUGE-Lsum", s.rouge_lsum)):
+        if value is not None:
+            out += [format_rouge(label, value), f"  {signatures[key]}"]
+    for key, label, value in (("wer", "WER", s.wer), ("cer", "CER", s.cer)):
+        if value is not None:
+            out += [format_errors(label, value), f"  {signatures[key]}"]
+    out.append(f"segments: {s.segments}")
+    return out
+
+
+def notes(scored: Scored) -> list[str]:
+    """Known traps (DESIGN §2) this run fell into, so they are never silent."""
+    s, config = scored.scores, scored.corpus.config
+    found = []
+    if s.dropped_segments and config.rouge.tokenizer_name == "rouge-score":
+        found.append(
+            f"note: rouge-score's tokenizer dropped non-ASCII letters in {s.dropped_segments} of {s.segments} "
+            "segments (as rouge-score does); --rouge-tokenizer unicode keeps them"
+        )
+    return found
+
+
+def scores_json(scored: Scored) -> dict:
+    """The ``--json`` object: only enabled metrics, BLEU 0-100, the rest 0-1."""
+    s, signatures = scored.scores, scored.scores.signatures
+    out: dict = {}
+    if s.bleu is not None:
+        b = s.bleu
+        out["bleu"] = {
+            "score": b.score,
+            "precisions": list(b.precisions),
+            "bp": b.bp,
+            "sys_len": b.sys_len,
+            "ref_len": b.ref_len,
+            "signature": signatures["bleu"],
+        }
+    for key, value in (("rougeL", s.rouge_l), ("rougeLsum", s.rouge_lsum)):
+        if value is not None:
+            out[key] = {
+                "precision": value.precision,
+                "recall": value.recall,
+                "fmeasure": value.fmeasure,
+                "signature": signatures[key],
+            }
+    for key, value in (("wer", s.wer), ("cer", s.cer)):
+        if value is not None:
+            r = rates(value)
+            out[key] = {
+                key: r.wer,
+                "hits": value.hits,
+                "substitutions": value.substitutions,
+                "deletions": value.deletions,
+                "insertions": value.insertions,
+                "mer": r.mer,
+                "wil": r.wil,
+                "signature": signatures[key],
+            }
+    out["segments"] = s.segments
+    return out
+
+
+def run_score(args: argparse.Namespace) -> int:
+    scored = score_documents(args)
+    mismatches = scored.mismatches()
+    if mismatches:
+        hyp = scored.documents[0].path
+        details = "; ".join(
+            f"{hyp} has {h} {scored.unit}, {scored.documents[side].path} has {r}" for side, h, r in mismatches
+        )
+        raise CliError(f"the files do not line up: {details} (segment i of the hypothesis pairs with segment i of each reference)")
+    if args.json:
+        print(json.dumps(scores_json(scored), ensure_ascii=False))
+        for note in notes(scored):
+            print(note, file=sys.stderr)  # stdout stays one JSON object
+    else:
+        print("\n".join(score_lines(scored) + notes(scored)))
+    return EXIT_OK
+
+
+# -- check: findings ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Located:
+    """A finding placed in a file: 1-based line and column in code points, end exclusive."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    code: str
+    message: str
+    text: str = ""
+    related: tuple[str, int, int] | None = None  # the matching place in the other file
+
+    def where(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+
+def _quote(text: str) -> str:
+    # JSON quoting escapes newlines and tabs, so every finding stays on one output line
+    return json.dumps(text, ensure_ascii=False)
+
+
+def finding_message(f: Finding, related: str | None) -> str:
+    if f.code == UNMATCHED:
+        return f"not in any reference: {_quote(f.text)}"
+    if f.code == SUBSTITUTION:
+        return f"{_quote(f.text)} should be {_quote(f.other_text)}"
+    if f.code == INSERTION:
+        return f"{_quote(f.text)} is not in the reference"
+    if f.code == DELETION:
+        return f"missing {_quote(f.text)}" + (f" (belongs at {related})" if related else "")
+    if f.code == OUTSIDE_LCS:
+        return f"{_quote(f.text)} is outside the ROUGE-L longest common subsequence"
+    return _quote(f.text)
+
+
+def locate(scored: Scored, f: Finding) -> Located:
+    corpus, paths = scored.corpus, [d.path for d in scored.documents]
+    line, column = corpus.position(f.side, f.segment, f.start)
+    end_line, end_column = corpus.position(f.side, f.segment, f.end)
+    related = None
+    if f.other_side is not None:
+        other_line, other_column = corpus.position(f.other_side, f.segment, f.other_start)
+        related = (paths[f.other_side], other_line + 1, other_column + 1)
+    # a deletion sits in the reference; say where in the hypothesis the words belong
+    where = f"{related[0]}:{related[1]}:{related[2]}" if related and f.code == DELETION else None
+    return Located(
+        paths[f.side],
+        line + 1,
+        column + 1,
+        end_line + 1,
+        end_column + 1,
+        f.code,
+        finding_message(f, where),
+        f.text,
+        related,
+    )
+
+
+def mismatch_findings(scored: Scored) -> list[Located]:
+    """One finding per reference whose segment count differs, at the first segment without a partner."""
+    paths = [d.path for d in scored.documents]
+    found = []
+    for side, hyp_count, ref_count in scored.mismatches():
+        longer, first_alone = (0, ref_count) if hyp_count > ref_count else (side, hyp_count)
+        line = scored.corpus.first_line(longer, first_alone) + 1
+        message = (
+            f"{paths[0]} has {hyp_count} {scored.unit}, {paths[side]} has {ref_count}; "
+            f"{scored.unit} without a partner are scored against empty text"
+        )
+        found.append(Located(paths[longer], line, 1, line, 1, LINE_COUNT_MISMATCH, message))
+    return found
+
+
+def all_findings(scored: Scored) -> list[Located]:
+    """Pairing problems first, then segment by segment: hypothesis findings, then the references'."""
+    corpus = scored.corpus
+    located = mismatch_findings(scored)
+    for i in range(len(corpus)):
+        for f in sorted(corpus.findings(i), key=lambda f: (f.side, f.start, f.end, f.code)):
+            located.append(locate(scored, f))
+    return located
+
+
+# -- check: thresholds ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Verdict:
+    option: str  # e.g. "--min-bleu"
+    metric: str
+    label: str
+    value: float
+    limit: float
+    minimum: bool  # True: value must be at least limit; False: at most
+
+    @property
+    def passed(self) -> bool:
+        return self.value >= self.limit if self.minimum else self.value <= self.limit
+
+    def describe(self) -> str:
+        value = f"{self.value:.2f}" if self.metric == "bleu" else f"{self.value:.4f}"
+        if self.passed:
+            return f"{self.label} {value} meets {self.option} {self.limit:g}"
+        side = "below" if self.minimum else "above"
+        return f"{self.label} {value} is {side} {self.option} {self.limit:g}"
+
+
+# option dest, option name, metric, label, minimum?, the value from the scores
+_GATES: list[tuple[str, str, str, str, bool, Callable[[CorpusScores], float]]] = [
+    ("min_bleu", "--min-bleu", "bleu", "BLEU", True, lambda s: s.bleu.score),
+    ("max_wer", "--max-wer", "wer", "WER", False, lambda s: rates(s.wer).wer),
+    ("max_cer", "--max-cer", "cer", "CER", False, lambda s: rates(s.cer).wer),
+    ("min_rouge", "--min-rouge", "rougeL", "ROUGE-L F", True, lambda s: s.rouge_l.fmeasure),
+    ("min_rouge", "--min-rouge", "rougeLsum", "ROUGE-Lsum F", True, lambda s: s.rouge_lsum.fmeasure),
+]
+
+
+def check_gate_metrics(args: argparse.Namespace) -> None:
+    """A threshold on a metric that is not computed is a usage error, not a silent pass."""
+    for dest, option, metric, _, _, _ in _GATES:
+        if getattr(args, dest) is None:
+            continue
+        if option == "--min-rouge":
+            if not {"rougeL", "rougeLsum"} & set(args.metrics):
+                raise CliError("--min-rouge needs rougeL or rougeLsum among --metrics")
+        elif metric not in args.metrics:
+            raise CliError(f"{option} needs {metric} among --metrics")
+
+
+def verdicts(args: argparse.Namespace, scores: CorpusScores) -> list[Verdict]:
+    found = []
+    for dest, option, metric, label, minimum, value in _GATES:
+        limit = getattr(args, dest)
+        if limit is not None and metric in args.metrics:
+            found.append(Verdict(option, metric, label, value(scores), limit, minimum))
+    return found
+
+
+# -- check: output formats ------------------------------------------------------------------
+
+
+def text_report(findings: list[Located], omitted: int, scored: Scored, results: list[Verdict]) -> list[str]:
+    out = [f"{f.where()}: {f.code} {f.message}" for f in findings]
+    if omitted:
+        out.append(f"... {omitted} more findings not shown (--max-findings)")
+    out.append("")
+    out.append(f"{len(findings) + omitted} findings")
+    out += score_lines(scored) + notes(scored)
+    out += [("PASS: " if v.passed else "FAIL: ") + v.describe() for v in results]
+    return out
+
+
+def _github_escape(text: str, property: bool = False) -> str:
+    """Workflow-command escaping: data escapes %, CR, LF; property values also : and ,."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if property:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def github_annotation(f: Located, level: str = "notice") -> str:
+    props = [f"file={_github_escape(f.path, True)}", f"line={f.line}"]
+    if f.end_line != f.line:
+        props.append(f"endLine={f.end_line}")
+    else:  # GitHub ignores columns on annotations that span lines
+        props += [f"col={f.column}", f"endColumn={f.end_column}"]
+    props.append(f"title={_github_escape(f.code, True)}")
+    return f"::{level} {','.join(props)}::{_github_escape(f.message)}"
+
+
+def github_report(findings: list[Located], omitted: int, scored: Scored, results: list[Verdict]) -> list[str]:
+    out = [github_annotation(f, "warning" if f.code == LINE_COUNT_MISMATCH else "notice") for f in findings]
+    if omitted:
+        out.append(f"::notice title=scorelens::{omitted} more findings not shown (--max-findings)")
+    out += score_lines(scored)
+    out += [f"::warning title=scorelens::{_github_escape(n)}" for n in notes(scored)]
+    for v in results:
+        out.append(f"::error title=scorelens threshold::{_github_escape(v.describe())}" if not v.passed else v.describe())
+    return out
+
+
+def json_report(findings: list[Located], omitted: int, scored: Scored, results: list[Verdict]) -> dict:
+    def finding(f: Located) -> dict:
+        d = {
+            "path": f.path,
+            "line": f.line,
+            "column": f.column,
+            "end_line": f.end_line,
+            "end_column": f.end_column,
+            "code": f.code,
+            "message": f.message,
+            "text": f.text,
+        }
+        if f.related:
+            d["related"] = {"path": f.related[0], "line": f.related[1], "column": f.related[2]}
+        return d
+
+    return {
+        "findings": [finding(f) for f in findings],
+        "findings_omitted": omitted,
+        "scores": scores_json(scored),
+        "notes": notes(scored),
+        "thresholds": [
+            {"option": v.option, "metric": v.metric, "value": v.value, "limit": v.limit, "passed": v.passed}
+            for v in results
+        ],
+        "passed": all(v.passed for v in results),
+    }
+
+
+def run_check(args: argparse.Namespace) -> int:
+    if args.max_findings is not None and args.max_findings < 0:
+        raise CliError("--max-findings must be 0 or more")
+    check_gate_metrics(args)
+    scored = score_documents(args)
+    findings = all_findings(scored)
+    shown = findings if args.max_findings is None else findings[: args.max_findings]
+    omitted = len(findings) - len(shown)
+    results = verdicts(args, scored.scores)
+    if args.format == "json":
+        print(json.dumps(json_report(shown, omitted, scored, results), ensure_ascii=False, indent=1))
+    elif args.format == "github":
+        print("\n".join(github_report(shown, omitted, scored, results)))
+    else:
+        print("\n".join(text_report(shown, omitted, scored, results)))
+    return EXIT_OK if all(v.passed for v in results) else EXIT_THRESHOLD
+
+
+# -- serve ----------------------------------------------------------------------------------
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    # Imported here: pygls and the server are not needed to score files.
+    try:
+        server = importlib.import_module("scorelens.lsp.server")
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("scorelens.lsp", "scorelens.lsp.server"):
+            raise CliError(f"the language server cannot start: {exc}") from None
+        server = None
+    main = getattr(server, "main", None)
+    if main is None:
+        print("scorelens: the language server is not built yet (scorelens.lsp.server.main)", file=sys.stderr)
+        return EXIT_ERROR
+    result = main(args.tcp)  # stdio unless --tcp; --stdio is what VS Code's client appends
+    return result if isinstance(result, int) else EXIT_OK
+
+
+# -- entry point ----------------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # --help, --version and usage errors; argparse has printed them
+        return exc.code if isinstance(exc.code, int) else EXIT_ERROR
+    try:
+        return args.run(args)
+    except CliError as exc:
+        print(f"scorelens: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # the reader went away (`| head`); point stdout at nothing so the exit flush is quiet
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 128 + 13  # as a shell reports a process ended by SIGPIPE

@@ -1,0 +1,111 @@
+"""The naming conventions by which a hypothesis finds its references (DESIGN §3, rule 3).
+
+- ``NAME.hyp.EXT``  ↔ ``NAME.ref.EXT``, plus ``NAME.ref1.EXT``, ``NAME.ref2.EXT``, … as extra references;
+- ``NAME.sysN.EXT`` ↔ the same references as ``NAME.hyp.EXT`` would have;
+- ``…/hyp/NAME``    ↔ ``…/ref/NAME`` (the nearest enclosing ``hyp`` directory; subdirectories kept).
+
+:func:`rules` and :func:`pick` are pure: paths in, paths out, and the caller supplies the
+file names it knows of (the language server may count open, unsaved documents; the CLI
+lists directories). :func:`find_references` is the thin wrapper that asks the file system.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+from typing import Callable, Collection
+
+_HYP_NAME = re.compile(r"^(?P<name>.+)\.hyp\.(?P<ext>[^.]+(?:\.[^.]+)*)$")
+_SYS_NAME = re.compile(r"^(?P<name>.+)\.sys\d+\.(?P<ext>[^.]+(?:\.[^.]+)*)$")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One convention applied to one hypothesis: where its references would be."""
+
+    convention: str  # e.g. "NAME.hyp.EXT -> NAME.ref.EXT", for messages
+    directory: PurePath  # the folder the references live in
+    pattern: re.Pattern[str]  # reference file names in that folder; group "n" numbers extra ones
+    expected: str  # the main reference's file name, for "looked for …" messages
+
+    def select(self, names: Collection[str]) -> list[PurePath]:
+        """The references among ``names`` (file names in :attr:`directory`), main one first."""
+        found = []
+        for name in names:
+            m = self.pattern.match(name)
+            if m:
+                n = m.groupdict().get("n") or ""
+                # NAME.ref.EXT sorts before NAME.ref1.EXT, NAME.ref2.EXT, …, NAME.ref10.EXT
+                found.append(((int(n) if n else -1), name))
+        return [self.directory / name for _, name in sorted(found)]
+
+    def describe(self) -> str:
+        return f"{self.directory / self.expected} ({self.convention})"
+
+
+def _numbered(directory: PurePath, name: str, ext: str, convention: str) -> Rule:
+    pattern = re.compile(rf"^{re.escape(name)}\.ref(?P<n>\d*)\.{re.escape(ext)}$")
+    return Rule(convention, directory, pattern, f"{name}.ref.{ext}")
+
+
+def rules(hypothesis: PurePath) -> list[Rule]:
+    """Every convention that applies to this hypothesis path, in the order they are tried."""
+    directory, filename = hypothesis.parent, hypothesis.name
+    found = []
+    m = _HYP_NAME.match(filename)
+    if m:
+        found.append(_numbered(directory, m["name"], m["ext"], "NAME.hyp.EXT -> NAME.ref.EXT"))
+    m = _SYS_NAME.match(filename)
+    if m:
+        found.append(_numbered(directory, m["name"], m["ext"], "NAME.sysN.EXT -> NAME.ref.EXT"))
+    parts = hypothesis.parts
+    if "hyp" in parts[:-1]:
+        i = len(parts) - 2 - parts[-2::-1].index("hyp")  # the nearest enclosing hyp/
+        ref_path = PurePath(*parts[:i], "ref", *parts[i + 1 :])
+        found.append(
+            Rule("hyp/NAME -> ref/NAME", ref_path.parent, re.compile(rf"^{re.escape(filename)}$"), filename)
+        )
+    return found
+
+
+def pick(hypothesis: PurePath, names_in: Callable[[PurePath], Collection[str]]) -> tuple[Rule, list[PurePath]] | None:
+    """The first rule whose references exist, and those references; ``names_in(folder)`` lists a folder."""
+    for rule in rules(hypothesis):
+        refs = rule.select(names_in(rule.directory))
+        if refs:
+            return rule, refs
+    return None
+
+
+# -- the file system ------------------------------------------------------------------------
+
+
+class NoReferences(LookupError):
+    """No convention found a reference; the message says what was looked for."""
+
+
+def _files_in(directory: PurePath) -> list[str]:
+    try:
+        with os.scandir(Path(directory)) as entries:
+            return [e.name for e in entries if e.is_file()]
+    except OSError:  # a missing or unreadable folder holds no references
+        return []
+
+
+def find_references(hypothesis: Path) -> list[Path]:
+    """The references of a hypothesis on disk by naming convention, or :class:`NoReferences`."""
+    found = pick(hypothesis, _files_in)
+    if found is None:
+        tried = rules(hypothesis)
+        if not tried:
+            raise NoReferences(
+                f"{hypothesis}: no reference given and the name follows no convention "
+                "(NAME.hyp.EXT, NAME.sysN.EXT or hyp/NAME); pass -r REF"
+            )
+        raise NoReferences(
+            f"{hypothesis}: no reference given and none found; looked for "
+            + ", ".join(rule.describe() for rule in tried)
+        )
+    return [Path(p) for p in found[1]]
