@@ -39,6 +39,7 @@ class Totals:
     wer: wer.ErrorCounts
     cer: wer.ErrorCounts
     dropped: int
+    differing: int  # segments with at least one finding
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +82,7 @@ class Corpus:
         self._wer = wer.ErrorCounts()
         self._cer = wer.ErrorCounts()
         self._dropped = 0
+        self._differing = 0
         for side, s in enumerate(self._sides):
             if self.config.segmentation == "line":
                 s.texts = s.lines[: segment_count(s.lines)]
@@ -145,7 +147,13 @@ class Corpus:
     def totals(self) -> Totals:
         self.refresh()
         return Totals(
-            list(self._bleu), tuple(self._rouge_l), tuple(self._rouge_lsum), self._wer, self._cer, self._dropped
+            list(self._bleu),
+            tuple(self._rouge_l),
+            tuple(self._rouge_lsum),
+            self._wer,
+            self._cer,
+            self._dropped,
+            self._differing,
         )
 
     def scores(self) -> CorpusScores:
@@ -317,3 +325,4 @@ class Corpus:
         if st.cer is not None:
             self._cer = self._cer + st.cer if sign > 0 else self._cer - st.cer
         self._dropped += sign * st.dropped
+        self._differing += sign * st.differs

@@ -44,6 +44,7 @@ class SegmentStatistics:
     wer: wer.ErrorCounts | None
     cer: wer.ErrorCounts | None
     dropped: bool
+    differs: bool  # whether the segment has any finding
 
 
 def statistics(hyp: Analysis, refs: Sequence[Analysis]) -> SegmentStatistics:
@@ -61,4 +62,10 @@ def statistics(hyp: Analysis, refs: Sequence[Analysis]) -> SegmentStatistics:
     word_counts = wer.counts(refs[0].words, hyp.words) if hyp.words is not None else None
     char_counts = wer.counts(refs[0].chars, hyp.chars) if hyp.chars is not None else None
     dropped = hyp.dropped or any(r.dropped for r in refs)
-    return SegmentStatistics(bleu_stats, rouge_l, rouge_ref, rouge_lsum, word_counts, char_counts, dropped)
+    differs = (
+        (bleu_stats is not None and bleu_stats[2] < bleu_stats[0])  # an unmatched unigram
+        or (word_counts is not None and word_counts.hits != max(word_counts.ref_len, word_counts.hyp_len))
+        # a token outside the LCS: lengths differ, or equal lengths with LCS < length (F < 1)
+        or (hyp.rouge is not None and (len(hyp.rouge) != len(refs[rouge_ref].rouge) or (bool(hyp.rouge) and rouge_l.fmeasure < 1)))
+    )
+    return SegmentStatistics(bleu_stats, rouge_l, rouge_ref, rouge_lsum, word_counts, char_counts, dropped, differs)

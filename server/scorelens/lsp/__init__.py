@@ -1,0 +1,1 @@
+"""The ScoreLens language server (pygls 2)."""

@@ -1,0 +1,29 @@
+"""Code lenses on the hypothesis's first line: corpus scores with signatures, and two commands."""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+from lsprotocol import types
+
+from .describe import short
+
+
+def register(server) -> None:
+    @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
+    async def code_lens(ls, params: types.CodeLensParams) -> list[types.CodeLens]:
+        uri = params.text_document.uri
+        review = ls.reviews.get(uri)
+        if review is None or review.corpus is None:
+            return []
+        await ls.settled(review)
+        scores = review.corpus.scores()
+        top = types.Range(types.Position(0, 0), types.Position(0, 0))
+        names = ", ".join(PurePosixPath(r).name for r in review.pairing.references)
+        lenses = [
+            types.CodeLens(top, types.Command(f"ScoreLens: {short(scores)} ({scores.segments} segments)", "scorelens.report", [uri])),
+            types.CodeLens(top, types.Command(f"Open reference beside ({names})", "scorelens.openReference", [uri])),
+        ]
+        if "bleu" in scores.signatures:
+            lenses.append(types.CodeLens(top, types.Command(f"BLEU {scores.signatures['bleu']}", "scorelens.report", [uri])))
+        return lenses

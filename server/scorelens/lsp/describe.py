@@ -1,0 +1,74 @@
+"""How scores read to a person: short labels for hints and lenses, Markdown for hovers."""
+
+from __future__ import annotations
+
+from ..core import CorpusScores, SegmentScores, rates
+from ..core import findings as codes
+from .reviews import Review
+
+
+def short(scores: SegmentScores | CorpusScores) -> str:
+    """``BLEU 23.4 · ROUGE-L 0.612 · WER 25.0%``: the enabled metrics, compact."""
+    parts = []
+    if scores.bleu is not None:
+        parts.append(f"BLEU {scores.bleu.score:.1f}")
+    if scores.rouge_l is not None:
+        parts.append(f"ROUGE-L {scores.rouge_l.fmeasure:.3f}")
+    if scores.rouge_lsum is not None:
+        parts.append(f"ROUGE-Lsum {scores.rouge_lsum.fmeasure:.3f}")
+    if scores.wer is not None:
+        parts.append(f"WER {100 * rates(scores.wer).wer:.1f}%")
+    if scores.cer is not None:
+        parts.append(f"CER {100 * rates(scores.cer).wer:.1f}%")
+    return " · ".join(parts)
+
+
+def _marked(text: str, spans: list[tuple[int, int, str]]) -> str:
+    """The text with each span wrapped in a Markdown marker (``**`` bold, ``~~`` struck)."""
+    out, pos = [], 0
+    for a, b, mark in sorted(spans):
+        if a < pos:
+            continue
+        out.append(_escape(text[pos:a]))
+        out.append(f"{mark}{_escape(text[a:b])}{mark}" if b > a else "")
+        pos = b
+    out.append(_escape(text[pos:]))
+    return "".join(out)
+
+
+def _escape(text: str) -> str:
+    return "".join("\\" + ch if ch in "\\`*_{}[]<>()#+-.!|~" else ch for ch in text)
+
+
+def segment_markdown(review: Review, segment: int) -> str:
+    corpus = review.corpus
+    s = corpus.segment_scores(segment)
+    signatures = corpus.scores().signatures
+    lines = [f"**ScoreLens** · segment {segment + 1}", ""]
+    if s.bleu is not None:
+        b = s.bleu
+        precisions = "/".join(f"{p:.1f}" for p in b.precisions)
+        lines.append(
+            f"- **sentence BLEU {b.score:.2f}** — n-gram precisions {precisions}, BP {b.bp:.3f} "
+            f"(hyp {b.sys_len}, ref {b.ref_len} tokens)"
+        )
+    for label, r in (("ROUGE-L", s.rouge_l), ("ROUGE-Lsum", s.rouge_lsum)):
+        if r is not None:
+            lines.append(f"- **{label}** P {r.precision:.3f} · R {r.recall:.3f} · F {r.fmeasure:.3f}")
+    if s.wer is not None:
+        c = s.wer
+        lines.append(
+            f"- **WER {100 * rates(c).wer:.1f}%** — S {c.substitutions} · D {c.deletions} · I {c.insertions} · H {c.hits}"
+        )
+    if s.cer is not None:
+        lines.append(f"- **CER {100 * rates(s.cer).wer:.1f}%**")
+    found = corpus.findings(segment)
+    for k in range(1, corpus.references + 1):
+        marks = [(f.start, f.end, "~~") for f in found if f.side == k and f.code == codes.DELETION] + [(f.other_start, f.other_end, "**") for f in found if f.other_side == k and f.code == codes.SUBSTITUTION]
+        label = "Reference" if corpus.references == 1 else f"Reference {k}"
+        lines += ["", f"{label}: {_marked(corpus.text(k, segment), marks) or '*(empty)*'}"]
+    hyp_marks = [(f.start, f.end, "**") for f in found if f.side == 0 and f.code in (codes.SUBSTITUTION, codes.INSERTION)]
+    lines += ["", f"Hypothesis: {_marked(corpus.text(0, segment), hyp_marks) or '*(empty)*'}"]
+    lines += ["", "**bold**: substituted or inserted words · ~~struck~~: words the hypothesis misses", ""]
+    lines += [f"`{name}: {sig}`  " for name, sig in signatures.items()]
+    return "\n".join(lines)

@@ -1,0 +1,285 @@
+"""Findings as diagnostics, pushed after each re-score or answered to a pull.
+
+Per segment, diagnostics are cached with the statistics object they were made from: a
+keystroke re-scores one segment, so only its diagnostics are rebuilt. At most
+``maxProblems`` are sent per file; one more diagnostic says how many segments were left out.
+"""
+
+from __future__ import annotations
+
+from lsprotocol import types
+from pygls.uris import to_fs_path
+
+from ..core import Finding
+from ..core import findings as codes
+from .reviews import Review
+
+SOURCE = "scorelens"
+_SEVERITY = {
+    "error": types.DiagnosticSeverity.Error,
+    "warning": types.DiagnosticSeverity.Warning,
+    "information": types.DiagnosticSeverity.Information,
+    "hint": types.DiagnosticSeverity.Hint,
+}
+_CATEGORY = {"bleu": "bleu", "wer": "wer", "rouge": "rouge", "pairing": "pairing", "scorelens": "pairing"}
+DROPPED_TEXT = "rouge.tokenizer-dropped-text"
+LINE_COUNTS = "pairing.line-count-mismatch"
+TRUNCATED = "scorelens.truncated"
+
+
+def severity(review: Review, code: str) -> types.DiagnosticSeverity | None:
+    category = _CATEGORY[code.split(".")[0]]
+    if code == DROPPED_TEXT:
+        category = "pairing"
+    return _SEVERITY.get(getattr(review.settings.severity, category))
+
+
+def _range(ls, review: Review, side: int, segment: int, start: int, end: int) -> types.Range:
+    corpus = review.corpus
+    lines = corpus.lines(side)
+    a = corpus.position(side, segment, start)
+    b = corpus.position(side, segment, end)
+    return types.Range(ls.columns.position(lines, *a), ls.columns.position(lines, *b))
+
+
+def _json_range(r: types.Range) -> dict:
+    return {
+        "start": {"line": r.start.line, "character": r.start.character},
+        "end": {"line": r.end.line, "character": r.end.character},
+    }
+
+
+def side_uri(review: Review, side: int) -> str:
+    return review.uri if side == 0 else review.pairing.references[side - 1]
+
+
+def _message(finding: Finding, nrefs: int) -> str:
+    if finding.code == codes.UNMATCHED:
+        where = "any reference" if nrefs > 1 else "the reference"
+        return f'"{finding.text}" is not in {where} (BLEU: unmatched after clipping)'
+    if finding.code == codes.SUBSTITUTION:
+        return f'"{finding.text}" where the reference has "{finding.other_text}" (WER: substitution)'
+    if finding.code == codes.INSERTION:
+        return f'"{finding.text}" is not in the reference (WER: insertion)'
+    if finding.code == codes.DELETION:
+        return f'"{finding.text}" is missing from the hypothesis (WER: deletion)'
+    return f'"{finding.text}" is outside the longest common subsequence (ROUGE-L)'
+
+
+def _fix(ls, review: Review, finding: Finding, where: types.Range) -> dict | None:
+    """What a quick fix needs, in the hypothesis's coordinates."""
+    corpus = review.corpus
+    if finding.code == codes.SUBSTITUTION:
+        return {"fix": "replace", "uri": review.uri, "range": _json_range(where), "text": finding.other_text}
+    if finding.code == codes.INSERTION:
+        text = corpus.text(0, finding.segment)
+        a, b = finding.start, finding.end
+        # take one neighbouring space along, so no double space is left behind
+        if b < len(text) and text[b] == " ":
+            b += 1
+        elif a > 0 and text[a - 1] == " ":
+            a -= 1
+        return {
+            "fix": "delete",
+            "uri": review.uri,
+            "range": _json_range(_range(ls, review, 0, finding.segment, a, b)),
+            "text": "",
+        }
+    if finding.code == codes.DELETION:
+        text = corpus.text(0, finding.segment)
+        p = finding.other_start
+        words = finding.text
+        insert = f" {words}" if p > 0 else (f"{words} " if text.strip() else words)
+        return {
+            "fix": "insert",
+            "uri": review.uri,
+            "range": _json_range(_range(ls, review, 0, finding.segment, p, p)),
+            "text": insert,
+        }
+    return None
+
+
+def _diagnostic(ls, review: Review, finding: Finding, side: int) -> types.Diagnostic | None:
+    sev = severity(review, finding.code)
+    if sev is None:
+        return None
+    nrefs = len(review.pairing.references)
+    related = None
+    if finding.code == codes.DELETION and side == 0:
+        # shown on the hypothesis at the gap where the reference words belong
+        where = _range(ls, review, 0, finding.segment, finding.other_start, finding.other_end)
+        other = _range(ls, review, finding.side, finding.segment, finding.start, finding.end)
+        related = [types.DiagnosticRelatedInformation(types.Location(side_uri(review, finding.side), other), "in the reference")]
+        message = f'missing "{finding.text}" here (WER: deletion)'
+    else:
+        where = _range(ls, review, finding.side, finding.segment, finding.start, finding.end)
+        message = _message(finding, nrefs)
+        if finding.other_side is not None:
+            other = _range(ls, review, finding.other_side, finding.segment, finding.other_start, finding.other_end)
+            label = "in the hypothesis" if finding.other_side == 0 else "in the reference"
+            related = [types.DiagnosticRelatedInformation(types.Location(side_uri(review, finding.other_side), other), label)]
+        elif finding.code == codes.UNMATCHED:
+            related = [
+                types.DiagnosticRelatedInformation(
+                    types.Location(ref, _line_range(ls, review, k + 1, finding.segment)), "reference segment"
+                )
+                for k, ref in enumerate(review.pairing.references)
+            ]
+    data = _fix(ls, review, finding, where) if side == 0 else None
+    return types.Diagnostic(
+        range=where,
+        message=message,
+        severity=sev,
+        code=finding.code,
+        source=SOURCE,
+        related_information=related,
+        data=data,
+    )
+
+
+def _line_range(ls, review: Review, side: int, segment: int) -> types.Range:
+    text = review.corpus.text(side, segment)
+    return _range(ls, review, side, segment, 0, len(text))
+
+
+def _segment(ls, review: Review, segment: int) -> dict[int, list[types.Diagnostic]]:
+    """Diagnostics of one segment per side, from the cache while its statistics are unchanged."""
+    st = review.corpus.statistics(segment)
+    cached = review.cache.get(segment)
+    if cached is not None and cached[0] is st:
+        return cached[1]
+    per_side: dict[int, list[types.Diagnostic]] = {}
+    if st.differs:
+        for finding in review.corpus.findings(segment):
+            shown_on = [finding.side]
+            if finding.code == codes.DELETION:
+                shown_on.append(0)
+            for side in shown_on:
+                d = _diagnostic(ls, review, finding, side)
+                if d is not None:
+                    per_side.setdefault(side, []).append(d)
+    review.cache[segment] = (st, per_side)
+    return per_side
+
+
+def _document_problems(ls, review: Review) -> list[types.Diagnostic]:
+    """Problems of the pairing as a whole, on the hypothesis's first line."""
+    found = []
+    first_line = types.Range(types.Position(0, 0), types.Position(0, 0))
+    sev = severity(review, "pairing.x")
+    if sev is None:
+        return []
+    for p in review.problems:
+        found.append(types.Diagnostic(first_line, p.message, sev, code=p.code, source=SOURCE))
+    corpus = review.corpus
+    if corpus is None:
+        return found
+    counts = corpus.segment_counts()
+    if len(set(counts)) > 1:
+        names = ["hypothesis"] + [to_fs_path(r).rsplit("/", 1)[-1] for r in review.pairing.references]
+        detail = ", ".join(f"{name}: {n}" for name, n in zip(names, counts))
+        found.append(
+            types.Diagnostic(
+                first_line,
+                f"segment counts differ ({detail}); missing segments are scored as empty",
+                sev,
+                code=LINE_COUNTS,
+                source=SOURCE,
+            )
+        )
+    dropped = corpus.totals().dropped
+    if dropped and review.config.metrics & {"rougeL", "rougeLsum"}:
+        found.append(
+            types.Diagnostic(
+                first_line,
+                f"rouge-score's tokenizer drops every non-ASCII letter; text was dropped in {dropped} "
+                "segment(s), so ROUGE ignores it. Switch scorelens.rouge.tokenizer to \"unicode\" to keep it.",
+                sev,
+                code=DROPPED_TEXT,
+                source=SOURCE,
+                data={"fix": "rouge-tokenizer", "tokenizer": "unicode"},
+            )
+        )
+    return found
+
+
+def collect(ls, review: Review) -> dict[str, list[types.Diagnostic]]:
+    """Every document's diagnostics from this review: the hypothesis and its open references."""
+    hyp = _document_problems(ls, review)
+    out: dict[str, list[types.Diagnostic]] = {review.uri: hyp}
+    corpus = review.corpus
+    if corpus is None:
+        return out
+    cap = review.settings.max_problems
+    open_refs = {k + 1: ref for k, ref in enumerate(review.pairing.references) if ref in ls.documents.open}
+    for ref in open_refs.values():
+        out.setdefault(ref, [])
+    differing = corpus.totals().differing
+    seen_differing = 0
+    n = len(corpus)
+    segment = 0
+    while segment < n and seen_differing < differing:
+        per_side = _segment(ls, review, segment)
+        if corpus.statistics(segment).differs:
+            seen_differing += 1
+        for side, diags in per_side.items():
+            uri = review.uri if side == 0 else open_refs.get(side)
+            if uri is not None:
+                out[uri].extend(diags)
+        segment += 1
+        if len(hyp) >= cap:
+            break
+    left = differing - seen_differing
+    for diags in out.values():
+        cut = max(len(diags) - (cap - 1), 0) if len(diags) > cap or left else 0
+        if not cut and not left:
+            continue
+        del diags[cap - 1 :]
+        parts = [f"{cut} more findings"] if cut else []
+        if left:
+            parts.append(f"{left} more segments with differences")
+        diags.append(
+            types.Diagnostic(
+                types.Range(types.Position(0, 0), types.Position(0, 0)),
+                " and ".join(parts) + f" not shown (scorelens.maxProblems = {cap})",
+                types.DiagnosticSeverity.Information,
+                code=TRUNCATED,
+                source=SOURCE,
+            )
+        )
+    return out
+
+
+def publish(ls, review: Review) -> None:
+    if ls.pull_diagnostics:
+        if ls.client_supports("workspace", "diagnostics", "refresh_support"):
+            ls.workspace_diagnostic_refresh(None)
+        return
+    doc = ls.documents.open.get(review.uri)
+    for uri, diags in collect(ls, review).items():
+        version = ls.documents.open[uri].version if uri in ls.documents.open else None
+        ls.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=diags, version=version if doc else None)
+        )
+
+
+def clear(ls, review: Review) -> None:
+    if ls.pull_diagnostics:
+        return
+    for uri in (review.uri, *review.pairing.references):
+        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+def register(server) -> None:
+    @server.feature(
+        types.TEXT_DOCUMENT_DIAGNOSTIC,
+        types.DiagnosticOptions(identifier=SOURCE, inter_file_dependencies=True, workspace_diagnostics=False),
+    )
+    async def pull(ls, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
+        uri = params.text_document.uri
+        items: list[types.Diagnostic] = []
+        for review in ls.reviews_of(uri):
+            await ls.settled(review)
+            items.extend(collect(ls, review).get(uri, []))
+        return types.RelatedFullDocumentDiagnosticReport(items=items)
+

@@ -1,0 +1,141 @@
+"""Which references a hypothesis is scored against (DESIGN §3), first rule that applies wins:
+
+1. an explicit pairing made with the ``scorelens.pair`` command;
+2. ``[[tool.scorelens.pair]]`` in the workspace's ``pyproject.toml`` (or ``[[pair]]`` in
+   ``scorelens.toml``): ``hypothesis`` is a glob relative to the folder, ``references`` are
+   templates with ``{stem}`` (file name without its last extension), ``{name}`` and ``{ext}``;
+3. the naming conventions of :mod:`scorelens.pairing_rules`.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path, PurePath
+from typing import Callable, Collection
+
+from pygls.uris import from_fs_path, to_fs_path
+
+from .. import pairing_rules
+
+CONFIG_FILES = ("scorelens.toml", "pyproject.toml")
+
+
+@dataclass(frozen=True)
+class Pairing:
+    hypothesis: str
+    references: tuple[str, ...]
+    rule: str  # "command", "scorelens.toml", "pyproject.toml" or a naming convention
+    # a reference that points outside the workspace folders: refused unless allowed
+    outside: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class _ConfigRule:
+    folder: Path
+    source: str
+    hypothesis: str
+    references: tuple[str, ...]
+
+
+def _read_config(folder: Path) -> tuple[list[_ConfigRule], list[str]]:
+    rules: list[_ConfigRule] = []
+    problems: list[str] = []
+    for name in CONFIG_FILES:
+        path = folder / name
+        if not path.is_file():
+            continue
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            problems.append(f"{path}: {exc}")
+            continue
+        entries = data.get("pair", []) if name == "scorelens.toml" else data.get("tool", {}).get("scorelens", {}).get("pair", [])
+        for entry in entries if isinstance(entries, list) else [entries]:
+            hyp = entry.get("hypothesis") if isinstance(entry, dict) else None
+            refs = entry.get("references") if isinstance(entry, dict) else None
+            if isinstance(refs, str):
+                refs = [refs]
+            if not isinstance(hyp, str) or not isinstance(refs, list) or not all(isinstance(r, str) for r in refs):
+                problems.append(f"{path}: a pair needs hypothesis = \"glob\" and references = [\"template\", ...]")
+                continue
+            rules.append(_ConfigRule(folder, name, hyp, tuple(refs)))
+    return rules, problems
+
+
+@dataclass
+class Pairings:
+    folders: list[Path] = field(default_factory=list)
+    explicit: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    _config: list[_ConfigRule] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def set_folders(self, folders: list[Path]) -> None:
+        self.folders = [f.resolve() for f in folders]
+        self.reload_config()
+
+    def reload_config(self) -> None:
+        self._config, self.problems = [], []
+        for folder in self.folders:
+            rules, problems = _read_config(folder)
+            self._config += rules
+            self.problems += problems
+
+    def is_config_file(self, path: Path) -> bool:
+        return path.name in CONFIG_FILES and path.parent.resolve() in self.folders
+
+    def inside(self, path: Path) -> bool:
+        resolved = path.resolve()
+        return any(resolved.is_relative_to(folder) for folder in self.folders)
+
+    def resolve(self, uri: str, names_in: Callable[[PurePath], Collection[str]]) -> Pairing | None:
+        """The pairing of a document, if it is a hypothesis; ``names_in`` lists a folder's files."""
+        path = Path(to_fs_path(uri) or uri)
+        if uri in self.explicit:
+            return self._checked(uri, self.explicit[uri], "command")
+        for rule in self._config:
+            try:
+                relative = path.resolve().relative_to(rule.folder)
+            except ValueError:
+                continue
+            pattern = PurePath(rule.hypothesis)
+            # PurePath.match anchors at the right only; equal depth anchors it at the folder
+            if len(relative.parts) == len(pattern.parts) and relative.match(rule.hypothesis):
+                fill = {"stem": path.stem, "name": path.name, "ext": path.suffix.lstrip(".")}
+                refs = tuple(from_fs_path(str(rule.folder / t.format(**fill))) for t in rule.references)
+                return self._checked(uri, refs, rule.source)
+        conventions = pairing_rules.rules(path)
+        if not conventions:
+            return None
+        found = pairing_rules.pick(path, names_in)
+        if found is None:
+            # named like a hypothesis, but nothing to score against: say where we looked
+            expected = conventions[0]
+            missing = from_fs_path(str(Path(expected.directory) / expected.expected))
+            return self._checked(uri, (missing,), expected.convention)
+        rule, refs = found
+        return self._checked(uri, tuple(from_fs_path(str(r)) for r in refs), rule.convention)
+
+    def _checked(self, uri: str, refs: tuple[str, ...], rule: str) -> Pairing:
+        outside = tuple(r for r in refs if self.folders and not self.inside(Path(to_fs_path(r) or r)))
+        return Pairing(uri, refs, rule, outside)
+
+
+def files_in(open_uris: Collection[str]) -> Callable[[PurePath], Collection[str]]:
+    """A folder lister that also counts open, never-saved documents."""
+
+    def names(folder: PurePath) -> Collection[str]:
+        found = set()
+        try:
+            with os.scandir(folder) as entries:
+                found.update(e.name for e in entries if e.is_file())
+        except OSError:
+            pass
+        for uri in open_uris:
+            p = PurePath(to_fs_path(uri) or uri)
+            if p.parent == folder:
+                found.add(p.name)
+        return found
+
+    return names

@@ -1,0 +1,62 @@
+"""A review: one hypothesis document scored against its references, kept up to date.
+
+A review owns the hypothesis's :class:`~scorelens.core.Corpus`. Edits to the hypothesis or to
+any of its references are applied to the corpus at once (cheap: only the changed lines); the
+re-scoring runs later in a task that is cancelled and restarted by the next edit (debounce),
+refreshes the corpus a slice at a time so the event loop keeps serving, and then publishes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from ..core import Corpus, ScoringConfig
+from .pairing import Pairing
+from .settings import Settings
+
+# Segments re-scored between two yields to the event loop: a few milliseconds of work.
+SLICE = 200
+
+
+@dataclass
+class Problem:
+    """Something wrong with the pairing itself, shown on the hypothesis's first line."""
+
+    code: str
+    message: str
+    uri: str | None = None  # the reference it is about
+
+
+@dataclass
+class Review:
+    uri: str
+    pairing: Pairing
+    settings: Settings
+    config: ScoringConfig
+    corpus: Corpus | None
+    problems: list[Problem] = field(default_factory=list)
+    task: asyncio.Task | None = None
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+    # per segment: the statistics object the cached diagnostics were made from
+    cache: dict = field(default_factory=dict)
+
+    def sides(self, uri: str) -> list[int]:
+        """Which sides of the corpus a document is (0 = hypothesis, k = reference k)."""
+        found = [0] if uri == self.uri else []
+        return found + [k + 1 for k, ref in enumerate(self.pairing.references) if ref == uri]
+
+    async def refresh(self, progress=None) -> None:
+        """Re-score what is dirty, yielding between slices; ``progress(done, total)`` if long."""
+        corpus = self.corpus
+        if corpus is None:
+            return
+        total = None
+        scored = 0
+        while not corpus.refresh(SLICE):
+            scored += SLICE
+            if progress is not None:
+                if total is None:
+                    total = len(corpus)
+                progress(min(scored, total), total)
+            await asyncio.sleep(0)

@@ -1,0 +1,365 @@
+"""The ScoreLens language server: documents, pairing, settings and the re-scoring schedule.
+
+Feature modules (diagnostics, hover, inlay hints, code lens, code actions, commands, report)
+register their handlers on the one server instance made here and only translate core results
+into LSP types.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from .. import __version__
+from ..core import Corpus, TokenizerUnavailable
+from ..textfile import UnreadableText
+from .documents import Documents, OpenDocument
+from .pairing import Pairings, files_in
+from .positions import Columns
+from .reviews import Problem, Review
+from .settings import Settings, language_of, parse, scoring_config
+
+log = logging.getLogger(__name__)
+
+# Re-scoring that takes longer than this shows work-done progress.
+PROGRESS_AFTER_S = 0.5
+
+
+class ScoreLensServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("scorelens", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental, max_workers=2)
+        self.documents = Documents()
+        self.pairings = Pairings()
+        self.reviews: dict[str, Review] = {}
+        self.columns = Columns(None)
+        self.overrides: dict[str, Any] = {}  # session-only settings set by commands
+        self.pull_diagnostics = False
+        self._settings_raw: dict[str | None, Any] = {}
+
+    # -- reporting -------------------------------------------------------------------------
+
+    def report_server_error(self, error: Exception, source) -> None:
+        # A failing notification handler is logged, not popped up on every keystroke.
+        log.exception("ScoreLens handler failed", exc_info=error)
+        self.log(f"internal error ({type(error).__name__}): {error}", types.MessageType.Error)
+
+    def log(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
+        self.window_log_message(types.LogMessageParams(type=kind, message=message))
+
+    def tell(self, message: str, kind: types.MessageType = types.MessageType.Warning) -> None:
+        self.window_show_message(types.ShowMessageParams(type=kind, message=f"ScoreLens: {message}"))
+
+    # -- settings --------------------------------------------------------------------------
+
+    def client_supports(self, *path: str) -> bool:
+        node: Any = self.client_capabilities
+        for name in path:
+            node = getattr(node, name, None)
+            if node is None:
+                return False
+        return bool(node)
+
+    async def settings_for(self, uri: str) -> Settings:
+        raw: Any = None
+        if self.client_supports("workspace", "configuration"):
+            try:
+                result = await self.workspace_configuration_async(
+                    types.ConfigurationParams(items=[types.ConfigurationItem(scope_uri=uri, section="scorelens")])
+                )
+                raw = result[0] if result else None
+            except Exception as exc:  # a client that fails the request still gets defaults
+                self.log(f"workspace/configuration failed: {exc}", types.MessageType.Warning)
+        raw = _merge(raw if isinstance(raw, dict) else {}, self.overrides)
+        settings, problems = parse(raw)
+        key = repr(raw)
+        if problems and self._settings_raw.get(uri) != key:
+            self.tell("invalid settings, defaults used instead: " + "; ".join(problems))
+        self._settings_raw[uri] = key
+        return settings
+
+    # -- reviews ---------------------------------------------------------------------------
+
+    async def track(self, uri: str) -> None:
+        """(Re)build the review of a document if it is a hypothesis, or drop it."""
+        pairing = self.pairings.resolve(uri, files_in(self.documents.open.keys()))
+        old = self.reviews.pop(uri, None)
+        if old is not None and old.task is not None:
+            old.task.cancel()
+        if pairing is None:
+            if old is not None:
+                self.forget(old)
+            return
+        settings = await self.settings_for(uri)
+        doc = self.documents.open.get(uri)
+        config = scoring_config(settings, language_of(to_fs_path(uri) or uri, doc.language_id if doc else None))
+        review = Review(uri, pairing, settings, config, None)
+        self.reviews[uri] = review
+        self.load(review)
+        self.schedule(review, delay=0)
+
+    def load(self, review: Review) -> None:
+        """Read the texts and build the corpus; problems become diagnostics, never exceptions."""
+        review.problems = []
+        review.cache.clear()
+        pairing = review.pairing
+        for ref in pairing.outside:
+            if not review.settings.allow_outside_workspace:
+                review.problems.append(
+                    Problem(
+                        "pairing.outside-workspace",
+                        f"reference {to_fs_path(ref)} is outside the workspace folders; "
+                        "set scorelens.allowOutsideWorkspace to use it",
+                        ref,
+                    )
+                )
+        texts = []
+        for ref in pairing.references:
+            try:
+                texts.append(self.documents.text(ref))
+            except UnreadableText as exc:
+                code = "pairing.missing-reference" if "no such file" in str(exc) else "pairing.unreadable-reference"
+                review.problems.append(Problem(code, f"reference {exc}", ref))
+        if review.problems:
+            for p in review.problems:
+                self.log(f"{to_fs_path(review.uri)}: {p.message}", types.MessageType.Warning)
+            review.corpus = None
+            return
+        try:
+            review.corpus = Corpus(self.documents.text(review.uri), texts, review.config)
+        except (UnreadableText, TokenizerUnavailable, ValueError) as exc:
+            review.problems.append(Problem("pairing.unreadable-reference", str(exc)))
+            review.corpus = None
+
+    def forget(self, review: Review) -> None:
+        from . import diagnostics, report
+
+        diagnostics.clear(self, review)
+        report.notify_scores(self, review.uri, None)
+
+    def reviews_of(self, uri: str) -> list[Review]:
+        """Reviews in which a document is the hypothesis or a reference."""
+        return [r for r in self.reviews.values() if r.uri == uri or uri in r.pairing.references]
+
+    def schedule(self, review: Review, delay: float | None = None) -> None:
+        if review.task is not None:
+            review.task.cancel()
+        review.done.clear()
+        if delay is None:
+            delay = review.settings.debounce_ms / 1000
+        review.task = asyncio.ensure_future(self._rescore(review, delay))
+
+    async def _rescore(self, review: Review, delay: float) -> None:
+        from . import diagnostics, report
+
+        if delay:
+            await asyncio.sleep(delay)
+        if review.corpus is not None and review.corpus.dirty:
+            started = time.monotonic()
+            progress = _Progress(self, review)
+            await review.refresh(lambda done, total: progress.report(done, total, started))
+            progress.end()
+        diagnostics.publish(self, review)
+        report.notify_scores(self, review.uri, review)
+        review.done.set()
+
+    async def settled(self, review: Review) -> None:
+        """Wait until the review's latest edit is scored."""
+        while review.task is not None and not review.task.done():
+            try:
+                await asyncio.shield(review.task)
+            except asyncio.CancelledError:
+                if review.task is not None and review.task.cancelled():
+                    await asyncio.sleep(0)
+                    continue
+                raise
+        if review.corpus is not None:
+            review.corpus.refresh()
+
+    # -- document events -------------------------------------------------------------------
+
+    def apply_changes(self, doc: OpenDocument, changes: list) -> None:
+        reviews = self.reviews_of(doc.uri)
+        for change in changes:
+            edit = doc.apply(change, self.columns)
+            for review in reviews:
+                if review.corpus is not None:
+                    for side in review.sides(doc.uri):
+                        review.corpus.replace_lines(side, edit.start, edit.end, edit.lines)
+        for review in reviews:
+            if review.settings.run == "onType":
+                self.schedule(review)
+
+    async def refresh_all(self) -> None:
+        """Settings or pairing rules changed: rebuild every review of an open document."""
+        self._settings_raw.clear()
+        for uri in list(self.documents.open):
+            await self.track(uri)
+
+
+class _Progress:
+    """Work-done progress for a long re-score, begun only once it has taken a while."""
+
+    def __init__(self, server: ScoreLensServer, review: Review) -> None:
+        self.server = server
+        self.review = review
+        self.token: str | None = None
+
+    def report(self, done: int, total: int, started: float) -> None:
+        if not self.server.client_supports("window", "work_done_progress"):
+            return
+        percentage = int(100 * done / max(total, 1))
+        if self.token is None:
+            if time.monotonic() - started < PROGRESS_AFTER_S:
+                return
+            self.token = f"scorelens-{id(self.review)}-{time.monotonic_ns()}"
+            self.server.work_done_progress.create(self.token)
+            self.server.work_done_progress.begin(
+                self.token, types.WorkDoneProgressBegin(title="ScoreLens: scoring", percentage=percentage, cancellable=False)
+            )
+        else:
+            self.server.work_done_progress.report(
+                self.token, types.WorkDoneProgressReport(message=f"{done}/{total} segments", percentage=percentage)
+            )
+
+    def end(self) -> None:
+        if self.token is not None:
+            self.server.work_done_progress.end(self.token, types.WorkDoneProgressEnd())
+
+
+def _merge(base: dict, override: dict) -> dict:
+    merged = dict(base)
+    for key, value in override.items():
+        merged[key] = _merge(merged.get(key) or {}, value) if isinstance(value, dict) else value
+    return merged
+
+
+server = ScoreLensServer()
+
+
+@server.feature(types.INITIALIZE)
+def initialize(ls: ScoreLensServer, params: types.InitializeParams) -> None:
+    folders = [Path(to_fs_path(f.uri)) for f in params.workspace_folders or []]
+    if not folders and params.root_uri:
+        folders = [Path(to_fs_path(params.root_uri))]
+    ls.pairings.set_folders(folders)
+    ls.pull_diagnostics = ls.client_supports("text_document", "diagnostic")
+
+
+@server.feature(types.INITIALIZED)
+async def initialized(ls: ScoreLensServer, params: types.InitializedParams) -> None:
+    ls.columns = Columns(ls.workspace.position_encoding)
+    registrations = []
+    if ls.client_supports("workspace", "did_change_configuration", "dynamic_registration"):
+        registrations.append(
+            types.Registration(id="scorelens-config", method=types.WORKSPACE_DID_CHANGE_CONFIGURATION, register_options={"section": "scorelens"})
+        )
+    if ls.client_supports("workspace", "did_change_watched_files", "dynamic_registration"):
+        registrations.append(
+            types.Registration(
+                id="scorelens-files",
+                method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                    watchers=[types.FileSystemWatcher(glob_pattern="**/*")]
+                ),
+            )
+        )
+    if registrations:
+        try:
+            await ls.client_register_capability_async(types.RegistrationParams(registrations=registrations))
+        except Exception as exc:
+            ls.log(f"dynamic registration failed: {exc}", types.MessageType.Warning)
+    for problem in ls.pairings.problems:
+        ls.tell(problem)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+async def did_open(ls: ScoreLensServer, params: types.DidOpenTextDocumentParams) -> None:
+    item = params.text_document
+    from ..core import split_lines
+
+    ls.documents.open[item.uri] = OpenDocument(item.uri, item.version, item.language_id, split_lines(item.text))
+    # an open reference's live text replaces what was read from disk
+    for review in ls.reviews_of(item.uri):
+        if review.uri != item.uri:
+            ls.load(review)
+            ls.schedule(review, delay=0)
+    await ls.track(item.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: ScoreLensServer, params: types.DidChangeTextDocumentParams) -> None:
+    doc = ls.documents.open.get(params.text_document.uri)
+    if doc is None:
+        return
+    doc.version = params.text_document.version
+    ls.apply_changes(doc, params.content_changes)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+def did_save(ls: ScoreLensServer, params: types.DidSaveTextDocumentParams) -> None:
+    for review in ls.reviews_of(params.text_document.uri):
+        if review.settings.run == "onSave":
+            ls.schedule(review, delay=0)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: ScoreLensServer, params: types.DidCloseTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    ls.documents.open.pop(uri, None)
+    review = ls.reviews.pop(uri, None)
+    if review is not None:
+        if review.task is not None:
+            review.task.cancel()
+        ls.forget(review)
+    # a closed reference is scored from its file again
+    for other in ls.reviews_of(uri):
+        ls.documents.forget(uri)
+        ls.load(other)
+        ls.schedule(other, delay=0)
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+async def did_change_configuration(ls: ScoreLensServer, params: types.DidChangeConfigurationParams) -> None:
+    await ls.refresh_all()
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+async def did_change_watched_files(ls: ScoreLensServer, params: types.DidChangeWatchedFilesParams) -> None:
+    rules_changed = False
+    touched = set()
+    for change in params.changes:
+        ls.documents.forget(change.uri)
+        path = Path(to_fs_path(change.uri) or change.uri)
+        if ls.pairings.is_config_file(path):
+            rules_changed = True
+        touched.add(change.uri)
+    if rules_changed:
+        ls.pairings.reload_config()
+        for problem in ls.pairings.problems:
+            ls.tell(problem)
+        await ls.refresh_all()
+        return
+    for review in list(ls.reviews.values()):
+        closed_refs = [r for r in review.pairing.references if r not in ls.documents.open]
+        if review.problems or any(r in touched for r in closed_refs):
+            # a created file can complete a pairing by convention: resolve it again
+            await ls.track(review.uri)
+
+
+def main(tcp: tuple[str, int] | None = None) -> None:
+    from . import code_actions, code_lens, commands, diagnostics, hover, inlay_hints, report
+
+    for feature in (code_actions, code_lens, commands, diagnostics, hover, inlay_hints, report):
+        feature.register(server)
+    logging.basicConfig(level=logging.WARNING)
+    if tcp is not None:
+        server.start_tcp(*tcp)
+    else:
+        server.start_io()

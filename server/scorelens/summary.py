@@ -1,0 +1,43 @@
+"""Corpus scores as one JSON object: the CLI's ``--json`` and the server's ``scorelens/scores``."""
+
+from __future__ import annotations
+
+from .core import CorpusScores, rates
+
+
+def scores_dict(s: CorpusScores) -> dict:
+    """Only enabled metrics; BLEU on sacreBLEU's 0-100 scale, the rest 0-1."""
+    out: dict = {}
+    if s.bleu is not None:
+        b = s.bleu
+        out["bleu"] = {
+            "score": b.score,
+            "precisions": list(b.precisions),
+            "bp": b.bp,
+            "sys_len": b.sys_len,
+            "ref_len": b.ref_len,
+            "signature": s.signatures["bleu"],
+        }
+    for key, value in (("rougeL", s.rouge_l), ("rougeLsum", s.rouge_lsum)):
+        if value is not None:
+            out[key] = {
+                "precision": value.precision,
+                "recall": value.recall,
+                "fmeasure": value.fmeasure,
+                "signature": s.signatures[key],
+            }
+    for key, value in (("wer", s.wer), ("cer", s.cer)):
+        if value is not None:
+            r = rates(value)
+            out[key] = {
+                key: r.wer,
+                "hits": value.hits,
+                "substitutions": value.substitutions,
+                "deletions": value.deletions,
+                "insertions": value.insertions,
+                "mer": r.mer,
+                "wil": r.wil,
+                "signature": s.signatures[key],
+            }
+    out["segments"] = s.segments
+    return out
