@@ -1,0 +1,151 @@
+// The extension's commands (palette, editor title, explorer context menu). Server features are
+// reached through ServerManager.executeServerCommand; see commandIds.ts for why the ids differ.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { ClientCommand } from './commandIds';
+import { ALL_METRICS, MetricId, ServerCommand } from './protocol';
+import { ReportPanel } from './report/reportPanel';
+import { fileNameOf } from './report/reportData';
+import { METRIC_LABEL } from './scoreFormat';
+import { ServerManager } from './serverManager';
+import { InlayHintKind, InlayHintSetting, SECTION } from './settings';
+import { ScoresStatusBar } from './statusBar';
+import { ScrollSync } from './syncScroll';
+
+export interface CommandContext {
+  server: ServerManager;
+  statusBar: ScoresStatusBar;
+  report: ReportPanel;
+  scrollSync: ScrollSync;
+  log: vscode.LogOutputChannel;
+}
+
+/** The file a command is about: the clicked resource (menus), a URI string (code lens), else the active editor. */
+export function targetUri(arg: unknown): vscode.Uri | undefined {
+  if (arg instanceof vscode.Uri) return arg;
+  if (typeof arg === 'string' && arg) return vscode.Uri.parse(arg);
+  return vscode.window.activeTextEditor?.document.uri;
+}
+
+export class Commands {
+  constructor(private readonly ctx: CommandContext) {}
+
+  register(): vscode.Disposable[] {
+    const on = (id: string, handler: (...args: unknown[]) => unknown) =>
+      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+        try {
+          await handler(...args);
+        } catch (error) {
+          this.ctx.log.error(`${id}: ${String(error)}`);
+          void vscode.window.showErrorMessage(`ScoreLens: ${(error as Error).message}`);
+        }
+      });
+    const toggle = (kind: InlayHintKind, label: string) => () => this.toggleInlayHints(kind, label);
+    return [
+      on(ClientCommand.restartServer, () => this.ctx.server.restart()),
+      on(ClientCommand.showServerLog, () => this.ctx.log.show()),
+      on(ClientCommand.installServer, () => this.ctx.server.installPrivateEnvironment()),
+      on(ClientCommand.pairWithReference, (arg) => this.pair(targetUri(arg))),
+      on(ClientCommand.unpair, (arg) => this.unpair(targetUri(arg))),
+      on(ClientCommand.openReferenceBeside, (arg) => this.openReferenceBeside(targetUri(arg))),
+      on(ClientCommand.diffWithReference, (arg) => this.diffWithReference(targetUri(arg))),
+      on(ClientCommand.showReport, (arg) => this.showReport(targetUri(arg))),
+      on(ClientCommand.toggleLineScoreHints, toggle('lineScores', 'Line score hints')),
+      on(ClientCommand.toggleMissingWordHints, toggle('missingWords', 'Missing word hints')),
+      on(ClientCommand.toggleSubstitutionHints, toggle('substitutions', 'Substitution hints')),
+      on(ClientCommand.selectMetrics, () => this.selectMetrics()),
+    ];
+  }
+
+  async showReport(hypothesis: vscode.Uri | undefined): Promise<void> {
+    await this.ctx.report.show(requireFile(hypothesis));
+  }
+
+  /** Opens the (chosen) reference beside the hypothesis and scrolls the two together. */
+  async openReferenceBeside(hypothesis: vscode.Uri | undefined): Promise<void> {
+    const hyp = requireFile(hypothesis);
+    const reference = await this.chooseReference(hyp);
+    if (!reference) return;
+    const hypEditor = await vscode.window.showTextDocument(hyp, { preview: false });
+    const top = hypEditor.visibleRanges[0]?.start.line ?? 0;
+    const refEditor = await vscode.window.showTextDocument(reference, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: false });
+    refEditor.revealRange(new vscode.Range(top, 0, top, 0), vscode.TextEditorRevealType.AtTop);
+    this.ctx.scrollSync.link(hyp, reference);
+  }
+
+  /** Reference on the left (the "original"), hypothesis on the right, editable. */
+  async diffWithReference(hypothesis: vscode.Uri | undefined): Promise<void> {
+    const hyp = requireFile(hypothesis);
+    const reference = await this.chooseReference(hyp);
+    if (!reference) return;
+    await vscode.commands.executeCommand('vscode.diff', reference, hyp, `${fileNameOf(reference.toString())} ↔ ${fileNameOf(hyp.toString())}`);
+  }
+
+  private async pair(hypothesis: vscode.Uri | undefined): Promise<void> {
+    const hyp = requireFile(hypothesis);
+    const references = await vscode.window.showOpenDialog({
+      title: `ScoreLens: references for ${fileNameOf(hyp.toString())}`,
+      openLabel: 'Pair as Reference',
+      canSelectMany: true,
+      canSelectFolders: false,
+      defaultUri: vscode.Uri.file(path.dirname(hyp.fsPath)),
+    });
+    if (!references?.length) return;
+    await this.ctx.server.executeServerCommand(ServerCommand.pair, hyp.toString(), references.map((r) => r.toString()));
+    vscode.window.setStatusBarMessage(`ScoreLens: ${fileNameOf(hyp.toString())} paired with ${references.map((r) => fileNameOf(r.toString())).join(', ')}`, 5000);
+  }
+
+  private async unpair(hypothesis: vscode.Uri | undefined): Promise<void> {
+    const hyp = requireFile(hypothesis);
+    await this.ctx.server.executeServerCommand(ServerCommand.unpair, hyp.toString());
+    vscode.window.setStatusBarMessage(`ScoreLens: ${fileNameOf(hyp.toString())} unpaired`, 5000);
+  }
+
+  /** The hypothesis's references (from the last scores, else from the server); asks when there are several. */
+  private async chooseReference(hyp: vscode.Uri): Promise<vscode.Uri | undefined> {
+    const known = this.ctx.statusBar.scoresFor(hyp)?.references ?? (await this.ctx.server.requestReport(hyp.toString()))?.references;
+    if (!known?.length) {
+      throw new Error(`${fileNameOf(hyp.toString())} is not paired with a reference. Use "ScoreLens: Pair with Reference…".`);
+    }
+    const uris = known.map((r) => vscode.Uri.parse(r));
+    if (uris.length === 1) return uris[0];
+    const picked = await vscode.window.showQuickPick(
+      uris.map((uri) => ({ label: fileNameOf(uri.toString()), description: vscode.workspace.asRelativePath(uri), uri })),
+      { title: 'ScoreLens: which reference?' },
+    );
+    return picked?.uri;
+  }
+
+  private async toggleInlayHints(kind: InlayHintKind, label: string): Promise<void> {
+    const key = InlayHintSetting[kind];
+    const config = vscode.workspace.getConfiguration(SECTION);
+    const enabled = !config.get<boolean>(key, true);
+    await config.update(key, enabled, settingsTarget());
+    vscode.window.setStatusBarMessage(`ScoreLens: ${label} ${enabled ? 'on' : 'off'}`, 3000);
+  }
+
+  private async selectMetrics(): Promise<void> {
+    const config = vscode.workspace.getConfiguration(SECTION);
+    const current = new Set(config.get<MetricId[]>('metrics', []));
+    const picked = await vscode.window.showQuickPick(
+      ALL_METRICS.map((metric) => ({ label: METRIC_LABEL[metric], metric, picked: current.has(metric) })),
+      { title: 'ScoreLens: metrics to compute and show', canPickMany: true },
+    );
+    if (!picked) return;
+    if (!picked.length) {
+      void vscode.window.showWarningMessage('ScoreLens: keep at least one metric.');
+      return;
+    }
+    await config.update('metrics', picked.map((p) => p.metric), settingsTarget());
+  }
+}
+
+/** Toggles apply to the open workspace when there is one, else to the user's settings. */
+function settingsTarget(): vscode.ConfigurationTarget {
+  return vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+}
+
+function requireFile(uri: vscode.Uri | undefined): vscode.Uri {
+  if (!uri || uri.scheme !== 'file') throw new Error('Open a hypothesis file first (ScoreLens works on files on disk).');
+  return uri;
+}

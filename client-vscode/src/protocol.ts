@@ -1,0 +1,93 @@
+// The ScoreLens server's LSP surface as the extension uses it (docs/protocol.md is the contract).
+// No `vscode` import: the unit tests load this under plain node.
+
+/** Custom notification, server → client: corpus scores of one hypothesis. */
+export const SCORES_NOTIFICATION = 'scorelens/scores';
+/** Custom request, client → server: the full report of one hypothesis. */
+export const REPORT_REQUEST = 'scorelens/report';
+
+/**
+ * Server commands (workspace/executeCommand). vscode-languageclient registers these as VS Code
+ * commands itself, so the extension must never register the same ids.
+ */
+export const ServerCommand = {
+  pair: 'scorelens.pair',
+  unpair: 'scorelens.unpair',
+  report: 'scorelens.report',
+  openReference: 'scorelens.openReference',
+  applyFix: 'scorelens.applyFix',
+  setRougeTokenizer: 'scorelens.setRougeTokenizer',
+} as const;
+
+export type MetricId = 'bleu' | 'rougeL' | 'rougeLsum' | 'wer' | 'cer';
+export const ALL_METRICS: readonly MetricId[] = ['bleu', 'rougeL', 'rougeLsum', 'wer', 'cer'];
+
+export interface BleuScore {
+  score: number;
+  precisions: number[];
+  bp: number;
+  sys_len: number;
+  ref_len: number;
+  signature: string;
+}
+
+export interface RougeScore {
+  precision: number;
+  recall: number;
+  fmeasure: number;
+  signature?: string;
+}
+
+export interface ErrorRateScore {
+  hits: number;
+  substitutions: number;
+  deletions: number;
+  insertions: number;
+  signature?: string;
+  mer?: number;
+  wil?: number;
+}
+export interface WerScore extends ErrorRateScore { wer: number }
+export interface CerScore extends ErrorRateScore { cer: number }
+
+/** Only the enabled metrics are present. */
+export interface CorpusScores {
+  bleu?: BleuScore;
+  rougeL?: RougeScore;
+  rougeLsum?: RougeScore;
+  wer?: WerScore;
+  cer?: CerScore;
+  segments: number;
+}
+
+export interface ScoresParams {
+  uri: string;
+  version: number | null;
+  references: string[];
+  /** null when the document stopped being a paired hypothesis. */
+  scores: CorpusScores | null;
+}
+
+export interface SegmentReport {
+  /** 0-based first line of the segment. */
+  line: number;
+  hypothesis: string;
+  references: string[];
+  bleu?: number | null;
+  rougeL?: number | null;
+  rougeLsum?: number | null;
+  wer?: number | null;
+  cer?: number | null;
+  hits?: number;
+  substitutions?: number;
+  deletions?: number;
+  insertions?: number;
+}
+
+export interface Report {
+  uri: string;
+  version: number | null;
+  references: string[];
+  scores: CorpusScores;
+  segments: SegmentReport[];
+}

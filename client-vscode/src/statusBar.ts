@@ -1,0 +1,73 @@
+// The status bar item: corpus scores of the active editor's hypothesis, live from scorelens/scores.
+// Hidden for any file that is not a paired hypothesis.
+import * as vscode from 'vscode';
+import { CorpusScores, ScoresParams } from './protocol';
+import { metricDetails, statusBarText } from './scoreFormat';
+import { fileNameOf } from './report/reportData';
+
+/** Context key set while the active editor shows a paired hypothesis (used by menus). */
+export const PAIRED_CONTEXT_KEY = 'scorelens.activeIsPairedHypothesis';
+
+export class ScoresStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('scorelens.scores', vscode.StatusBarAlignment.Left, 100);
+  /** Latest scores per hypothesis, keyed by VS Code's own spelling of the URI. */
+  private readonly latest = new Map<string, ScoresParams>();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(showReportCommand: string) {
+    this.item.name = 'ScoreLens Scores';
+    this.item.command = showReportCommand;
+    this.disposables.push(this.item, vscode.window.onDidChangeActiveTextEditor(() => this.render()));
+  }
+
+  /** The server's URI spelling may differ from VS Code's (percent-encoding): normalise both. */
+  static key(uri: string | vscode.Uri): string {
+    return (typeof uri === 'string' ? vscode.Uri.parse(uri) : uri).toString();
+  }
+
+  update(params: ScoresParams): void {
+    if (params.scores) this.latest.set(ScoresStatusBar.key(params.uri), params);
+    else this.latest.delete(ScoresStatusBar.key(params.uri));
+    this.render();
+  }
+
+  clear(): void {
+    this.latest.clear();
+    this.render();
+  }
+
+  /** What the server last said about `uri`, if it is a paired hypothesis. */
+  scoresFor(uri: vscode.Uri): ScoresParams | undefined {
+    return this.latest.get(ScoresStatusBar.key(uri));
+  }
+
+  dispose(): void {
+    vscode.Disposable.from(...this.disposables).dispose();
+  }
+
+  private render(): void {
+    const editor = vscode.window.activeTextEditor;
+    const params = editor ? this.scoresFor(editor.document.uri) : undefined;
+    void vscode.commands.executeCommand('setContext', PAIRED_CONTEXT_KEY, params !== undefined);
+    if (!params?.scores) {
+      this.item.hide();
+      return;
+    }
+    this.item.text = `$(graph) ${statusBarText(params.scores)}`;
+    this.item.tooltip = tooltip(params, params.scores);
+    this.item.show();
+  }
+}
+
+function tooltip(params: ScoresParams, scores: CorpusScores): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
+  md.appendMarkdown('**ScoreLens** · ');
+  md.appendText(`${scores.segments} segments against ${params.references.map(fileNameOf).join(', ')}`);
+  md.appendMarkdown('\n\n');
+  md.appendMarkdown('| metric | score | details |\n|---|---|---|\n');
+  for (const d of metricDetails(scores)) md.appendMarkdown(`| ${d.label} | ${d.value} | ${d.detail} |\n`);
+  md.appendMarkdown('\n');
+  for (const d of metricDetails(scores)) if (d.signature) md.appendMarkdown(`${d.label}: \`${d.signature}\`  \n`);
+  md.appendMarkdown('\nClick to open the report.');
+  return md;
+}

@@ -1,0 +1,49 @@
+// Synchronised scrolling between a hypothesis and its reference: segment i is line i in both, so
+// keeping the same top line keeps the segments side by side.
+import * as vscode from 'vscode';
+
+/** How long an editor's own scroll events are ignored after we scrolled it (stops ping-pong when one file is shorter). */
+const ECHO_WINDOW_MS = 150;
+
+export class ScrollSync implements vscode.Disposable {
+  /** Document URI → the URIs it scrolls with. */
+  private readonly links = new Map<string, Set<string>>();
+  private readonly drivenAt = new WeakMap<vscode.TextEditor, number>();
+  private readonly disposables: vscode.Disposable[];
+
+  constructor() {
+    this.disposables = [
+      vscode.window.onDidChangeTextEditorVisibleRanges((e) => this.onScroll(e.textEditor)),
+      vscode.workspace.onDidCloseTextDocument((doc) => this.unlinkAll(doc.uri.toString())),
+    ];
+  }
+
+  link(a: vscode.Uri, b: vscode.Uri): void {
+    const add = (from: string, to: string) => (this.links.get(from) ?? this.links.set(from, new Set()).get(from)!).add(to);
+    add(a.toString(), b.toString());
+    add(b.toString(), a.toString());
+  }
+
+  dispose(): void {
+    vscode.Disposable.from(...this.disposables).dispose();
+  }
+
+  private unlinkAll(uri: string): void {
+    for (const other of this.links.get(uri) ?? []) this.links.get(other)?.delete(uri);
+    this.links.delete(uri);
+  }
+
+  private onScroll(source: vscode.TextEditor): void {
+    const partners = this.links.get(source.document.uri.toString());
+    const top = source.visibleRanges[0]?.start.line;
+    if (!partners || top === undefined) return;
+    if (Date.now() - (this.drivenAt.get(source) ?? 0) < ECHO_WINDOW_MS) return;
+    for (const editor of vscode.window.visibleTextEditors) {
+      if (editor === source || !partners.has(editor.document.uri.toString())) continue;
+      if (editor.visibleRanges[0]?.start.line === top) continue;
+      this.drivenAt.set(editor, Date.now());
+      const line = Math.min(top, Math.max(editor.document.lineCount - 1, 0));
+      editor.revealRange(new vscode.Range(line, 0, line, 0), vscode.TextEditorRevealType.AtTop);
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { badnessKey, fileNameOf, histogram, shapeReport } from '../src/report/reportData';
+import { report, segment } from './fixtures';
+
+describe('histogram', () => {
+  it('bins sentence BLEU into ten bins of 10, 100 in the top bin', () => {
+    const h = histogram('bleu', [0, 9.99, 10, 55, 99.9, 100]);
+    assert.deepEqual(h.bins.map((b) => b.count), [2, 1, 0, 0, 0, 1, 0, 0, 0, 2]);
+    assert.equal(h.bins[0].label, '0–10');
+    assert.equal(h.bins[9].label, '90–100');
+    assert.equal(h.total, 6);
+    assert.equal(h.mean, '45.8');
+    assert.equal(h.title, 'Sentence BLEU');
+  });
+  it('gives error rates above 1 their own bin', () => {
+    const h = histogram('wer', [0, 0.1, 0.25, 1, 2.5]);
+    assert.equal(h.bins.length, 11);
+    assert.deepEqual(h.bins.map((b) => b.count), [1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 2]);
+    assert.equal(h.bins[10].label, '≥ 1.0');
+    assert.equal(h.bins[2].label, '0.2–0.3');
+  });
+  it('handles floating-point edges (0.3 / 0.1 is 2.9999…)', () => {
+    assert.equal(histogram('rougeL', [0.3]).bins[3].count, 1);
+  });
+  it('copes with no values', () => {
+    const h = histogram('bleu', []);
+    assert.equal(h.total, 0);
+    assert.equal(h.mean, '–');
+  });
+});
+
+describe('shapeReport', () => {
+  const r = report([segment(0, 80, 0.1), segment(1, 5, 0.9), segment(2, 40, 0.5), segment(3, 5, 0.7), segment(4, null, null, null)]);
+  const view = shapeReport(r);
+
+  it('names the files', () => {
+    assert.equal(view.fileName, 'news.hyp.en');
+    assert.deepEqual(view.references.map((x) => x.name), ['news.ref.en', 'my ref2.en']);
+  });
+  it('lists the worst segments first by sentence BLEU, ties by line', () => {
+    assert.equal(view.worstBy, 'bleu');
+    assert.deepEqual(view.rows.map((row) => row.line), [1, 3, 2, 0]);
+    assert.deepEqual(view.rows[0].values, { bleu: 5, rougeL: 0.5, wer: 0.9 });
+    assert.equal(view.rows[0].reference, 'ref 1');
+  });
+  it('leaves out segments without any score (empty lines)', () => {
+    assert.equal(view.scoredSegments, 4);
+  });
+  it('caps the table', () => {
+    assert.deepEqual(shapeReport(r, 2).rows.map((row) => row.line), [1, 3]);
+  });
+  it('has one histogram per metric present and the corpus scores', () => {
+    assert.deepEqual(view.histograms.map((h) => h.metric), ['bleu', 'rougeL', 'wer']);
+    assert.equal(view.histograms[0].total, 4);
+    assert.deepEqual(view.corpus.map((c) => c.label), ['BLEU', 'ROUGE-L', 'WER']);
+  });
+  it('ranks by WER (highest first) when BLEU is off', () => {
+    const noBleu = report([segment(0, null, 0.2), segment(1, null, 0.8)]);
+    const v = shapeReport(noBleu);
+    assert.equal(v.worstBy, 'wer');
+    assert.deepEqual(v.rows.map((row) => row.line), [1, 0]);
+    assert.deepEqual(v.columns, ['rougeL', 'wer']);
+  });
+});
+
+describe('helpers', () => {
+  it('orders badness the same way for scores and error rates', () => {
+    assert.ok(badnessKey('bleu', 10) < badnessKey('bleu', 20));
+    assert.ok(badnessKey('wer', 0.9) < badnessKey('wer', 0.1));
+  });
+  it('decodes file names from URIs', () => {
+    assert.equal(fileNameOf('file:///a/b/%E6%96%B0%E9%97%BB.hyp.zh'), '新闻.hyp.zh');
+    assert.equal(fileNameOf('not a uri'), 'not a uri');
+  });
+});
