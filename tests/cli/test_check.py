@@ -1,0 +1,306 @@
+"""``scorelens check``: findings as path:line:col lines, JSON and GitHub annotations; thresholds."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jiwer
+import pytest
+from sacrebleu.metrics import BLEU
+
+from conftest import peer_lines, sample
+
+MT_HYP = sample("mt/news.hyp.en")
+MT_REFS = [sample("mt/news.ref.en"), sample("mt/news.ref2.en")]
+ASR_HYP, ASR_REF = sample("asr/call.hyp.txt"), sample("asr/call.ref.txt")
+SUM_HYP, SUM_REF = sample("summarization/articles.hyp.txt"), sample("summarization/articles.ref.txt")
+
+
+@pytest.fixture
+def asr_pair(tmp_path):
+    """One substitution, one insertion after an emoji (columns count code points), one deletion."""
+    hyp, ref = tmp_path / "talk.hyp.txt", tmp_path / "talk.ref.txt"
+    hyp.write_text("I see their car\n😀 yes uh I can\nopen door\n", encoding="utf-8")
+    ref.write_text("I see there car\n😀 yes I can\nopen the door\n", encoding="utf-8")
+    return str(hyp), str(ref)
+
+
+def findings_of(out: str) -> list[str]:
+    """The finding lines of a text report (everything before the blank line)."""
+    return out.split("\n\n")[0].splitlines()
+
+
+def test_wer_findings_text(run, asr_pair):
+    hyp, ref = asr_pair
+    result = run("check", hyp, "-r", ref, "--metrics", "wer")
+    assert result.code == 0
+    assert findings_of(result.out) == [
+        f'{hyp}:1:7: wer.substitution "their" should be "there"',
+        f'{hyp}:2:7: wer.insertion "uh" is not in the reference',
+        f'{ref}:3:6: wer.deletion missing "the" (belongs at {hyp}:3:5)',
+    ]
+    summary = result.out.split("\n\n")[1].splitlines()
+    assert summary[0] == "3 findings"
+    w = jiwer.process_words(peer_lines(ref), peer_lines(hyp))
+    assert (w.hits, w.substitutions, w.deletions, w.insertions) == (9, 1, 1, 1)
+    assert summary[1] == f"WER = {w.wer:.4f} (H = 9 S = 1 D = 1 I = 1 MER = {w.mer:.4f} WIL = {w.wil:.4f})"
+    assert summary[-1] == "segments: 3"
+
+
+def test_bleu_unmatched_runs_are_merged(run, tmp_path):
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyp.write_text("a foo bar d\n", encoding="utf-8")
+    ref.write_text("a b c d\n", encoding="utf-8")
+    result = run("check", hyp, "-r", ref, "--metrics", "bleu")
+    assert findings_of(result.out) == [f'{hyp}:1:3: bleu.unmatched not in any reference: "foo bar"']
+
+
+def test_bleu_unmatched_needs_every_reference_to_miss(run, tmp_path):
+    hyp, ref, ref2 = tmp_path / "h.txt", tmp_path / "r.txt", tmp_path / "r2.txt"
+    hyp.write_text("a foo bar d\n", encoding="utf-8")
+    ref.write_text("a b c d\n", encoding="utf-8")
+    ref2.write_text("a foo d\n", encoding="utf-8")
+    result = run("check", hyp, "-r", ref, "-r", ref2, "--metrics", "bleu")
+    assert findings_of(result.out) == [f'{hyp}:1:7: bleu.unmatched not in any reference: "bar"']
+
+
+def test_rouge_outside_lcs_on_both_sides(run, tmp_path):
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyp.write_text("the quick fox jumps\n", encoding="utf-8")
+    ref.write_text("the brown fox jumps\n", encoding="utf-8")
+    result = run("check", hyp, "-r", ref, "--metrics", "rougeL")
+    assert findings_of(result.out) == [
+        f'{hyp}:1:5: rouge.outside-lcs "quick" is outside the ROUGE-L longest common subsequence',
+        f'{ref}:1:5: rouge.outside-lcs "brown" is outside the ROUGE-L longest common subsequence',
+    ]
+
+
+@pytest.mark.parametrize(
+    "hyp, refs, argv",
+    [
+        (MT_HYP, MT_REFS, []),
+        (ASR_HYP, [ASR_REF], ["--metrics", "bleu,rougeL,wer,cer"]),
+        (SUM_HYP, [SUM_REF], ["--segmentation", "paragraph", "--metrics", "rougeL,rougeLsum"]),
+    ],
+)
+def test_every_finding_points_at_its_text(run, hyp, refs, argv):
+    """On the samples, each finding's path:line:col..end_column is exactly the quoted text."""
+    result = run("check", hyp, *[a for r in refs for a in ("-r", r)], *argv, "--format", "json")
+    assert result.code == 0
+    report = json.loads(result.out)
+    findings = report["findings"]
+    assert len(findings) > 10
+    files = {p: peer_lines(p) for p in [hyp, *refs]}
+    codes = set()
+    for f in findings:
+        codes.add(f["code"])
+        lines = files[f["path"]]
+        if f["line"] == f["end_line"]:
+            assert lines[f["line"] - 1][f["column"] - 1 : f["end_column"] - 1] == f["text"], f
+        else:
+            assert lines[f["line"] - 1][f["column"] - 1 :] == f["text"].split("\n")[0], f
+            assert lines[f["end_line"] - 1][: f["end_column"] - 1] == f["text"].split("\n")[-1], f
+    expected = {"rouge.outside-lcs"}
+    if "bleu" in report["scores"]:
+        expected.add("bleu.unmatched")
+    if "wer" in report["scores"]:
+        expected |= {"wer.substitution", "wer.insertion", "wer.deletion"}
+    assert codes == expected
+
+
+def test_mt_sample_text_report(run):
+    result = run("check", MT_HYP, "-r", MT_REFS[0], "-r", MT_REFS[1])
+    assert result.code == 0
+    findings, summary = result.out.split("\n\n")
+    lines = findings.splitlines()
+    # line 20 has the wrong number (see samples/README.md)
+    assert any(line.startswith(f"{MT_HYP}:20:") and "wer.substitution" in line for line in lines)
+    assert all(line.startswith((MT_HYP + ":", MT_REFS[0] + ":", MT_REFS[1] + ":")) for line in lines)
+    summary_lines = summary.splitlines()
+    assert summary_lines[0] == f"{len(lines)} findings"
+    bleu = BLEU().corpus_score(peer_lines(MT_HYP), [peer_lines(r) for r in MT_REFS])
+    assert summary_lines[1] == bleu.format()
+
+
+# -- thresholds -----------------------------------------------------------------------------
+
+
+def test_min_bleu_crossed_exits_1_and_says_which(run):
+    bleu = BLEU().corpus_score(peer_lines(MT_HYP), [peer_lines(r) for r in MT_REFS]).score  # 60.20
+    result = run("check", MT_HYP, "-r", MT_REFS[0], "-r", MT_REFS[1], "--min-bleu", "70", "--max-wer", "0.5")
+    assert result.code == 1
+    lines = result.out.splitlines()
+    assert f"FAIL: BLEU {bleu:.2f} is below --min-bleu 70" in lines
+    assert any(line.startswith("PASS: WER 0.3143 meets --max-wer 0.5") for line in lines)
+
+
+def test_thresholds_met_exit_0(run):
+    result = run("check", MT_HYP, "-r", MT_REFS[0], "-r", MT_REFS[1], "--min-bleu", "60", "--min-rouge", "0.75")
+    assert result.code == 0
+    assert "PASS: BLEU 60.20 meets --min-bleu 60" in result.out
+    assert "PASS: ROUGE-L F 0.7862 meets --min-rouge 0.75" in result.out
+    assert "FAIL" not in result.out
+
+
+def test_max_wer_crossed(run):
+    result = run("check", ASR_HYP, "-r", ASR_REF, "--max-wer", "0.1")
+    assert result.code == 1
+    assert "FAIL: WER 0.1349 is above --max-wer 0.1" in result.out
+
+
+def test_max_cer_and_min_rouge_on_lsum(run):
+    result = run("check", ASR_HYP, "-r", ASR_REF, "--metrics", "cer", "--max-cer", "0.01")
+    assert result.code == 1
+    assert "FAIL: CER" in result.out and "is above --max-cer 0.01" in result.out
+    summary = run(
+        "check", SUM_HYP, "-r", SUM_REF, "--segmentation", "paragraph", "--metrics", "rougeLsum", "--min-rouge", "0.99"
+    )
+    assert summary.code == 1
+    assert "FAIL: ROUGE-Lsum F" in summary.out and "is below --min-rouge 0.99" in summary.out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--metrics", "wer", "--min-bleu", "10"], "--min-bleu needs bleu among --metrics"),
+        (["--metrics", "bleu", "--max-wer", "0.3"], "--max-wer needs wer among --metrics"),
+        (["--metrics", "bleu", "--min-rouge", "0.3"], "--min-rouge needs rougeL or rougeLsum among --metrics"),
+        (["--max-findings", "-1"], "--max-findings must be 0 or more"),
+    ],
+)
+def test_threshold_on_a_metric_not_computed_is_an_error(run, argv, message):
+    result = run("check", ASR_HYP, "-r", ASR_REF, *argv)
+    assert result.code == 2
+    assert result.err.strip() == f"scorelens: error: {message}"
+
+
+# -- formats ---------------------------------------------------------------------------------
+
+
+def test_json_format(run, asr_pair):
+    hyp, ref = asr_pair
+    result = run("check", hyp, "-r", ref, "--metrics", "wer", "--format", "json", "--max-wer", "0.2")
+    assert result.code == 1
+    report = json.loads(result.out)
+    assert set(report) == {"findings", "findings_omitted", "scores", "notes", "thresholds", "passed"}
+    assert report["findings"][0] == {
+        "path": hyp,
+        "line": 1,
+        "column": 7,
+        "end_line": 1,
+        "end_column": 12,
+        "code": "wer.substitution",
+        "message": '"their" should be "there"',
+        "text": "their",
+        "related": {"path": ref, "line": 1, "column": 7},
+    }
+    assert [f["code"] for f in report["findings"]] == ["wer.substitution", "wer.insertion", "wer.deletion"]
+    assert report["findings"][2]["path"] == ref
+    assert report["findings_omitted"] == 0
+    score = run("score", hyp, "-r", ref, "--metrics", "wer", "--json")
+    assert report["scores"] == json.loads(score.out)
+    assert report["thresholds"] == [
+        {"option": "--max-wer", "metric": "wer", "value": 3 / 11, "limit": 0.2, "passed": False}
+    ]
+    assert report["passed"] is False
+
+
+def test_github_format(run, asr_pair):
+    hyp, ref = asr_pair
+    result = run("check", hyp, "-r", ref, "--metrics", "wer", "--format", "github", "--max-wer", "0.2")
+    assert result.code == 1
+    lines = result.out.splitlines()
+    assert lines[:3] == [
+        f'::notice file={hyp},line=1,col=7,endColumn=12,title=wer.substitution::"their" should be "there"',
+        f'::notice file={hyp},line=2,col=7,endColumn=9,title=wer.insertion::"uh" is not in the reference',
+        f'::notice file={ref},line=3,col=6,endColumn=9,title=wer.deletion::missing "the" (belongs at {hyp}:3:5)',
+    ]
+    assert lines[3].startswith("WER = 0.2727")
+    assert lines[-1] == "::error title=scorelens threshold::WER 0.2727 is above --max-wer 0.2"
+
+
+def test_github_escapes_and_multiline_spans(run, tmp_path):
+    hyp, ref = tmp_path / "a,b%.txt", tmp_path / "r.txt"
+    # paragraph segments: the unmatched run "extra\nwords" crosses a line break
+    hyp.write_text("one two extra\nwords three\n", encoding="utf-8")
+    ref.write_text("one two\nthree\n", encoding="utf-8")
+    result = run("check", hyp, "-r", ref, "--metrics", "bleu", "--segmentation", "paragraph", "--format", "github")
+    first = result.out.splitlines()[0]
+    escaped = str(hyp).replace("%", "%25").replace(",", "%2C").replace(":", "%3A")
+    assert first == (
+        f"::notice file={escaped},line=1,endLine=2,title=bleu.unmatched::"
+        'not in any reference: "extra\\nwords"'
+    )
+
+
+def test_max_findings_is_never_silent(run, asr_pair):
+    hyp, ref = asr_pair
+    result = run("check", hyp, "-r", ref, "--metrics", "wer", "--max-findings", "1")
+    assert result.code == 0
+    lines = findings_of(result.out)
+    assert lines == [
+        f'{hyp}:1:7: wer.substitution "their" should be "there"',
+        "... 2 more findings not shown (--max-findings)",
+    ]
+    assert "3 findings" in result.out.splitlines()
+    report = json.loads(run("check", hyp, "-r", ref, "--metrics", "wer", "--max-findings", "0", "--format", "json").out)
+    assert report["findings"] == [] and report["findings_omitted"] == 3
+
+
+# -- files that do not line up ---------------------------------------------------------------
+
+
+def test_line_count_mismatch_is_a_finding_and_scoring_continues(run, tmp_path):
+    hyp, ref, padded = tmp_path / "h.txt", tmp_path / "r.txt", tmp_path / "padded.txt"
+    hyp.write_text("a b c\nd e f\ng h i\n", encoding="utf-8")
+    ref.write_text("a b c\nd x f\n", encoding="utf-8")
+    padded.write_text("a b c\nd x f\n\n", encoding="utf-8")
+    result = run("check", hyp, "-r", ref, "--format", "json")
+    assert result.code == 0
+    report = json.loads(result.out)
+    first = report["findings"][0]
+    assert first["code"] == "pairing.line-count-mismatch"
+    assert (first["path"], first["line"], first["column"]) == (str(hyp), 3, 1)
+    assert first["message"] == f"{hyp} has 3 lines, {ref} has 2; lines without a partner are scored against empty text"
+    # the missing line scores as an empty one
+    same = json.loads(run("score", hyp, "-r", padded, "--json").out)
+    for key in ("bleu", "rougeL", "wer"):
+        report["scores"][key].pop("signature"), same[key].pop("signature")
+    assert report["scores"] == same
+    assert report["scores"]["segments"] == 3
+    text = run("check", hyp, "-r", ref).out
+    assert text.splitlines()[0] == (
+        f"{hyp}:3:1: pairing.line-count-mismatch {hyp} has 3 lines, {ref} has 2; "
+        "lines without a partner are scored against empty text"
+    )
+
+
+def test_longer_reference_is_where_the_mismatch_is_reported(run, tmp_path):
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyp.write_text("a\n", encoding="utf-8")
+    ref.write_text("a\nb\nc\n", encoding="utf-8")
+    result = run("check", hyp, "-r", ref, "--metrics", "wer")
+    lines = findings_of(result.out)
+    assert lines[0].startswith(f"{ref}:2:1: pairing.line-count-mismatch {hyp} has 1 lines, {ref} has 3")
+    assert f'{ref}:2:1: wer.deletion missing "b"' in lines[1]
+    github = run("check", hyp, "-r", ref, "--metrics", "wer", "--format", "github").out.splitlines()
+    assert github[0].startswith(f"::warning file={ref},line=2,col=1,endColumn=1,title=pairing.line-count-mismatch::")
+
+
+def test_paragraph_mismatch_counts_paragraphs(run, tmp_path):
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyp.write_text("a b\nc d\n\ne f\n", encoding="utf-8")
+    ref.write_text("a b\nc d\n", encoding="utf-8")
+    result = run("check", hyp, "-r", ref, "--segmentation", "paragraph", "--metrics", "rougeL")
+    assert findings_of(result.out)[0].startswith(
+        f"{hyp}:4:1: pairing.line-count-mismatch {hyp} has 2 paragraphs, {ref} has 1"
+    )
+    score = run("score", hyp, "-r", ref, "--segmentation", "paragraph")
+    assert score.code == 2 and f"{hyp} has 2 paragraphs, {ref} has 1" in score.err
+
+
+def test_stdin_check(run, asr_pair):
+    hyp, ref = asr_pair
+    result = run("check", "-", "-r", ref, "--metrics", "wer", stdin=Path(hyp).read_bytes())
+    assert findings_of(result.out)[0] == '<stdin>:1:7: wer.substitution "their" should be "there"'
