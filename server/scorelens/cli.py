@@ -329,9 +329,9 @@ def score_documents(args: argparse.Namespace) -> Scored:
     config = scoring_config(args)
     refs = reference_paths(args)
     documents = [read_document(args.hypothesis), *(read_document(r) for r in refs)]
-    corpus = Corpus(documents[0].text, [d.text for d in documents[1:]], config)
-    try:
-        scores = corpus.scores()  # tokenizers load on first use
+    try:  # tokenizers load on first use, which may be while the corpus is built
+        corpus = Corpus(documents[0].text, [d.text for d in documents[1:]], config)
+        scores = corpus.scores()
     except TokenizerUnavailable as exc:
         raise CliError(str(exc)) from None
     return Scored(documents, corpus, scores)

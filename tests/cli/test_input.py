@@ -1,0 +1,144 @@
+"""Bad and awkward input: one clear line on stderr and exit 2, never a traceback; BOM and CRLF tolerated."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import sample
+
+ASR_HYP, ASR_REF = sample("asr/call.hyp.txt"), sample("asr/call.ref.txt")
+ALL = ["--metrics", "bleu,rougeL,rougeLsum,wer,cer"]
+
+
+def assert_one_line_error(result, expected: str) -> None:
+    assert result.code == 2
+    assert result.out == ""
+    assert "Traceback" not in result.err
+    assert result.err == f"scorelens: error: {expected}\n"
+
+
+@pytest.fixture(params=["score", "check"])
+def command(request):
+    return request.param
+
+
+@pytest.mark.parametrize("side", ["hypothesis", "reference"])
+def test_binary_file(run, tmp_path, command, side):
+    bad = tmp_path / "bad.bin"
+    bad.write_bytes(b"hello\nwor\x00ld\n")
+    argv = [bad, "-r", ASR_REF] if side == "hypothesis" else [ASR_HYP, "-r", bad]
+    assert_one_line_error(
+        run(command, *argv), f"{bad}: binary file (NUL byte at byte offset 9); expected UTF-8 text"
+    )
+
+
+@pytest.mark.parametrize("side", ["hypothesis", "reference"])
+def test_latin1_file_names_the_byte_offset(run, tmp_path, command, side):
+    bad = tmp_path / "latin1.txt"
+    bad.write_bytes("first line\nun café noir\n".encode("latin-1"))  # é = 0xe9 at byte 11 + 6
+    argv = [bad, "-r", ASR_REF] if side == "hypothesis" else [ASR_HYP, "-r", bad]
+    assert_one_line_error(run(command, *argv), f"{bad}: not UTF-8: byte 0xe9 at byte offset 17 (line 2)")
+
+
+def test_offset_counts_the_byte_order_mark(run, tmp_path):
+    bad = tmp_path / "bom-latin1.txt"
+    bad.write_bytes(b"\xef\xbb\xbfcaf\xe9\n")
+    assert_one_line_error(run("score", bad, "-r", ASR_REF), f"{bad}: not UTF-8: byte 0xe9 at byte offset 6 (line 1)")
+
+
+def test_utf16_file(run, tmp_path):
+    bad = tmp_path / "utf16.txt"
+    bad.write_bytes("hello\n".encode("utf-16"))
+    assert_one_line_error(
+        run("score", bad, "-r", ASR_REF),
+        f"{bad}: looks like UTF-16 (byte-order mark at byte offset 0); convert it to UTF-8",
+    )
+
+
+def test_binary_stdin(run):
+    assert_one_line_error(
+        run("score", "-", "-r", ASR_REF, stdin=b"\x00\x01"),
+        "<stdin>: binary file (NUL byte at byte offset 0); expected UTF-8 text",
+    )
+
+
+@pytest.mark.parametrize("side", ["hypothesis", "reference"])
+def test_missing_file(run, tmp_path, command, side):
+    missing = tmp_path / "nope.txt"
+    argv = [missing, "-r", ASR_REF] if side == "hypothesis" else [ASR_HYP, "-r", missing]
+    assert_one_line_error(run(command, *argv), f"{missing}: no such file")
+
+
+def test_directory_instead_of_file(run, tmp_path, command):
+    assert_one_line_error(run(command, ASR_HYP, "-r", tmp_path), f"{tmp_path}: is a directory, not a file")
+
+
+def test_bom_scores_like_the_same_file_without(run, tmp_path):
+    hyp, ref = tmp_path / "bom.hyp.txt", tmp_path / "bom.ref.txt"
+    hyp.write_bytes(b"\xef\xbb\xbf" + Path(ASR_HYP).read_bytes())
+    ref.write_bytes(b"\xef\xbb\xbf" + Path(ASR_REF).read_bytes())
+    plain = json.loads(run("score", ASR_HYP, "-r", ASR_REF, "--json", *ALL).out)
+    bom = run("score", hyp, "-r", ref, "--json", *ALL)
+    assert bom.code == 0
+    assert json.loads(bom.out) == plain
+    # and the findings sit at the same columns (the mark is not a character of line 1)
+    plain_check = json.loads(run("check", ASR_HYP, "-r", ASR_REF, "--format", "json").out)
+    bom_check = json.loads(run("check", hyp, "-r", ref, "--format", "json").out)
+    assert [(f["line"], f["column"], f["code"]) for f in bom_check["findings"]] == [
+        (f["line"], f["column"], f["code"]) for f in plain_check["findings"]
+    ]
+
+
+@pytest.mark.parametrize("newline", [b"\r\n", b"\r"])
+def test_crlf_and_cr_score_like_lf(run, tmp_path, newline):
+    hyp, ref = tmp_path / "crlf.hyp.txt", tmp_path / "crlf.ref.txt"
+    hyp.write_bytes(Path(ASR_HYP).read_bytes().replace(b"\n", newline))
+    ref.write_bytes(Path(ASR_REF).read_bytes().replace(b"\n", newline))
+    plain = json.loads(run("score", ASR_HYP, "-r", ASR_REF, "--json", *ALL).out)
+    converted = run("score", hyp, "-r", ref, "--json", *ALL)
+    assert converted.code == 0
+    assert json.loads(converted.out) == plain
+    assert plain["segments"] == 25
+    plain_check = json.loads(run("check", ASR_HYP, "-r", ASR_REF, "--format", "json").out)
+    converted_check = json.loads(run("check", hyp, "-r", ref, "--format", "json").out)
+    strip = lambda fs: [{k: v for k, v in f.items() if k not in ("path", "related", "message")} for f in fs]
+    assert strip(converted_check["findings"]) == strip(plain_check["findings"])
+
+
+def test_mixed_line_ends_in_one_file(run, tmp_path):
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyp.write_bytes(b"a b\r\nc d\re f\ng h\r\n")
+    ref.write_bytes(b"a b\nc d\ne f\ng h\n")
+    out = json.loads(run("score", hyp, "-r", ref, "--json").out)
+    assert out["segments"] == 4
+    assert out["wer"]["wer"] == 0
+
+
+@pytest.mark.skipif(importlib.util.find_spec("mecab_ko") is not None, reason="mecab-ko is installed here")
+def test_tokenizer_not_installed(run, tmp_path):
+    hyp = tmp_path / "ko.txt"
+    hyp.write_text("안녕하세요\n", encoding="utf-8")
+    result = run("score", hyp, "-r", hyp, "-l", "ko")
+    assert result.code == 2
+    assert result.out == "" and "Traceback" not in result.err
+    assert result.err.startswith("scorelens: error: the ko-mecab tokenizer needs MeCab and its dictionary:")
+    assert "pip install 'scorelens[ko]'" in result.err
+
+
+def test_usage_errors_exit_2(run):
+    assert run("score").code == 2
+    assert run("frobnicate").code == 2
+    assert run("score", ASR_HYP, "-r", ASR_REF, "-tok", "spm").code == 2
+    assert run("score", ASR_HYP, "-r", ASR_REF, "--segmentation", "sentence").code == 2
+
+
+def test_help_and_version(run):
+    result = run("--help")
+    assert result.code == 0
+    assert "score" in result.out and "check" in result.out and "serve" in result.out
+    version = run("--version")
+    assert version.code == 0 and version.out.startswith("scorelens 0.")
