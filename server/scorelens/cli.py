@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
+import regex
+
 from . import __version__
 from .core import (
     METRICS,
@@ -286,20 +288,24 @@ def read_document(path: str) -> Document:
     return Document(path, decode(path, data))
 
 
-def reference_paths(args: argparse.Namespace) -> list[str]:
-    """The references given with -r, or else those the naming conventions find next to HYP."""
-    if args.references:
-        return args.references
-    if args.hypothesis == STDIN:
-        raise CliError("reading the hypothesis from standard input (-) needs -r REF")
-    if not Path(args.hypothesis).is_file():
-        read_document(args.hypothesis)  # raises the same error as any unreadable file
+def found_references(hypothesis: str) -> list[str]:
+    """The references the naming conventions find next to the hypothesis (when -r is not given)."""
     try:
-        found = [str(p) for p in find_references(Path(args.hypothesis))]
+        found = [str(p) for p in find_references(Path(hypothesis))]
     except NoReferences as exc:
         raise CliError(str(exc)) from None
-    print(f"scorelens: {args.hypothesis}: references found by name: {', '.join(found)}", file=sys.stderr)
+    print(f"scorelens: {hypothesis}: references found by name: {', '.join(found)}", file=sys.stderr)
     return found
+
+
+def read_documents(args: argparse.Namespace) -> list[Document]:
+    """The hypothesis, then its references."""
+    if args.hypothesis == STDIN and not args.references:
+        # said before reading, or a terminal would wait for input first
+        raise CliError("reading the hypothesis from standard input (-) needs -r REF")
+    hypothesis = read_document(args.hypothesis)
+    references = args.references or found_references(args.hypothesis)
+    return [hypothesis, *(read_document(r) for r in references)]
 
 
 # -- scoring --------------------------------------------------------------------------------
@@ -327,8 +333,7 @@ class Scored:
 
 def score_documents(args: argparse.Namespace) -> Scored:
     config = scoring_config(args)
-    refs = reference_paths(args)
-    documents = [read_document(args.hypothesis), *(read_document(r) for r in refs)]
+    documents = read_documents(args)
     try:  # tokenizers load on first use, which may be while the corpus is built
         corpus = Corpus(documents[0].text, [d.text for d in documents[1:]], config)
         scores = corpus.scores()
@@ -381,6 +386,16 @@ def score_lines(scored: Scored) -> list[str]:
     return out
 
 
+# Scripts written without spaces between words: whitespace tokenizers see whole clauses as one token.
+_UNSPACED_SCRIPT = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]")
+_SPACE_TOKENIZERS = ("13a", "intl", "none")
+
+
+def _mostly_unspaced(text: str) -> bool:
+    visible = len(text) - sum(map(str.isspace, text))
+    return visible > 0 and len(_UNSPACED_SCRIPT.findall(text)) > visible / 3
+
+
 def notes(scored: Scored) -> list[str]:
     """Known traps (DESIGN §2) this run fell into, so they are never silent."""
     s, config = scored.scores, scored.corpus.config
@@ -390,6 +405,18 @@ def notes(scored: Scored) -> list[str]:
             f"note: rouge-score's tokenizer dropped non-ASCII letters in {s.dropped_segments} of {s.segments} "
             "segments (as rouge-score does); --rouge-tokenizer unicode keeps them"
         )
+    if s.bleu is not None or s.wer is not None:
+        if _mostly_unspaced(scored.documents[0].text):
+            if s.bleu is not None and config.bleu.tokenize in _SPACE_TOKENIZERS:
+                found.append(
+                    f"note: the hypothesis is mostly Chinese, Japanese or Korean, which BLEU's {config.bleu.tokenize} "
+                    "tokenizer leaves unsegmented; -l zh, -l ja or -l ko picks the tokenizer sacreBLEU would"
+                )
+            if s.wer is not None:
+                found.append(
+                    "note: WER splits words at spaces only, so unsegmented text counts whole phrases as words; "
+                    "CER (--metrics cer) is the usual measure there"
+                )
     return found
 
 
@@ -469,6 +496,21 @@ class Located:
 
     def where(self) -> str:
         return f"{self.path}:{self.line}:{self.column}"
+
+    def to_json(self) -> dict:
+        d = {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "code": self.code,
+            "message": self.message,
+            "text": self.text,
+        }
+        if self.related:
+            d["related"] = dict(zip(("path", "line", "column"), self.related))
+        return d
 
 
 def _quote(text: str) -> str:
@@ -596,17 +638,6 @@ def verdicts(args: argparse.Namespace, scores: CorpusScores) -> list[Verdict]:
 # -- check: output formats ------------------------------------------------------------------
 
 
-def text_report(findings: list[Located], omitted: int, scored: Scored, results: list[Verdict]) -> list[str]:
-    out = [f"{f.where()}: {f.code} {f.message}" for f in findings]
-    if omitted:
-        out.append(f"... {omitted} more findings not shown (--max-findings)")
-    out.append("")
-    out.append(f"{len(findings) + omitted} findings")
-    out += score_lines(scored) + notes(scored)
-    out += [("PASS: " if v.passed else "FAIL: ") + v.describe() for v in results]
-    return out
-
-
 def _github_escape(text: str, property: bool = False) -> str:
     """Workflow-command escaping: data escapes %, CR, LF; property values also : and ,."""
     text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
@@ -615,54 +646,62 @@ def _github_escape(text: str, property: bool = False) -> str:
     return text
 
 
-def github_annotation(f: Located, level: str = "notice") -> str:
-    props = [f"file={_github_escape(f.path, True)}", f"line={f.line}"]
-    if f.end_line != f.line:
-        props.append(f"endLine={f.end_line}")
-    else:  # GitHub ignores columns on annotations that span lines
-        props += [f"col={f.column}", f"endColumn={f.end_column}"]
-    props.append(f"title={_github_escape(f.code, True)}")
-    return f"::{level} {','.join(props)}::{_github_escape(f.message)}"
+@dataclass
+class CheckReport:
+    findings: list[Located]  # those shown
+    omitted: int  # left out by --max-findings, and said so
+    scored: Scored
+    verdicts: list[Verdict]
 
+    @property
+    def passed(self) -> bool:
+        return all(v.passed for v in self.verdicts)
 
-def github_report(findings: list[Located], omitted: int, scored: Scored, results: list[Verdict]) -> list[str]:
-    out = [github_annotation(f, "warning" if f.code == LINE_COUNT_MISMATCH else "notice") for f in findings]
-    if omitted:
-        out.append(f"::notice title=scorelens::{omitted} more findings not shown (--max-findings)")
-    out += score_lines(scored)
-    out += [f"::warning title=scorelens::{_github_escape(n)}" for n in notes(scored)]
-    for v in results:
-        out.append(f"::error title=scorelens threshold::{_github_escape(v.describe())}" if not v.passed else v.describe())
-    return out
+    def text_lines(self) -> list[str]:
+        out = [f"{f.where()}: {f.code} {f.message}" for f in self.findings]
+        if self.omitted:
+            out.append(f"... {self.omitted} more findings not shown (--max-findings)")
+        out += ["", f"{len(self.findings) + self.omitted} findings"]
+        out += score_lines(self.scored) + notes(self.scored)
+        out += [("PASS: " if v.passed else "FAIL: ") + v.describe() for v in self.verdicts]
+        return out
 
+    def github_lines(self) -> list[str]:
+        out = [self._annotation(f) for f in self.findings]
+        if self.omitted:
+            out.append(f"::notice title=scorelens::{self.omitted} more findings not shown (--max-findings)")
+        out += score_lines(self.scored)  # plain lines land in the job log
+        out += [f"::warning title=scorelens::{_github_escape(n)}" for n in notes(self.scored)]
+        for v in self.verdicts:
+            if v.passed:
+                out.append(f"PASS: {v.describe()}")
+            else:
+                out.append(f"::error title=scorelens threshold::{_github_escape(v.describe())}")
+        return out
 
-def json_report(findings: list[Located], omitted: int, scored: Scored, results: list[Verdict]) -> dict:
-    def finding(f: Located) -> dict:
-        d = {
-            "path": f.path,
-            "line": f.line,
-            "column": f.column,
-            "end_line": f.end_line,
-            "end_column": f.end_column,
-            "code": f.code,
-            "message": f.message,
-            "text": f.text,
+    @staticmethod
+    def _annotation(f: Located) -> str:
+        level = "warning" if f.code == LINE_COUNT_MISMATCH else "notice"
+        props = [f"file={_github_escape(f.path, True)}", f"line={f.line}"]
+        if f.end_line != f.line:
+            props.append(f"endLine={f.end_line}")
+        else:  # GitHub ignores columns on annotations that span lines
+            props += [f"col={f.column}", f"endColumn={f.end_column}"]
+        props.append(f"title={_github_escape(f.code, True)}")
+        return f"::{level} {','.join(props)}::{_github_escape(f.message)}"
+
+    def to_json(self) -> dict:
+        return {
+            "findings": [f.to_json() for f in self.findings],
+            "findings_omitted": self.omitted,
+            "scores": scores_json(self.scored),
+            "notes": notes(self.scored),
+            "thresholds": [
+                {"option": v.option, "metric": v.metric, "value": v.value, "limit": v.limit, "passed": v.passed}
+                for v in self.verdicts
+            ],
+            "passed": self.passed,
         }
-        if f.related:
-            d["related"] = {"path": f.related[0], "line": f.related[1], "column": f.related[2]}
-        return d
-
-    return {
-        "findings": [finding(f) for f in findings],
-        "findings_omitted": omitted,
-        "scores": scores_json(scored),
-        "notes": notes(scored),
-        "thresholds": [
-            {"option": v.option, "metric": v.metric, "value": v.value, "limit": v.limit, "passed": v.passed}
-            for v in results
-        ],
-        "passed": all(v.passed for v in results),
-    }
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -672,15 +711,14 @@ def run_check(args: argparse.Namespace) -> int:
     scored = score_documents(args)
     findings = all_findings(scored)
     shown = findings if args.max_findings is None else findings[: args.max_findings]
-    omitted = len(findings) - len(shown)
-    results = verdicts(args, scored.scores)
+    report = CheckReport(shown, len(findings) - len(shown), scored, verdicts(args, scored.scores))
     if args.format == "json":
-        print(json.dumps(json_report(shown, omitted, scored, results), ensure_ascii=False, indent=1))
+        print(json.dumps(report.to_json(), ensure_ascii=False, indent=1))
     elif args.format == "github":
-        print("\n".join(github_report(shown, omitted, scored, results)))
+        print("\n".join(report.github_lines()))
     else:
-        print("\n".join(text_report(shown, omitted, scored, results)))
-    return EXIT_OK if all(v.passed for v in results) else EXIT_THRESHOLD
+        print("\n".join(report.text_lines()))
+    return EXIT_OK if report.passed else EXIT_THRESHOLD
 
 
 # -- serve ----------------------------------------------------------------------------------

@@ -218,6 +218,10 @@ def test_github_format(run, asr_pair):
     ]
     assert lines[3].startswith("WER = 0.2727")
     assert lines[-1] == "::error title=scorelens threshold::WER 0.2727 is above --max-wer 0.2"
+    passing = run("check", hyp, "-r", ref, "--metrics", "wer", "--format", "github", "--max-wer", "0.3")
+    assert passing.code == 0
+    assert passing.out.splitlines()[-1] == "PASS: WER 0.2727 meets --max-wer 0.3"
+    assert "::error" not in passing.out
 
 
 def test_github_escapes_and_multiline_spans(run, tmp_path):

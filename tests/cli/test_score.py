@@ -381,3 +381,16 @@ def test_empty_files_score_zero_segments(run, tmp_path):
     out = score_json(run, hyp, "-r", ref)
     assert out["segments"] == 0
     assert out["bleu"]["score"] == 0
+
+
+def test_unsegmented_script_notes(run):
+    result = run("score", ZH_HYP, "-r", ZH_REF)
+    notes = [line for line in result.out.splitlines() if line.startswith("note:")]
+    assert len(notes) == 3
+    assert "BLEU's 13a tokenizer leaves unsegmented; -l zh, -l ja or -l ko" in notes[1]
+    assert "CER (--metrics cer)" in notes[2]
+    # with a fitting tokenizer and CER there is nothing to warn about
+    quiet = run("score", ZH_HYP, "-r", ZH_REF, "-l", "zh", "--metrics", "bleu,cer")
+    assert "note:" not in quiet.out
+    english = run("score", MT_HYP, *refs_args(MT_REFS))
+    assert "note:" not in english.out
