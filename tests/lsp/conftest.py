@@ -44,6 +44,12 @@ async def client(request, lsp_client: LanguageClient, tmp_path: Path):
     lsp_client.settings = {"debounceMs": 0}
     lsp_client.set_configuration({"scorelens": lsp_client.settings})
     lsp_client.registrations = []
+    lsp_client.scores_log = []
+    lsp_client.scores_seen = {}
+
+    @lsp_client.feature("scorelens/scores")
+    def on_scores(params) -> None:
+        lsp_client.scores_log.append(_plain(params))
 
     @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
     def register(params: types.RegistrationParams) -> None:
@@ -70,17 +76,22 @@ def open_doc(client: LanguageClient, path: Path, language_id: str = "plaintext")
     return uri
 
 
-async def scores(client: LanguageClient, uri: str, version: int | None = None, timeout: float = 20) -> dict:
-    """The next ``scorelens/scores`` for ``uri`` (at ``version``, when given)."""
-
-    async def wait():
-        while True:
-            params = await client.wait_for_notification("scorelens/scores")
-            p = params if isinstance(params, dict) else _plain(params)
-            if p["uri"] == uri and (version is None or p["version"] == version):
+async def scores(client: LanguageClient, uri: str, version: int | None = None, until=None, timeout: float = 20) -> dict:
+    """A ``scorelens/scores`` for ``uri`` that arrived since the last one a test looked at and
+    matches ``version`` and ``until`` (a predicate), if given. Notifications are logged as they
+    arrive, so one sent before the test starts waiting is not missed."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        start = client.scores_seen.get(uri, 0)
+        fresh = [(i, p) for i, p in enumerate(client.scores_log) if i >= start and p["uri"] == uri]
+        for i, p in reversed(fresh):
+            if (version is None or p["version"] == version) and (until is None or until(p)):
+                client.scores_seen[uri] = i + 1
                 return p
-
-    return await asyncio.wait_for(wait(), timeout)
+        if loop.time() > deadline:
+            raise TimeoutError(f"no matching scorelens/scores for {uri}; last: {fresh[-1][1] if fresh else None}")
+        await asyncio.sleep(0.02)
 
 
 def _plain(obj):

@@ -56,7 +56,7 @@ def register(server) -> None:
                         title="Switch the ROUGE tokenizer to “unicode” (keeps non-ASCII letters)",
                         kind=types.CodeActionKind.QuickFix,
                         diagnostics=[diag],
-                        command=types.Command("Switch ROUGE tokenizer", "scorelens.setRougeTokenizer", [data["tokenizer"]]),
+                        command=types.Command(title="Switch ROUGE tokenizer", command="scorelens.setRougeTokenizer", arguments=[data["tokenizer"]]),
                     )
                 )
             elif data.get("fix") in _TITLES:

@@ -21,9 +21,9 @@ def register(server) -> None:
         top = types.Range(types.Position(0, 0), types.Position(0, 0))
         names = ", ".join(PurePosixPath(r).name for r in review.pairing.references)
         lenses = [
-            types.CodeLens(top, types.Command(f"ScoreLens: {short(scores)} ({scores.segments} segments)", "scorelens.report", [uri])),
-            types.CodeLens(top, types.Command(f"Open reference beside ({names})", "scorelens.openReference", [uri])),
+            types.CodeLens(top, types.Command(title=f"ScoreLens: {short(scores)} ({scores.segments} segments)", command="scorelens.report", arguments=[uri])),
+            types.CodeLens(top, types.Command(title=f"Open reference beside ({names})", command="scorelens.openReference", arguments=[uri])),
         ]
         if "bleu" in scores.signatures:
-            lenses.append(types.CodeLens(top, types.Command(f"BLEU {scores.signatures['bleu']}", "scorelens.report", [uri])))
+            lenses.append(types.CodeLens(top, types.Command(title=f"BLEU {scores.signatures['bleu']}", command="scorelens.report", arguments=[uri])))
         return lenses
