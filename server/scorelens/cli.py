@@ -16,6 +16,7 @@ import json
 import os
 import sys
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -312,12 +313,15 @@ def read_documents(args: argparse.Namespace) -> list[Document]:
 
 
 @dataclass
-class Scored:
-    """The documents of one run, their corpus and its scores."""
+class Evaluation:
+    """The documents of one run and their corpus; scored on first use of :attr:`scores`."""
 
     documents: list[Document]  # the hypothesis, then the references
     corpus: Corpus
-    scores: CorpusScores
+
+    @cached_property
+    def scores(self) -> CorpusScores:
+        return self.corpus.scores()
 
     @property
     def unit(self) -> str:
@@ -331,15 +335,10 @@ class Scored:
         return [(side, counts[0], n) for side, n in enumerate(counts) if side and n != counts[0]]
 
 
-def score_documents(args: argparse.Namespace) -> Scored:
+def evaluation(args: argparse.Namespace) -> Evaluation:
     config = scoring_config(args)
     documents = read_documents(args)
-    try:  # tokenizers load on first use, which may be while the corpus is built
-        corpus = Corpus(documents[0].text, [d.text for d in documents[1:]], config)
-        scores = corpus.scores()
-    except TokenizerUnavailable as exc:
-        raise CliError(str(exc)) from None
-    return Scored(documents, corpus, scores)
+    return Evaluation(documents, Corpus(documents[0].text, [d.text for d in documents[1:]], config))
 
 
 # -- score: formatting ----------------------------------------------------------------------
@@ -370,9 +369,9 @@ def format_errors(label: str, c: ErrorCounts) -> str:
     return line
 
 
-def score_lines(scored: Scored) -> list[str]:
+def score_lines(ev: Evaluation) -> list[str]:
     """The readable summary: one line per metric, its signature indented under it."""
-    s, signatures = scored.scores, scored.scores.signatures
+    s, signatures = ev.scores, ev.scores.signatures
     out = []
     if s.bleu is not None:
         out += [format_bleu(s.bleu), f"  {signatures['bleu']}"]
@@ -392,13 +391,14 @@ _SPACE_TOKENIZERS = ("13a", "intl", "none")
 
 
 def _mostly_unspaced(text: str) -> bool:
+    text = text[:100_000]  # enough to tell the script of a long file
     visible = len(text) - sum(map(str.isspace, text))
     return visible > 0 and len(_UNSPACED_SCRIPT.findall(text)) > visible / 3
 
 
-def notes(scored: Scored) -> list[str]:
+def notes(ev: Evaluation) -> list[str]:
     """Known traps (DESIGN §2) this run fell into, so they are never silent."""
-    s, config = scored.scores, scored.corpus.config
+    s, config = ev.scores, ev.corpus.config
     found = []
     if s.dropped_segments and config.rouge.tokenizer_name == "rouge-score":
         found.append(
@@ -406,7 +406,7 @@ def notes(scored: Scored) -> list[str]:
             "segments (as rouge-score does); --rouge-tokenizer unicode keeps them"
         )
     if s.bleu is not None or s.wer is not None:
-        if _mostly_unspaced(scored.documents[0].text):
+        if _mostly_unspaced(ev.documents[0].text):
             if s.bleu is not None and config.bleu.tokenize in _SPACE_TOKENIZERS:
                 found.append(
                     f"note: the hypothesis is mostly Chinese, Japanese or Korean, which BLEU's {config.bleu.tokenize} "
@@ -420,9 +420,9 @@ def notes(scored: Scored) -> list[str]:
     return found
 
 
-def scores_json(scored: Scored) -> dict:
+def scores_json(ev: Evaluation) -> dict:
     """The ``--json`` object: only enabled metrics, BLEU 0-100, the rest 0-1."""
-    s, signatures = scored.scores, scored.scores.signatures
+    s, signatures = ev.scores, ev.scores.signatures
     out: dict = {}
     if s.bleu is not None:
         b = s.bleu
@@ -446,7 +446,7 @@ def scores_json(scored: Scored) -> dict:
         if value is not None:
             r = rates(value)
             out[key] = {
-                key: r.wer,
+                key: r.wer,  # the rate takes the metric's name: "wer" or "cer"
                 "hits": value.hits,
                 "substitutions": value.substitutions,
                 "deletions": value.deletions,
@@ -460,20 +460,23 @@ def scores_json(scored: Scored) -> dict:
 
 
 def run_score(args: argparse.Namespace) -> int:
-    scored = score_documents(args)
-    mismatches = scored.mismatches()
+    ev = evaluation(args)
+    mismatches = ev.mismatches()
     if mismatches:
-        hyp = scored.documents[0].path
+        hyp = ev.documents[0].path
         details = "; ".join(
-            f"{hyp} has {h} {scored.unit}, {scored.documents[side].path} has {r}" for side, h, r in mismatches
+            f"{hyp} has {h} {ev.unit}, {ev.documents[side].path} has {r}" for side, h, r in mismatches
         )
-        raise CliError(f"the files do not line up: {details} (segment i of the hypothesis pairs with segment i of each reference)")
+        raise CliError(
+            f"the files do not line up: {details} "
+            "(segment i of the hypothesis pairs with segment i of each reference)"
+        )
     if args.json:
-        print(json.dumps(scores_json(scored), ensure_ascii=False))
-        for note in notes(scored):
+        print(json.dumps(scores_json(ev), ensure_ascii=False))
+        for note in notes(ev):
             print(note, file=sys.stderr)  # stdout stays one JSON object
     else:
-        print("\n".join(score_lines(scored) + notes(scored)))
+        print("\n".join(score_lines(ev) + notes(ev)))
     return EXIT_OK
 
 
@@ -532,8 +535,8 @@ def finding_message(f: Finding, related: str | None) -> str:
     return _quote(f.text)
 
 
-def locate(scored: Scored, f: Finding) -> Located:
-    corpus, paths = scored.corpus, [d.path for d in scored.documents]
+def locate(ev: Evaluation, f: Finding) -> Located:
+    corpus, paths = ev.corpus, [d.path for d in ev.documents]
     line, column = corpus.position(f.side, f.segment, f.start)
     end_line, end_column = corpus.position(f.side, f.segment, f.end)
     related = None
@@ -555,28 +558,28 @@ def locate(scored: Scored, f: Finding) -> Located:
     )
 
 
-def mismatch_findings(scored: Scored) -> list[Located]:
+def mismatch_findings(ev: Evaluation) -> list[Located]:
     """One finding per reference whose segment count differs, at the first segment without a partner."""
-    paths = [d.path for d in scored.documents]
+    paths = [d.path for d in ev.documents]
     found = []
-    for side, hyp_count, ref_count in scored.mismatches():
+    for side, hyp_count, ref_count in ev.mismatches():
         longer, first_alone = (0, ref_count) if hyp_count > ref_count else (side, hyp_count)
-        line = scored.corpus.first_line(longer, first_alone) + 1
+        line = ev.corpus.first_line(longer, first_alone) + 1
         message = (
-            f"{paths[0]} has {hyp_count} {scored.unit}, {paths[side]} has {ref_count}; "
-            f"{scored.unit} without a partner are scored against empty text"
+            f"{paths[0]} has {hyp_count} {ev.unit}, {paths[side]} has {ref_count}; "
+            f"{ev.unit} without a partner are scored against empty text"
         )
         found.append(Located(paths[longer], line, 1, line, 1, LINE_COUNT_MISMATCH, message))
     return found
 
 
-def all_findings(scored: Scored) -> list[Located]:
+def all_findings(ev: Evaluation) -> list[Located]:
     """Pairing problems first, then segment by segment: hypothesis findings, then the references'."""
-    corpus = scored.corpus
-    located = mismatch_findings(scored)
+    corpus = ev.corpus
+    located = mismatch_findings(ev)
     for i in range(len(corpus)):
         for f in sorted(corpus.findings(i), key=lambda f: (f.side, f.start, f.end, f.code)):
-            located.append(locate(scored, f))
+            located.append(locate(ev, f))
     return located
 
 
@@ -650,7 +653,7 @@ def _github_escape(text: str, property: bool = False) -> str:
 class CheckReport:
     findings: list[Located]  # those shown
     omitted: int  # left out by --max-findings, and said so
-    scored: Scored
+    evaluation: Evaluation
     verdicts: list[Verdict]
 
     @property
@@ -662,7 +665,7 @@ class CheckReport:
         if self.omitted:
             out.append(f"... {self.omitted} more findings not shown (--max-findings)")
         out += ["", f"{len(self.findings) + self.omitted} findings"]
-        out += score_lines(self.scored) + notes(self.scored)
+        out += score_lines(self.evaluation) + notes(self.evaluation)
         out += [("PASS: " if v.passed else "FAIL: ") + v.describe() for v in self.verdicts]
         return out
 
@@ -670,8 +673,8 @@ class CheckReport:
         out = [self._annotation(f) for f in self.findings]
         if self.omitted:
             out.append(f"::notice title=scorelens::{self.omitted} more findings not shown (--max-findings)")
-        out += score_lines(self.scored)  # plain lines land in the job log
-        out += [f"::warning title=scorelens::{_github_escape(n)}" for n in notes(self.scored)]
+        out += score_lines(self.evaluation)  # plain lines land in the job log
+        out += [f"::warning title=scorelens::{_github_escape(n)}" for n in notes(self.evaluation)]
         for v in self.verdicts:
             if v.passed:
                 out.append(f"PASS: {v.describe()}")
@@ -694,8 +697,8 @@ class CheckReport:
         return {
             "findings": [f.to_json() for f in self.findings],
             "findings_omitted": self.omitted,
-            "scores": scores_json(self.scored),
-            "notes": notes(self.scored),
+            "scores": scores_json(self.evaluation),
+            "notes": notes(self.evaluation),
             "thresholds": [
                 {"option": v.option, "metric": v.metric, "value": v.value, "limit": v.limit, "passed": v.passed}
                 for v in self.verdicts
@@ -708,10 +711,10 @@ def run_check(args: argparse.Namespace) -> int:
     if args.max_findings is not None and args.max_findings < 0:
         raise CliError("--max-findings must be 0 or more")
     check_gate_metrics(args)
-    scored = score_documents(args)
-    findings = all_findings(scored)
+    ev = evaluation(args)
+    findings = all_findings(ev)
     shown = findings if args.max_findings is None else findings[: args.max_findings]
-    report = CheckReport(shown, len(findings) - len(shown), scored, verdicts(args, scored.scores))
+    report = CheckReport(shown, len(findings) - len(shown), ev, verdicts(args, ev.scores))
     if args.format == "json":
         print(json.dumps(report.to_json(), ensure_ascii=False, indent=1))
     elif args.format == "github":
@@ -750,7 +753,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else EXIT_ERROR
     try:
         return args.run(args)
-    except CliError as exc:
+    except (CliError, TokenizerUnavailable) as exc:  # a tokenizer loads when first used, deep in the core
         print(f"scorelens: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
