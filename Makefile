@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-python test-client setup
+.PHONY: demo test test-python test-client test-e2e setup
 
 setup: $(STAMP)
 
@@ -16,9 +16,21 @@ $(STAMP): pyproject.toml
 
 demo: $(STAMP)
 	$(BIN)/scorelens score samples/mt/news.hyp.en -r samples/mt/news.ref.en -r samples/mt/news.ref2.en
-	$(BIN)/scorelens check samples/mt/news.hyp.en -r samples/mt/news.ref.en -r samples/mt/news.ref2.en --min-bleu 20 | tail -n 15
+	$(BIN)/scorelens check samples/mt/news.hyp.en --min-bleu 20 | tail -n 15
 
-test: test-python
+# Every suite runs even when an earlier one fails; the target fails if any did.
+test: $(STAMP)
+	@status=0; \
+	$(MAKE) --no-print-directory test-python || status=1; \
+	$(MAKE) --no-print-directory test-client || status=1; \
+	$(MAKE) --no-print-directory test-e2e || status=1; \
+	exit $$status
 
 test-python: $(STAMP)
 	$(BIN)/python -m pytest
+
+test-client:
+	client-vscode/scripts/unit.sh
+
+test-e2e: $(STAMP)
+	client-vscode/scripts/e2e.sh
