@@ -1,38 +1,14 @@
-"""Helpers for the command-line tests: run ``scorelens`` in-process or as a real subprocess."""
+"""The ``run`` fixture: the CLI in-process, with its exit code and captured output."""
 
 from __future__ import annotations
 
 import io
-import os
-import subprocess
 import sys
-from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
+from cli_support import Result
 from scorelens.cli import main
-
-ROOT = Path(__file__).resolve().parents[2]
-SAMPLES = ROOT / "samples"
-
-
-@dataclass
-class Result:
-    code: int
-    out: str
-    err: str
-
-
-def sample(relative: str) -> str:
-    return str(SAMPLES / relative)
-
-
-def peer_lines(path: str | Path) -> list[str]:
-    """A file's segments as sacreBLEU reads them: split at newlines, no segment after the last one."""
-    text = Path(path).read_text(encoding="utf-8")
-    lines = text.split("\n")
-    return lines[:-1] if lines and lines[-1] == "" else lines
 
 
 @pytest.fixture
@@ -47,17 +23,3 @@ def run(capsys, monkeypatch):
         return Result(code, captured.out, captured.err)
 
     return _run
-
-
-def run_subprocess(*argv: str, stdin: bytes | None = None, cwd: Path | None = None) -> Result:
-    """``python -m scorelens ...`` in a fresh interpreter, as a user or CI runs it."""
-    env = dict(os.environ, PYTHONIOENCODING="utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "scorelens", *map(str, argv)],
-        input=stdin,
-        capture_output=True,
-        cwd=cwd or ROOT,
-        env=env,
-        timeout=120,
-    )
-    return Result(done.returncode, done.stdout.decode("utf-8"), done.stderr.decode("utf-8"))

@@ -7,6 +7,7 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
+from cli_support import sample
 from scorelens.pairing_rules import NoReferences, find_references, pick, rules
 
 P = PurePosixPath
@@ -167,8 +168,6 @@ def test_cli_missing_hypothesis_without_references(run, tmp_path):
 
 
 def test_samples_pair_by_name(run):
-    from conftest import sample
-
     result = run("score", sample("mt/news.hyp.en"), "--json")
     assert result.code == 0
     assert json.loads(result.out)["bleu"]["signature"].startswith("nrefs:2|")

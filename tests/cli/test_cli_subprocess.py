@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from sacrebleu.metrics import BLEU
 
-from conftest import ROOT, peer_lines, run_subprocess, sample
+from cli_support import ROOT, peer_lines, run_subprocess, sample
 
 MT_HYP = sample("mt/news.hyp.en")
 MT_REFS = [sample("mt/news.ref.en"), sample("mt/news.ref2.en")]

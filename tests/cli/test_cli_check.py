@@ -9,7 +9,7 @@ import jiwer
 import pytest
 from sacrebleu.metrics import BLEU
 
-from conftest import peer_lines, sample
+from cli_support import peer_lines, sample
 
 MT_HYP = sample("mt/news.hyp.en")
 MT_REFS = [sample("mt/news.ref.en"), sample("mt/news.ref2.en")]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import sample
+from cli_support import sample
 
 ASR_HYP, ASR_REF = sample("asr/call.hyp.txt"), sample("asr/call.ref.txt")
 ALL = ["--metrics", "bleu,rougeL,rougeLsum,wer,cer"]

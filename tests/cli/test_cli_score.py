@@ -10,7 +10,7 @@ import pytest
 from rouge_score import rouge_scorer
 from sacrebleu.metrics import BLEU
 
-from conftest import peer_lines, sample
+from cli_support import peer_lines, sample
 
 MT_HYP = sample("mt/news.hyp.en")
 MT_REFS = [sample("mt/news.ref.en"), sample("mt/news.ref2.en")]
