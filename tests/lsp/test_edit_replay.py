@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import re
 
-from conftest import diagnostics, open_doc, scores
+from lsp_support import diagnostics, open_doc, scores
 from lsprotocol import types
 
 PIECES = ["the", "cat", "sat", " ", " ", "\n", "on", "mat", "😀", "東京", "é", ".", ","]

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 import sacrebleu
 from rouge_score import rouge_scorer
-from conftest import diagnostics, open_doc, scores
+from lsp_support import diagnostics, open_doc, scores
 from lsprotocol import types
 
 

@@ -1,0 +1,113 @@
+"""End-to-end fixtures: the real ``scorelens serve`` over stdio, as VS Code and as Neovim.
+
+The VS Code profile is pytest-lsp's recorded VS Code 1.65 capabilities plus what that version
+lacked and today's VS Code has (inlay hints, dynamic watched-file registration); it negotiates
+UTF-16 and gets pushed diagnostics. The Neovim 0.11 profile negotiates UTF-8 and pulls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "samples"
+
+
+def capabilities(profile: str) -> types.ClientCapabilities:
+    if profile == "neovim":
+        return client_capabilities("neovim")
+    caps = client_capabilities("visual-studio-code")
+    caps.text_document.inlay_hint = types.InlayHintClientCapabilities(
+        dynamic_registration=True, resolve_support=types.ClientInlayHintResolveOptions(properties=["tooltip"])
+    )
+    return caps
+
+
+@pytest_lsp.fixture(
+    params=["visual-studio-code", "neovim"],
+    config=ClientServerConfig(server_command=[sys.executable, "-m", "scorelens", "serve"]),
+)
+async def client(request, lsp_client: LanguageClient, tmp_path: Path):
+    profile = request.param
+    workspace = tmp_path / "ws"
+    shutil.copytree(SAMPLES, workspace)
+    lsp_client.profile = profile
+    lsp_client.workspace = workspace
+    lsp_client.settings = {"debounceMs": 0}
+    lsp_client.set_configuration({"scorelens": lsp_client.settings})
+    lsp_client.registrations = []
+    lsp_client.scores_log = []
+    lsp_client.scores_seen = {}
+
+    @lsp_client.feature("scorelens/scores")
+    def on_scores(params) -> None:
+        lsp_client.scores_log.append(_plain(params))
+
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(params: types.RegistrationParams) -> None:
+        lsp_client.registrations.extend(params.registrations)
+
+    await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=capabilities(profile),
+            workspace_folders=[types.WorkspaceFolder(uri=workspace.as_uri(), name="ws")],
+            root_uri=workspace.as_uri(),
+        )
+    )
+    yield
+    await lsp_client.shutdown_session()
+
+
+def open_doc(client: LanguageClient, path: Path, language_id: str = "plaintext") -> str:
+    uri = path.as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(uri=uri, language_id=language_id, version=1, text=path.read_text(encoding="utf-8"))
+        )
+    )
+    return uri
+
+
+async def scores(client: LanguageClient, uri: str, version: int | None = None, until=None, timeout: float = 20) -> dict:
+    """A ``scorelens/scores`` for ``uri`` that arrived since the last one a test looked at and
+    matches ``version`` and ``until`` (a predicate), if given. Notifications are logged as they
+    arrive, so one sent before the test starts waiting is not missed."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        start = client.scores_seen.get(uri, 0)
+        fresh = [(i, p) for i, p in enumerate(client.scores_log) if i >= start and p["uri"] == uri]
+        for i, p in reversed(fresh):
+            if (version is None or p["version"] == version) and (until is None or until(p)):
+                client.scores_seen[uri] = i + 1
+                return p
+        if loop.time() > deadline:
+            raise TimeoutError(f"no matching scorelens/scores for {uri}; last: {fresh[-1][1] if fresh else None}")
+        await asyncio.sleep(0.02)
+
+
+def _plain(obj):
+    """pygls hands custom messages over as namedtuples; tests want plain JSON values."""
+    if hasattr(obj, "_asdict"):
+        return {k: _plain(v) for k, v in obj._asdict().items()}
+    if isinstance(obj, (list, tuple)):
+        return [_plain(x) for x in obj]
+    return obj
+
+
+async def diagnostics(client: LanguageClient, uri: str) -> list[types.Diagnostic]:
+    """The document's diagnostics the way this client gets them: pulled (Neovim) or pushed."""
+    if client.profile == "neovim":
+        report = await client.text_document_diagnostic_async(
+            types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri))
+        )
+        return list(report.items)
+    return list(client.diagnostics.get(uri, ()))
