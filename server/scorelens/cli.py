@@ -115,7 +115,8 @@ def _scoring_options() -> argparse.ArgumentParser:
         "-tok",
         "--tokenize",
         choices=list(BLEU_TOKENIZERS),
-        help="BLEU tokenizer (default: 13a, or the one -l's language calls for)",
+        metavar="NAME",
+        help=f"BLEU tokenizer: {', '.join(BLEU_TOKENIZERS)} (default: 13a, or the one -l's language calls for)",
     )
     bleu.add_argument(
         "-l",

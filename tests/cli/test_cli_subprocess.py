@@ -104,3 +104,56 @@ def test_output_to_a_closed_pipe_is_quiet(tmp_path):
     stderr = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 141
     assert stderr == ""
+
+
+def _lsp_message(payload: dict) -> bytes:
+    body = json.dumps(payload).encode("utf-8")
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def _read_lsp_message(stream) -> dict:
+    length = None
+    while True:
+        header = stream.readline()
+        assert header, "the server closed its output"
+        if header in (b"\r\n", b"\n"):
+            break
+        name, _, value = header.decode("ascii").partition(":")
+        if name.lower() == "content-length":
+            length = int(value)
+    return json.loads(stream.read(length))
+
+
+def test_serve_speaks_lsp_over_stdio():
+    """`python -m scorelens serve --stdio` as VS Code starts it: initialize, shutdown, exit."""
+    import importlib.util
+
+    if importlib.util.find_spec("scorelens.lsp.server") is None:
+        pytest.skip("the language server is not built yet")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "scorelens", "serve", "--stdio"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        proc.stdin.write(
+            _lsp_message(
+                {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                 "params": {"processId": None, "rootUri": None, "capabilities": {}}}
+            )
+        )
+        proc.stdin.flush()
+        while True:  # skip notifications the server may send first
+            reply = _read_lsp_message(proc.stdout)
+            if reply.get("id") == 1:
+                break
+        assert "capabilities" in reply["result"]
+        proc.stdin.write(_lsp_message({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}))
+        proc.stdin.write(_lsp_message({"jsonrpc": "2.0", "method": "exit"}))
+        proc.stdin.close()
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
