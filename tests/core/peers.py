@@ -1,0 +1,245 @@
+"""The peer libraries called the way the compatibility contract names them, plus comparison helpers.
+
+Everything here computes its answer with sacreBLEU, rouge-score or jiwer themselves; nothing
+reuses ScoreLens code, so a shared mistake cannot cancel out.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from functools import lru_cache
+from typing import Sequence
+
+import jiwer
+import jiwer.transforms as jt
+from rouge_score import rouge_scorer
+from sacrebleu.metrics import BLEU
+
+from scorelens.core import BleuConfig, Corpus, RougeConfig, ScoringConfig
+
+TOL = 1e-9
+
+
+def file_lines(text: str) -> list[str]:
+    """Lines as a file reader with universal newlines sees them (what sacreBLEU's CLI reads)."""
+    lines = io.StringIO(text, newline=None).read().split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def document(lines: Sequence[str]) -> str:
+    """Lines written as a file: each one terminated by a newline."""
+    return "".join(line + "\n" for line in lines)
+
+
+def read(path) -> str:
+    with open(path, encoding="utf-8", newline="") as f:
+        return f.read()
+
+
+def config(metrics, segmentation="line", wer_transform="default", rouge_tokenizer="rouge-score", stem=False, **bleu):
+    return ScoringConfig(
+        metrics=frozenset(metrics),
+        bleu=BleuConfig(**bleu),
+        rouge=RougeConfig(tokenizer_name=rouge_tokenizer, stem=stem),
+        wer_transform=wer_transform,
+        segmentation=segmentation,
+    )
+
+
+def corpus(hyps: Sequence[str], refs: Sequence[Sequence[str]], cfg: ScoringConfig) -> Corpus:
+    """A line-segmented ScoreLens corpus of these segments (every reference stream one document)."""
+    return Corpus(document(hyps), [document(r) for r in refs], cfg)
+
+
+# -- sacreBLEU ------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def _bleu(tokenize="13a", smooth_method="exp", smooth_value=None, lowercase=False, max_ngram_order=4, effective_order=False):
+    return BLEU(
+        tokenize=tokenize,
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        lowercase=lowercase,
+        max_ngram_order=max_ngram_order,
+        effective_order=effective_order,
+        force=True,
+    )
+
+
+def corpus_bleu(hyps, refs, **options):
+    return _bleu(**options).corpus_score(list(hyps), [list(r) for r in refs])
+
+
+def sentence_bleu(hyp, refs, **options):
+    """``sacrebleu.sentence_bleu``: a BLEU with effective order on, one segment."""
+    return _bleu(effective_order=True, **options).sentence_score(hyp, list(refs))
+
+
+def sentence_bleus(hyps, refs, **options):
+    """``sentence_bleu`` of every segment, batched: what ``sentence_score`` does per call
+    (segment statistics, then the formula on them), with the tokenization done once per line."""
+    metric = _bleu(effective_order=True, **options)
+    stats = metric._extract_corpus_statistics(list(hyps), [list(r) for r in refs])
+    return [metric._compute_score_from_stats(st) for st in stats]
+
+
+def assert_bleu(ours, theirs, what=""):
+    """Every figure of a BLEU result: score, precisions, BP, lengths, counts and totals."""
+    assert ours is not None
+    assert abs(ours.score - theirs.score) <= TOL, (what, ours.score, theirs.score)
+    assert ours.sys_len == theirs.sys_len and ours.ref_len == theirs.ref_len, (what, ours, theirs)
+    assert list(ours.counts) == list(theirs.counts), (what, ours.counts, theirs.counts)
+    assert list(ours.totals) == list(theirs.totals), (what, ours.totals, theirs.totals)
+    assert abs(ours.bp - theirs.bp) <= TOL, (what, ours.bp, theirs.bp)
+    for a, b in zip(ours.precisions, theirs.precisions, strict=True):
+        assert abs(a - b) <= TOL, (what, ours.precisions, theirs.precisions)
+
+
+# -- rouge-score ----------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def scorer(types: tuple[str, ...] = ("rougeL", "rougeLsum"), stem: bool = False):
+    return rouge_scorer.RougeScorer(list(types), use_stemmer=stem)
+
+
+def rouge_pairs(hyps, refs, types=("rougeL", "rougeLsum"), stem=False):
+    """Per-pair rouge-score results; several references go through ``score_multi``."""
+    s = scorer(tuple(types), stem)
+    out = []
+    for i, hyp in enumerate(hyps):
+        targets = [r[i] for r in refs]
+        out.append(s.score(targets[0], hyp) if len(targets) == 1 else s.score_multi(targets, hyp))
+    return out
+
+
+def rouge_mean(pairs, key):
+    """The exact corpus figure: the plain mean of per-pair precision, recall and F."""
+    n = len(pairs)
+    if not n:
+        return (0.0, 0.0, 0.0)
+    return (
+        math.fsum(p[key].precision for p in pairs) / n,
+        math.fsum(p[key].recall for p in pairs) / n,
+        math.fsum(p[key].fmeasure for p in pairs) / n,
+    )
+
+
+def assert_rouge(ours, theirs, what="", tol=TOL):
+    assert ours is not None
+    got = (ours.precision, ours.recall, ours.fmeasure)
+    want = (theirs.precision, theirs.recall, theirs.fmeasure) if hasattr(theirs, "precision") else tuple(theirs)
+    for a, b in zip(got, want, strict=True):
+        assert abs(a - b) <= tol, (what, got, want)
+
+
+# -- jiwer ----------------------------------------------------------------------------------
+
+_LOWER_WORDS = jt.Compose([jt.ToLowerCase(), jt.RemoveMultipleSpaces(), jt.Strip(), jt.ReduceToListOfListOfWords()])
+_LOWER_CHARS = jt.Compose([jt.ToLowerCase(), jt.Strip(), jt.ReduceToListOfListOfChars()])
+
+
+def _listed(x):
+    return x if isinstance(x, str) else list(x)
+
+
+def process_words(refs, hyps, lowercase=False):
+    """jiwer.process_words on a string (one sentence) or a list of sentences."""
+    if lowercase:
+        return jiwer.process_words(_listed(refs), _listed(hyps), _LOWER_WORDS, _LOWER_WORDS)
+    return jiwer.process_words(_listed(refs), _listed(hyps))
+
+
+def process_characters(refs, hyps, lowercase=False):
+    if lowercase:
+        return jiwer.process_characters(_listed(refs), _listed(hyps), _LOWER_CHARS, _LOWER_CHARS)
+    return jiwer.process_characters(_listed(refs), _listed(hyps))
+
+
+def assert_counts(ours, theirs, what=""):
+    """Hits, S, D, I equal to jiwer's, and the rates from them within tolerance."""
+    from scorelens.core import rates
+
+    assert ours is not None
+    got = (ours.hits, ours.substitutions, ours.deletions, ours.insertions)
+    want = (theirs.hits, theirs.substitutions, theirs.deletions, theirs.insertions)
+    assert got == want, (what, got, want)
+    r = rates(ours)
+    if hasattr(theirs, "wer"):
+        for name in ("wer", "mer", "wil", "wip"):
+            assert abs(getattr(r, name) - getattr(theirs, name)) <= TOL, (what, name, getattr(r, name), getattr(theirs, name))
+    else:
+        assert abs(r.wer - theirs.cer) <= TOL, (what, r.wer, theirs.cer)
+
+
+# -- a whole line-segmented corpus against all three peers ----------------------------------
+
+BLEU_OPTIONS = ("tokenize", "smooth_method", "smooth_value", "lowercase", "max_ngram_order")
+
+
+def assert_parity(hyps, refs, metrics, segments=True, stem=False, wer_transform="default", **bleu_options):
+    """Corpus figures and, with ``segments``, every segment's figures equal the peers' on these lines.
+
+    ``refs`` are reference streams, each as long as ``hyps``. WER and CER use the first stream
+    (jiwer takes one reference). Returns the ScoreLens corpus for further checks.
+    """
+    assert all(len(r) == len(hyps) for r in refs)
+    c = corpus(hyps, refs, config(metrics, stem=stem, wer_transform=wer_transform, **bleu_options))
+    s = c.scores()
+    assert s.segments == len(hyps)
+    lowercase = wer_transform == "lowercase"
+    if "bleu" in metrics:
+        assert_bleu(s.bleu, corpus_bleu(hyps, refs, **bleu_options), "corpus BLEU")
+    rouge_types = [t for t in ("rougeL", "rougeLsum") if t in metrics]
+    pairs = rouge_pairs(hyps, refs, rouge_types, stem) if rouge_types else []
+    if "rougeL" in metrics:
+        assert_rouge(s.rouge_l, rouge_mean(pairs, "rougeL"), "corpus rougeL")
+    if "rougeLsum" in metrics:
+        assert_rouge(s.rouge_lsum, rouge_mean(pairs, "rougeLsum"), "corpus rougeLsum")
+    words = process_words(refs[0], hyps, lowercase) if "wer" in metrics and hyps else None
+    if words is not None:
+        assert_counts(s.wer, words, "corpus WER")
+    chars = process_characters(refs[0], hyps, lowercase) if "cer" in metrics and hyps else None
+    if chars is not None:
+        assert_counts(s.cer, chars, "corpus CER")
+    if not segments:
+        return c
+    if "bleu" in metrics:
+        sentences = sentence_bleus(hyps, refs, **bleu_options)
+        for i in range(0, len(hyps), 97):  # the batched oracle is the public call's figures
+            assert_bleu(sentences[i], sentence_bleu(hyps[i], [r[i] for r in refs], **bleu_options), "oracle")
+    for i, hyp in enumerate(hyps):
+        seg = c.segment_scores(i)
+        what = f"segment {i}: {hyp!r}"
+        if "bleu" in metrics:
+            assert_bleu(seg.bleu, sentences[i], what)
+        if "rougeL" in metrics:
+            assert_rouge(seg.rouge_l, pairs[i]["rougeL"], what)
+        if "rougeLsum" in metrics:
+            assert_rouge(seg.rouge_lsum, pairs[i]["rougeLsum"], what)
+        if words is not None:
+            a = words.alignments[i]
+            assert _chunk_counts(a) == (seg.wer.hits, seg.wer.substitutions, seg.wer.deletions, seg.wer.insertions), what
+        if chars is not None:
+            a = chars.alignments[i]
+            assert _chunk_counts(a) == (seg.cer.hits, seg.cer.substitutions, seg.cer.deletions, seg.cer.insertions), what
+    return c
+
+
+def _chunk_counts(chunks):
+    """(hits, S, D, I) of one jiwer alignment."""
+    h = s = d = i = 0
+    for c in chunks:
+        if c.type == "equal":
+            h += c.ref_end_idx - c.ref_start_idx
+        elif c.type == "substitute":
+            s += c.ref_end_idx - c.ref_start_idx
+        elif c.type == "delete":
+            d += c.ref_end_idx - c.ref_start_idx
+        else:
+            i += c.hyp_end_idx - c.hyp_start_idx
+    return h, s, d, i
