@@ -42,6 +42,8 @@ from .core.rouge import RougeScore
 from .core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
 from .core.wer import ErrorCounts
 from .pairing_rules import NoReferences, find_references
+from .summary import scores_dict
+from .textfile import UnreadableText, decode, read_text
 
 EXIT_OK = 0
 EXIT_THRESHOLD = 1
@@ -252,23 +254,6 @@ class Document:
     text: str
 
 
-def decode(name: str, data: bytes) -> str:
-    """UTF-8 text with any byte-order mark removed; anything else is a :class:`CliError`."""
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise CliError(f"{name}: looks like UTF-16 (byte-order mark at byte offset 0); convert it to UTF-8")
-    nul = data.find(b"\0")
-    if nul >= 0:
-        raise CliError(f"{name}: binary file (NUL byte at byte offset {nul}); expected UTF-8 text")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise CliError(
-            f"{name}: not UTF-8: byte 0x{data[exc.start]:02x} at byte offset {exc.start} (line {line})"
-        ) from None
-    return text.removeprefix("\ufeff")
-
-
 def _read_stdin() -> bytes:
     if sys.stdin is None:
         raise CliError("no standard input to read the hypothesis from")
@@ -277,17 +262,12 @@ def _read_stdin() -> bytes:
 
 
 def read_document(path: str) -> Document:
-    if path == STDIN:
-        return Document(STDIN_NAME, decode(STDIN_NAME, _read_stdin()))
     try:
-        data = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise CliError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise CliError(f"{path}: is a directory, not a file") from None
-    except OSError as exc:
-        raise CliError(f"{path}: cannot read it ({exc.strerror or exc})") from None
-    return Document(path, decode(path, data))
+        if path == STDIN:
+            return Document(STDIN_NAME, decode(STDIN_NAME, _read_stdin()))
+        return Document(path, read_text(path))
+    except UnreadableText as exc:
+        raise CliError(str(exc)) from None
 
 
 def found_references(hypothesis: str) -> list[str]:
@@ -423,41 +403,7 @@ def notes(ev: Evaluation) -> list[str]:
 
 def scores_json(ev: Evaluation) -> dict:
     """The ``--json`` object: only enabled metrics, BLEU 0-100, the rest 0-1."""
-    s, signatures = ev.scores, ev.scores.signatures
-    out: dict = {}
-    if s.bleu is not None:
-        b = s.bleu
-        out["bleu"] = {
-            "score": b.score,
-            "precisions": list(b.precisions),
-            "bp": b.bp,
-            "sys_len": b.sys_len,
-            "ref_len": b.ref_len,
-            "signature": signatures["bleu"],
-        }
-    for key, value in (("rougeL", s.rouge_l), ("rougeLsum", s.rouge_lsum)):
-        if value is not None:
-            out[key] = {
-                "precision": value.precision,
-                "recall": value.recall,
-                "fmeasure": value.fmeasure,
-                "signature": signatures[key],
-            }
-    for key, value in (("wer", s.wer), ("cer", s.cer)):
-        if value is not None:
-            r = rates(value)
-            out[key] = {
-                key: r.wer,  # the rate takes the metric's name: "wer" or "cer"
-                "hits": value.hits,
-                "substitutions": value.substitutions,
-                "deletions": value.deletions,
-                "insertions": value.insertions,
-                "mer": r.mer,
-                "wil": r.wil,
-                "signature": signatures[key],
-            }
-    out["segments"] = s.segments
-    return out
+    return scores_dict(ev.scores)
 
 
 def run_score(args: argparse.Namespace) -> int:

@@ -124,7 +124,7 @@ class ScoreLensServer(LanguageServer):
             try:
                 texts.append(self.documents.text(ref))
             except UnreadableText as exc:
-                code = "pairing.missing-reference" if "no such file" in str(exc) else "pairing.unreadable-reference"
+                code = "pairing.missing-reference" if str(exc).endswith("no such file") else "pairing.unreadable-reference"
                 review.problems.append(Problem(code, f"reference {exc}", ref))
         if review.problems:
             for p in review.problems:
