@@ -1,0 +1,138 @@
+"""Property-based parity with the peers on random texts (see texts.py for what they contain)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from peers import (
+    assert_counts,
+    assert_parity,
+    assert_rouge,
+    config,
+    file_lines,
+    process_characters,
+    process_words,
+    rouge_mean,
+    rouge_pairs,
+    scorer,
+)
+from texts import edited, examples, line, line_corpus, line_pair, line_words, render
+
+from scorelens.core import Corpus
+
+TOKENIZERS = ["13a", "intl", "zh", "char", "none", "ja-mecab"]
+SMOOTHING = st.sampled_from([("exp", None), ("floor", None), ("floor", 0.01), ("add-k", None), ("add-k", 3), ("none", None)])
+
+
+@pytest.mark.parametrize("tokenize", TOKENIZERS)
+@examples(150)
+@given(data=line_corpus(min_lines=1), smoothing=SMOOTHING, lowercase=st.booleans(), order=st.sampled_from([4, 4, 2, 5]))
+def test_bleu(tokenize, data, smoothing, lowercase, order):
+    hyps, refs = data
+    method, value = smoothing
+    assert_parity(
+        hyps, refs, {"bleu"}, tokenize=tokenize, smooth_method=method, smooth_value=value, lowercase=lowercase, max_ngram_order=order
+    )
+
+
+@examples(300)
+@given(data=line_corpus(min_lines=1), stem=st.booleans())
+def test_rouge_lines(data, stem):
+    hyps, refs = data
+    assert_parity(hyps, refs, {"rougeL", "rougeLsum"}, stem=stem)
+
+
+@st.composite
+def summary_pair(draw):
+    """A multi-line hypothesis summary and reference summary (sentences on lines)."""
+    n = draw(st.integers(0, 4))
+    sentences = [draw(line_words(7)) for _ in range(n)]
+    hyp = [render(draw, draw(edited(s))) for s in sentences if draw(st.integers(0, 5))]
+    ref = [render(draw, draw(edited(s))) for s in sentences]
+    hyp = draw(st.permutations(hyp)) if draw(st.booleans()) else hyp
+    return "\n".join(hyp) + draw(st.sampled_from(["", "\n", "\n\n"])), "\n".join(ref) + draw(st.sampled_from(["", "\n"]))
+
+
+@examples(300)
+@given(pair=summary_pair(), stem=st.booleans())
+def test_rouge_documents(pair, stem):
+    """A whole file as one summary: its lines are ROUGE-Lsum's sentences."""
+    hyp, ref = pair
+    s = Corpus(hyp, [ref], config({"rougeL", "rougeLsum"}, segmentation="document", stem=stem)).scores()
+    theirs = scorer(("rougeL", "rougeLsum"), stem).score(ref, hyp)
+    assert s.segments == (1 if file_lines(hyp) or file_lines(ref) else 0)
+    assert_rouge(s.rouge_l, theirs["rougeL"])
+    assert_rouge(s.rouge_lsum, theirs["rougeLsum"])
+
+
+def _paragraphs(text: str) -> list[str]:
+    """Blank-line separated paragraphs, written independently of the core."""
+    out, current = [], []
+    for ln in text.split("\n"):
+        if ln.strip():
+            current.append(ln)
+        elif current:
+            out.append("\n".join(current))
+            current = []
+    if current:
+        out.append("\n".join(current))
+    return out
+
+
+@examples(150)
+@given(pairs=st.lists(summary_pair(), min_size=1, max_size=4), stem=st.booleans())
+def test_paragraphs_all_metrics(pairs, stem):
+    """Summaries as paragraphs: each metric equals the peer on the paragraph texts."""
+    hyp_text = "\n\n".join(h.strip("\n") for h, _ in pairs)
+    ref_text = "\n\n".join(r.strip("\n") for _, r in pairs)
+    hyps, refs = _paragraphs(hyp_text), _paragraphs(ref_text)
+    n = max(len(hyps), len(refs))
+    hyps += [""] * (n - len(hyps))
+    refs += [""] * (n - len(refs))
+    c = Corpus(hyp_text, [ref_text], config({"rougeL", "rougeLsum", "wer", "cer"}, segmentation="paragraph", stem=stem))
+    s = c.scores()
+    assert s.segments == n
+    pairs_ = rouge_pairs(hyps, [refs], ("rougeL", "rougeLsum"), stem)
+    assert_rouge(s.rouge_l, rouge_mean(pairs_, "rougeL"))
+    assert_rouge(s.rouge_lsum, rouge_mean(pairs_, "rougeLsum"))
+    if n:
+        assert_counts(s.wer, process_words(refs, hyps))
+        assert_counts(s.cer, process_characters(refs, hyps))
+
+
+@examples(300)
+@given(data=line_corpus(nrefs=1), transform=st.sampled_from(["default", "lowercase"]))
+def test_wer_cer(data, transform):
+    hyps, refs = data
+    if hyps:
+        assert_parity(hyps, refs, {"wer", "cer"}, wer_transform=transform)
+
+
+@examples(200)
+@given(hyp=line(), ref=line(), transform=st.sampled_from(["default", "lowercase"]))
+def test_wer_cer_document(hyp, ref, transform):
+    """jiwer on whole texts, including a single newline inside (not a word separator for jiwer)."""
+    hyp, ref = hyp.replace("\t", "\n", 1), ref.replace("  ", "\n", 1)
+    s = Corpus(hyp, [ref], config({"wer", "cer"}, segmentation="document", wer_transform=transform)).scores()
+    lowercase = transform == "lowercase"
+    if s.segments:
+        assert_counts(s.wer, process_words(ref, hyp, lowercase))
+        assert_counts(s.cer, process_characters(ref, hyp, lowercase))
+
+
+@examples(200)
+@given(data=line_corpus(min_lines=1, nrefs=2))
+def test_everything_at_once(data):
+    hyps, refs = data
+    assert_parity(hyps, refs, {"bleu", "rougeL", "rougeLsum", "wer", "cer"})
+
+
+@examples(100)
+@given(pair=line_pair())
+def test_single_line_without_newline(pair):
+    """A file without a final newline still ends with a segment."""
+    hyp, (ref,) = pair
+    c = Corpus(hyp, [ref], config({"bleu"}))
+    if hyp or ref:
+        assert c.scores().segments == 1
