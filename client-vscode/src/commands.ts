@@ -7,7 +7,7 @@ import { ALL_METRICS, MetricId, ServerCommand } from './protocol';
 import { ReportPanel } from './report/reportPanel';
 import { fileNameOf } from './report/reportData';
 import { METRIC_LABEL } from './scoreFormat';
-import { ServerManager } from './serverManager';
+import { CommandInterceptor, ServerManager } from './serverManager';
 import { InlayHintKind, InlayHintSetting, SECTION } from './settings';
 import { ScoresStatusBar } from './statusBar';
 import { ScrollSync } from './syncScroll';
@@ -30,16 +30,21 @@ export function targetUri(arg: unknown): vscode.Uri | undefined {
 export class Commands {
   constructor(private readonly ctx: CommandContext) {}
 
+  /**
+   * Client-side handling of the server commands the code lenses carry: the report opens in the
+   * report view, the reference opens beside with synchronised scrolling (the first reference, as
+   * the protocol defines `scorelens.openReference`).
+   */
+  interceptors(): Map<string, CommandInterceptor> {
+    return new Map<string, CommandInterceptor>([
+      [ServerCommand.report, (args) => this.guarded(ServerCommand.report, () => this.showReport(targetUri(args[0])))],
+      [ServerCommand.openReference, (args) => this.guarded(ServerCommand.openReference, () => this.openReferenceBeside(targetUri(args[0]), 'first'))],
+    ]);
+  }
+
   register(): vscode.Disposable[] {
     const on = (id: string, handler: (...args: unknown[]) => unknown) =>
-      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-        try {
-          await handler(...args);
-        } catch (error) {
-          this.ctx.log.error(`${id}: ${String(error)}`);
-          void vscode.window.showErrorMessage(`ScoreLens: ${(error as Error).message}`);
-        }
-      });
+      vscode.commands.registerCommand(id, (...args: unknown[]) => this.guarded(id, () => handler(...args)));
     const toggle = (kind: InlayHintKind, label: string) => () => this.toggleInlayHints(kind, label);
     return [
       on(ClientCommand.restartServer, () => this.ctx.server.restart()),
@@ -57,14 +62,24 @@ export class Commands {
     ];
   }
 
+  /** Errors become one message and a log line, never an unhandled rejection. */
+  private async guarded(id: string, body: () => unknown): Promise<void> {
+    try {
+      await body();
+    } catch (error) {
+      this.ctx.log.error(`${id}: ${String(error)}`);
+      void vscode.window.showErrorMessage(`ScoreLens: ${(error as Error).message}`);
+    }
+  }
+
   async showReport(hypothesis: vscode.Uri | undefined): Promise<void> {
     await this.ctx.report.show(requireFile(hypothesis));
   }
 
-  /** Opens the (chosen) reference beside the hypothesis and scrolls the two together. */
-  async openReferenceBeside(hypothesis: vscode.Uri | undefined): Promise<void> {
+  /** Opens a reference beside the hypothesis and scrolls the two together. */
+  async openReferenceBeside(hypothesis: vscode.Uri | undefined, which: 'ask' | 'first' = 'ask'): Promise<void> {
     const hyp = requireFile(hypothesis);
-    const reference = await this.chooseReference(hyp);
+    const reference = await this.chooseReference(hyp, which);
     if (!reference) return;
     const hypEditor = await vscode.window.showTextDocument(hyp, { preview: false });
     const top = hypEditor.visibleRanges[0]?.start.line ?? 0;
@@ -102,13 +117,14 @@ export class Commands {
   }
 
   /** The hypothesis's references (from the last scores, else from the server); asks when there are several. */
-  private async chooseReference(hyp: vscode.Uri): Promise<vscode.Uri | undefined> {
-    const known = this.ctx.statusBar.scoresFor(hyp)?.references ?? (await this.ctx.server.requestReport(hyp.toString()))?.references;
+  private async chooseReference(hyp: vscode.Uri, which: 'ask' | 'first' = 'ask'): Promise<vscode.Uri | undefined> {
+    const known =
+      this.ctx.statusBar.scoresFor(hyp)?.references ?? (await this.ctx.server.requestReport(hyp.toString()))?.references;
     if (!known?.length) {
       throw new Error(`${fileNameOf(hyp.toString())} is not paired with a reference. Use "ScoreLens: Pair with Reference…".`);
     }
     const uris = known.map((r) => vscode.Uri.parse(r));
-    if (uris.length === 1) return uris[0];
+    if (uris.length === 1 || which === 'first') return uris[0];
     const picked = await vscode.window.showQuickPick(
       uris.map((uri) => ({ label: fileNameOf(uri.toString()), description: vscode.workspace.asRelativePath(uri), uri })),
       { title: 'ScoreLens: which reference?' },

@@ -2,8 +2,7 @@
 // reacts to setting, trust and interpreter changes without a reload.
 import * as vscode from 'vscode';
 import { ClientCommand } from './commandIds';
-import { Commands, targetUri } from './commands';
-import { ServerCommand } from './protocol';
+import { Commands } from './commands';
 import { onDidChangeActiveInterpreter } from './pythonExtension';
 import { ReportPanel } from './report/reportPanel';
 import { CommandInterceptor, ServerManager } from './serverManager';
@@ -15,19 +14,15 @@ let server: ServerManager | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const log = vscode.window.createOutputChannel('ScoreLens', { log: true });
-  // The code lens commands `scorelens.report` / `scorelens.openReference` run here instead of on the
-  // server, so clicking them opens the report view / the reference with synchronised scrolling.
-  let commands: Commands | undefined;
-  const interceptors = new Map<string, CommandInterceptor>([
-    [ServerCommand.report, (args) => commands!.showReport(targetUri(args[0]))],
-    [ServerCommand.openReference, (args) => commands!.openReferenceBeside(targetUri(args[0]))],
-  ]);
+  // Filled once the commands exist (they need the server): see Commands.interceptors.
+  const interceptors = new Map<string, CommandInterceptor>();
   server = new ServerManager(context, log, interceptors);
   const manager = server;
   const statusBar = new ScoresStatusBar(ClientCommand.showReport);
   const report = new ReportPanel(context.extensionUri, (uri) => manager.requestReport(uri));
   const scrollSync = new ScrollSync();
-  commands = new Commands({ server: manager, statusBar, report, scrollSync, log });
+  const commands = new Commands({ server: manager, statusBar, report, scrollSync, log });
+  for (const [command, interceptor] of commands.interceptors()) interceptors.set(command, interceptor);
 
   context.subscriptions.push(
     log,

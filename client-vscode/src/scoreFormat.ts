@@ -9,9 +9,14 @@ export const METRIC_LABEL: Record<MetricId, string> = {
   cer: 'CER',
 };
 
-/** BLEU is on sacreBLEU's 0–100 scale (one decimal, as sacreBLEU prints it); the rest are 0–1. */
+/**
+ * As the server writes them in hints and code lenses: BLEU on sacreBLEU's 0–100 scale with one
+ * decimal, ROUGE F-measures 0–1 with three, error rates as percentages.
+ */
 export function formatMetric(metric: MetricId, value: number): string {
-  return metric === 'bleu' ? value.toFixed(1) : value.toFixed(3);
+  if (metric === 'bleu') return value.toFixed(1);
+  if (metric === 'wer' || metric === 'cer') return `${(100 * value).toFixed(1)}%`;
+  return value.toFixed(3);
 }
 
 /** The one number that stands for a metric: BLEU score, ROUGE F-measure, error rate. */
@@ -29,7 +34,7 @@ export function presentMetrics(scores: CorpusScores): MetricId[] {
   return ALL_METRICS.filter((m) => headlineValue(scores, m) !== undefined);
 }
 
-/** e.g. `BLEU 31.2 · ROUGE-L 0.605 · WER 0.310`, in a fixed metric order. */
+/** e.g. `BLEU 31.2 · ROUGE-L 0.605 · WER 31.0%`, in a fixed metric order. */
 export function statusBarText(scores: CorpusScores): string {
   return presentMetrics(scores)
     .map((m) => `${METRIC_LABEL[m]} ${formatMetric(m, headlineValue(scores, m) as number)}`)

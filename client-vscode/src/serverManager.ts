@@ -233,9 +233,6 @@ export class ServerManager implements vscode.Disposable {
       documentSelector: [{ scheme: 'file' }],
       outputChannel: this.log,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
-      // Only a trigger: the middleware below turns every push into `settings: null`, so the
-      // server re-pulls through workspace/configuration (where Restricted Mode is enforced).
-      synchronize: { configurationSection: SECTION },
       errorHandler: {
         error: (_error, _message, count) => ({ action: count !== undefined && count <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown }),
         closed: () => this.onServerClosed(),
@@ -246,6 +243,9 @@ export class ServerManager implements vscode.Disposable {
           return interceptor ? interceptor(args) : next(command, args);
         },
         workspace: {
+          // The server registers for workspace/didChangeConfiguration and re-pulls its settings;
+          // sending `settings: null` keeps workspace values out of the push (Restricted Mode is
+          // enforced on the pull, below).
           didChangeConfiguration: (_sections, next) => next(undefined),
           configuration: (params, token, next) => {
             if (vscode.workspace.isTrusted) return next(params, token);

@@ -17,8 +17,9 @@ describe('histogram', () => {
     const h = histogram('wer', [0, 0.1, 0.25, 1, 2.5]);
     assert.equal(h.bins.length, 11);
     assert.deepEqual(h.bins.map((b) => b.count), [1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 2]);
-    assert.equal(h.bins[10].label, '≥ 1.0');
-    assert.equal(h.bins[2].label, '0.2–0.3');
+    assert.equal(h.bins[10].label, '≥ 100%');
+    assert.equal(h.bins[2].label, '20–30%');
+    assert.equal(histogram('rougeL', []).bins[2].label, '0.2–0.3');
   });
   it('handles floating-point edges (0.3 / 0.1 is 2.9999…)', () => {
     assert.equal(histogram('rougeL', [0.3]).bins[3].count, 1);

@@ -4,12 +4,12 @@ import { formatMetric, metricDetails, presentMetrics, statusBarText } from '../s
 import { corpusScores } from './fixtures';
 
 describe('status bar text', () => {
-  it('shows BLEU with one decimal and the 0–1 metrics with three', () => {
-    assert.equal(statusBarText(corpusScores), 'BLEU 31.2 · ROUGE-L 0.605 · WER 0.310');
+  it('writes scores as the server does: BLEU 0–100, ROUGE 0–1, error rates in %', () => {
+    assert.equal(statusBarText(corpusScores), 'BLEU 31.2 · ROUGE-L 0.605 · WER 31.0%');
   });
   it('shows only the metrics the server sent, in a fixed order', () => {
     const { bleu: _bleu, rougeL: _rougeL, ...rest } = corpusScores;
-    assert.equal(statusBarText({ ...rest, cer: { cer: 0.1234, hits: 1, substitutions: 0, deletions: 0, insertions: 0 } }), 'WER 0.310 · CER 0.123');
+    assert.equal(statusBarText({ ...rest, cer: { cer: 0.1234, hits: 1, substitutions: 0, deletions: 0, insertions: 0 } }), 'WER 31.0% · CER 12.3%');
     assert.deepEqual(presentMetrics(corpusScores), ['bleu', 'rougeL', 'wer']);
   });
   it('is empty when no metric is present', () => {
@@ -18,7 +18,8 @@ describe('status bar text', () => {
   it('rounds like sacreBLEU prints', () => {
     assert.equal(formatMetric('bleu', 100), '100.0');
     assert.equal(formatMetric('bleu', 0), '0.0');
-    assert.equal(formatMetric('wer', 1.5), '1.500');
+    assert.equal(formatMetric('wer', 1.5), '150.0%');
+    assert.equal(formatMetric('rougeL', 0.60049), '0.600');
   });
 });
 

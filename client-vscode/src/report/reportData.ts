@@ -77,8 +77,11 @@ export function histogram(metric: MetricId, values: readonly number[]): Histogra
     const index = value >= top ? (overflow ? 10 : 9) : Math.max(0, Math.floor(value / width + 1e-9));
     counts[Math.min(index, counts.length - 1)]++;
   }
-  const edge = (i: number) => (metric === 'bleu' ? String(i * width) : (i * width).toFixed(1));
-  const bins = counts.map((count, i) => ({ label: i === 10 ? `≥ ${edge(10)}` : `${edge(i)}–${edge(i + 1)}`, count }));
+  // Edges in the units the values are shown in: BLEU 0–100, ROUGE 0–1, error rates in % (the
+  // sign once per label, to keep labels as narrow as the bars).
+  const edge = (i: number) => (metric === 'bleu' ? String(i * width) : overflow ? String(Math.round(i * width * 100)) : (i * width).toFixed(1));
+  const unit = overflow ? '%' : '';
+  const bins = counts.map((count, i) => ({ label: i === 10 ? `≥ ${edge(10)}${unit}` : `${edge(i)}–${edge(i + 1)}${unit}`, count }));
   const mean = values.length ? values.reduce((a, b) => a + b, 0) / values.length : NaN;
   return {
     metric,

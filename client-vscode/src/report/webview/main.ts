@@ -51,7 +51,7 @@ function renderCorpus(view: ReportView): HTMLElement {
 
 /** A bar chart in plain SVG: one bar per bin, count on top, bin label below. */
 function renderHistogram(h: Histogram): HTMLElement {
-  const barWidth = 34, gap = 6, chartHeight = 120, top = 16, labelHeight = 30;
+  const barWidth = 40, gap = 6, chartHeight = 120, top = 16, labelHeight = 24;
   const width = h.bins.length * (barWidth + gap) + gap;
   const max = Math.max(1, ...h.bins.map((b) => b.count));
   const chart = svg('svg', { viewBox: `0 0 ${width} ${top + chartHeight + labelHeight}`, role: 'img', class: 'histogram' });

@@ -1,0 +1,83 @@
+// What the UI must show, asked from ScoreLens's own CLI on the same texts: the editor has to agree
+// with `scorelens score --json` and `scorelens check --format json` exactly.
+'use strict';
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const CLI = process.env.SCORELENS_CLI || 'scorelens';
+
+/** Runs the CLI on `hypText` with the workspace's references next to it (found by name, as the editor does). */
+function cli(workspace, hypName, hypText, args) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scorelens-e2e-'));
+  try {
+    for (const f of fs.readdirSync(workspace)) {
+      if (fs.statSync(path.join(workspace, f)).isFile()) fs.copyFileSync(path.join(workspace, f), path.join(dir, f));
+    }
+    fs.writeFileSync(path.join(dir, hypName), hypText);
+    // `check` exits 1 only for crossed thresholds; none are given here.
+    return JSON.parse(execFileSync(CLI, [...args, hypName], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The status bar text as the extension writes it (src/scoreFormat.ts). */
+function statusText(scores) {
+  const parts = [];
+  if (scores.bleu) parts.push(`BLEU ${scores.bleu.score.toFixed(1)}`);
+  if (scores.rougeL) parts.push(`ROUGE-L ${scores.rougeL.fmeasure.toFixed(3)}`);
+  if (scores.wer) parts.push(`WER ${(100 * scores.wer.wer).toFixed(1)}%`);
+  return parts.join(' · ');
+}
+
+/** Codes shown with squiggles under the default severities (rouge.* are hints: faint dots). */
+const SQUIGGLED = /^(bleu\.|wer\.|pairing\.)/;
+
+/**
+ * Per 1-based line of the hypothesis: the runs of characters covered by squiggles, as
+ * [startColumn, endColumn) pairs (0-based) after merging overlapping findings, the way the
+ * editor paints them. (Deletions are findings on the reference; see deletionLines.)
+ */
+function squiggleRuns(findings, hypName) {
+  const covered = new Map();
+  for (const f of findings) {
+    if (f.path !== hypName || !SQUIGGLED.test(f.code) || f.line !== f.end_line) continue;
+    const set = covered.get(f.line) ?? new Set();
+    for (let c = f.column - 1; c < f.end_column - 1; c++) set.add(c);
+    covered.set(f.line, set);
+  }
+  const runs = new Map();
+  for (const [line, set] of covered) runs.set(line, toRuns([...set]));
+  return runs;
+}
+
+function toRuns(columns) {
+  const sorted = [...new Set(columns)].sort((a, b) => a - b);
+  const runs = [];
+  for (const c of sorted) {
+    const last = runs[runs.length - 1];
+    if (last && last[1] === c) last[1] = c + 1;
+    else runs.push([c, c + 1]);
+  }
+  return runs;
+}
+
+function expectations(workspace, hypName, hypText) {
+  const scores = cli(workspace, hypName, hypText, ['score', '--json']);
+  const check = cli(workspace, hypName, hypText, ['check', '--format', 'json', '--max-findings', '100000']);
+  const squiggled = check.findings.filter((f) => SQUIGGLED.test(f.code));
+  return {
+    scores,
+    status: statusText(scores),
+    squiggles: squiggleRuns(check.findings, hypName),
+    // While the reference is closed, the server shows each deletion on the hypothesis as well, as
+    // an empty range where the words belong (VS Code widens it to the neighbouring word).
+    deletionLines: new Set(squiggled.filter((f) => f.code === 'wer.deletion').map((f) => f.line)),
+    // So the hypothesis's Problems count is every finding that is not a hint.
+    problemsWhileReferencesClosed: squiggled.length,
+  };
+}
+
+module.exports = { expectations, toRuns };

@@ -1,0 +1,218 @@
+// End-to-end test of the ScoreLens extension in real VS Code (code-server) in Chromium.
+// Usage (see scripts/e2e.sh): node vscode.e2e.js <code-server url> <workspace folder>
+// Env: SCORELENS_CLI (expected numbers), E2E_ARTIFACTS (screenshots + result.json).
+// Every step is a check of its own; a failing step is recorded with a screenshot and the run goes on
+// where it can, so one run reports everything that is wrong.
+'use strict';
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { chromium } = require('playwright-core');
+const { expectations, toRuns } = require('./expected');
+const { VsCode } = require('./vscodeUi');
+
+const [url, workspace] = process.argv.slice(2);
+const artifacts = process.env.E2E_ARTIFACTS || path.resolve('e2e-artifacts/vscode');
+const HYP = 'news.hyp.en';
+const EDIT = ' and more words here';
+const log = (...args) => console.log(new Date().toISOString().slice(11, 19), ...args);
+
+const results = [];
+let shot = 0;
+
+async function step(page, name, body) {
+  const file = `${String(++shot).padStart(2, '0')}-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.png`;
+  try {
+    const detail = await body();
+    results.push({ name, ok: true, detail });
+    log(`PASS ${name}${detail ? `: ${typeof detail === 'string' ? detail : JSON.stringify(detail)}` : ''}`);
+  } catch (error) {
+    results.push({ name, ok: false, error: String(error.message || error) });
+    log(`FAIL ${name}: ${String(error.message || error).slice(0, 2000)}`);
+  }
+  await page.screenshot({ path: path.join(artifacts, file) }).catch(() => undefined);
+}
+
+/** Squiggle runs per line as the editor paints them (overlapping/adjacent decorations merge). */
+function mergedRuns(runs) {
+  return toRuns(runs.flatMap(([a, b]) => Array.from({ length: b - a }, (_, i) => a + i)));
+}
+
+const runText = (text, runs) => runs.map(([a, b]) => text.slice(a, b));
+
+async function main() {
+  fs.mkdirSync(artifacts, { recursive: true });
+  const hypPath = path.join(workspace, HYP);
+  const original = fs.readFileSync(hypPath, 'utf8');
+  const lines = original.split('\n');
+  const before = expectations(workspace, HYP, original);
+  const editedText = lines.map((l, i) => (i === 2 ? l + EDIT : l)).join('\n');
+  const afterEdit = expectations(workspace, HYP, editedText);
+  // The quick fix taken below: line 1's "The" should be "Freiburg" (a wer.substitution).
+  const fixed = editedText.replace(/^The city council/, 'Freiburg city council');
+  const afterFix = expectations(workspace, HYP, fixed);
+  log('expected status', before.status, '→', afterEdit.status, '→', afterFix.status);
+
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  page.on('pageerror', (e) => log('pageerror', String(e).slice(0, 200)));
+  const vs = new VsCode(page);
+
+  await step(page, 'workbench opens the hypothesis', async () => {
+    await page.goto(url, { waitUntil: 'domcontentloaded' });
+    await vs.waitForWorkbench();
+    await page.waitForTimeout(2000);
+    await page.keyboard.press('Control+B'); // hide the side bar: whole lines stay in view
+    await vs.openFile(HYP);
+    return HYP;
+  });
+
+  await step(page, 'status bar shows the corpus scores', async () => {
+    const text = await vs.waitFor('the ScoreLens status bar item', () => vs.scoresStatus(), (t) => t === before.status, 60_000);
+    return text;
+  });
+
+  await step(page, 'squiggles under the expected words', async () => {
+    const rows = await vs.waitFor('squiggles on line 1', () => vs.editorLines(), (r) => r.find((x) => x.line === 1)?.squiggles.length > 0, 30_000);
+    const checked = [];
+    for (const row of rows.filter((r) => r.line <= 12)) {
+      const seen = mergedRuns(row.squiggles);
+      const expected = before.squiggles.get(row.line) ?? [];
+      if (before.deletionLines.has(row.line)) {
+        // A deletion point widens to a neighbouring word: every expected character must be covered.
+        const covered = new Set(seen.flatMap(([a, b]) => Array.from({ length: b - a }, (_, i) => a + i)));
+        for (const [a, b] of expected) for (let c = a; c < b; c++) assert.ok(covered.has(c), `line ${row.line}: column ${c + 1} ("${row.text[c]}") not squiggled`);
+      } else {
+        assert.deepEqual(runText(row.text, seen), runText(row.text, expected), `line ${row.line}`);
+      }
+      checked.push(`${row.line}: ${runText(row.text, seen).join(' | ') || '(none)'}`);
+    }
+    assert.ok(checked.length >= 8, `only ${checked.length} lines rendered`);
+    return checked.slice(0, 3).join('; ');
+  });
+
+  await step(page, 'inlay hints: line scores, substitutions, missing words', async () => {
+    const rows = await vs.waitFor('inlay hints', () => vs.editorLines(), (r) => r.some((x) => x.hints.length > 0), 30_000);
+    const hints = (n) => rows.find((r) => r.line === n)?.hints ?? [];
+    // Line 3 is a perfect translation; line 1 says "The" where the reference has "Freiburg";
+    // line 2 misses "expected to" (a deletion shown where it belongs).
+    assert.ok(hints(3).includes('BLEU 100.0 · ROUGE-L 1.000 · WER 0.0%'), `line 3 hints: ${JSON.stringify(hints(3))}`);
+    assert.ok(hints(1).includes('→Freiburg'), `line 1 hints: ${JSON.stringify(hints(1))}`);
+    assert.ok(hints(2).includes('+expected to'), `line 2 hints: ${JSON.stringify(hints(2))}`);
+    for (const row of rows.filter((r) => r.line <= 10 && lines[r.line - 1])) {
+      assert.ok(row.hints.some((h) => /^BLEU \d+\.\d · ROUGE-L [01]\.\d{3} · WER \d+\.\d%$/.test(h)), `line ${row.line} has no score hint: ${JSON.stringify(row.hints)}`);
+    }
+    return { 1: hints(1), 2: hints(2), 3: hints(3) };
+  });
+
+  await step(page, 'hover shows the sentence scores', async () => {
+    const row = (await vs.editorLines()).find((r) => r.line === 1);
+    const [x, y] = row.charBoxes[1]; // on "The"
+    const text = await vs.hoverAt(x, y);
+    assert.match(text, /ScoreLens · segment 1/);
+    assert.match(text, /sentence BLEU \d+\.\d\d — n-gram precisions [\d.]+\/[\d.]+\/[\d.]+\/[\d.]+, BP \d\.\d{3}/);
+    assert.match(text, /ROUGE-L P \d\.\d{3} · R \d\.\d{3} · F \d\.\d{3}/);
+    assert.match(text, /WER \d+\.\d% — S \d+ · D \d+ · I \d+ · H \d+/);
+    assert.ok(text.includes('"The" where the reference has "Freiburg" (WER: substitution)'), 'the diagnostic under the mouse is not in the hover');
+    assert.ok(text.includes('Reference 1: Freiburg city council has approved a new plan'), 'no aligned reference');
+    await page.mouse.move(5, 5);
+    return text.slice(0, 160);
+  });
+
+  await step(page, 'Problems panel lists the findings', async () => {
+    await page.keyboard.press('Control+Shift+M');
+    const rows = await vs.waitFor('file rows in the Problems panel', () => vs.problemRows(), (r) => r.some((x) => x.text.includes(HYP)), 30_000);
+    const fileRow = rows.find((r) => r.text.startsWith(HYP));
+    assert.equal(Number((fileRow?.text.match(/(\d+)$/) ?? [])[1]), before.problemsWhileReferencesClosed, `${HYP} row: ${JSON.stringify(fileRow)}`);
+    // Sorted by position: the first problem is the substitution at line 1, column 1.
+    const first = rows[rows.indexOf(fileRow) + 1]?.text ?? '';
+    assert.match(first, /^"The" where the reference has "Freiburg" \(WER: substitution\) scorelens\W*wer\.substitution\W*\[Ln 1, Col 1\]/);
+    await page.keyboard.press('Control+J'); // hide the panel again
+    return [fileRow.text, first];
+  });
+
+  let statusBeforeFix;
+  await step(page, 'typing updates the status bar and the squiggles', async () => {
+    await vs.focusEditor();
+    await vs.goToLine(3);
+    await page.keyboard.press('End');
+    await page.keyboard.type(EDIT, { delay: 20 });
+    statusBeforeFix = await vs.waitFor('new scores after typing', () => vs.scoresStatus(), (t) => t === afterEdit.status, 30_000);
+    const row = await vs.waitFor('squiggles under the typed words', async () => (await vs.editorLines()).find((r) => r.line === 3),
+      (r) => r && runText(r.text, mergedRuns(r.squiggles)).join('|') === runText(r.text, afterEdit.squiggles.get(3) ?? []).join('|'), 20_000);
+    return `${before.status} → ${statusBeforeFix}; line 3 squiggles: ${runText(row.text, mergedRuns(row.squiggles)).join(' | ')}`;
+  });
+
+  await step(page, 'a quick fix changes the text and raises the score', async () => {
+    await vs.focusEditor();
+    await vs.goToLine(1);
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Control+.');
+    const action = page.locator('.action-widget .monaco-list-row', { hasText: 'Replace with “Freiburg”' }).first();
+    await action.waitFor({ timeout: 20_000 });
+    await action.click();
+    const row = await vs.waitFor('line 1 after the fix', async () => (await vs.editorLines()).find((r) => r.line === 1),
+      (r) => r?.text.startsWith('Freiburg city council of Freiburg'), 15_000);
+    const status = await vs.waitFor('scores after the fix', () => vs.scoresStatus(), (t) => t === afterFix.status, 30_000);
+    assert.ok(afterFix.scores.bleu.score > afterEdit.scores.bleu.score, 'the CLI says the fix does not raise BLEU');
+    return `${row.text.slice(0, 40)}…; ${statusBeforeFix} → ${status}`;
+  });
+
+  await step(page, 'the code lens opens the reference beside', async () => {
+    const lens = page.locator('.editor-group-container.active .codelens-decoration a', { hasText: 'Open reference beside' }).first();
+    await lens.waitFor({ timeout: 20_000 });
+    await lens.click();
+    // The first reference, in a second editor group.
+    await page.waitForSelector('.editor-group-container:not(.active) .tab.active[aria-label*="news.ref.en"]', { timeout: 20_000 });
+    return (await page.$$eval('.tab', (tabs) => tabs.map((t) => t.getAttribute('aria-label')))).join(', ');
+  });
+
+  await step(page, 'the report view shows scores, histograms and the worst segments', async () => {
+    await page.locator(`.tab[aria-label*="${HYP}"]`).first().click();
+    await vs.runCommand('ScoreLens: Show Report');
+    const frame = await vs.reportFrame();
+    await frame.waitForSelector('#report h1', { timeout: 20_000 });
+    const expectedBleu = afterFix.scores.bleu.score.toFixed(1);
+    await vs.waitFor('the report to show the current BLEU', () => frame.$$eval('.corpus td.score', (c) => c.map((x) => x.textContent)), (v) => v[0] === expectedBleu, 20_000);
+    const report = await frame.evaluate(() => ({
+      title: document.querySelector('#report h1')?.textContent,
+      corpus: [...document.querySelectorAll('.corpus tr')].slice(1).map((r) => [...r.children].map((c) => c.textContent)),
+      histograms: [...document.querySelectorAll('figure figcaption')].map((c) => c.textContent),
+      bars: document.querySelectorAll('svg.histogram rect.bar').length,
+      rows: [...document.querySelectorAll('tr.segment')].map((r) => Number(r.dataset.line)),
+    }));
+    assert.equal(report.title, HYP);
+    assert.deepEqual(report.corpus.map((r) => r[0]), ['BLEU', 'ROUGE-L', 'WER']);
+    assert.equal(report.corpus[1][1], afterFix.scores.rougeL.fmeasure.toFixed(3));
+    assert.equal(report.corpus[0][3], afterFix.scores.bleu.signature);
+    assert.deepEqual(report.histograms, ['Sentence BLEU', 'Segment ROUGE-L', 'Segment WER']);
+    assert.ok(report.bars >= 30, `only ${report.bars} histogram bars`);
+    await page.screenshot({ path: path.join(artifacts, `${String(shot + 1).padStart(2, '0')}a-report-top.png`) });
+    assert.equal(report.rows.length, lines.filter((l) => l.length).length);
+    // Clicking a row selects that line in the hypothesis.
+    const worst = report.rows[0];
+    await frame.click(`tr.segment[data-line="${worst}"]`);
+    const position = await vs.waitFor('the cursor on the clicked line', async () => (await vs.statusBarItems()).find((t) => /^Ln \d+/.test(t)), (t) => t?.startsWith(`Ln ${worst},`), 15_000);
+    return { corpus: report.corpus.map((r) => `${r[0]} ${r[1]}`), worstLine: worst, position };
+  });
+
+  await browser.close();
+  const failed = results.filter((r) => !r.ok).length;
+  fs.writeFileSync(path.join(artifacts, 'result.json'), JSON.stringify({ results, expected: { before: before.status, afterEdit: afterEdit.status, afterFix: afterFix.status } }, null, 1));
+  console.log(`vscode e2e: ${results.length - failed} passed, ${failed} failed (screenshots in ${artifacts})`);
+  return failed === 0;
+}
+
+main().then(
+  (ok) => process.exit(ok ? 0 : 1),
+  (error) => {
+    console.error(error);
+    console.log('vscode e2e: 0 passed, 1 failed (the harness itself failed)');
+    process.exit(1);
+  },
+);

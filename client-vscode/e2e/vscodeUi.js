@@ -1,0 +1,160 @@
+// Driving and reading VS Code's workbench (code-server) through the DOM with playwright-core.
+// Selectors are VS Code's own class names; what they mean is noted where it is not obvious.
+'use strict';
+
+/** VS Code renders spaces in hovers and lists as U+00A0 and breaks text over elements. */
+const clean = (text) => (text ?? '').replace(/[\s\u00a0]+/g, ' ').trim();
+
+class VsCode {
+  constructor(page) {
+    this.page = page;
+  }
+
+  async waitForWorkbench() {
+    await this.page.waitForSelector('.monaco-workbench .part.statusbar', { timeout: 90_000 });
+  }
+
+  /** Quick Open: results arrive asynchronously, and Enter before the row exists does nothing. */
+  async openFile(name) {
+    await this.page.keyboard.press('Control+P');
+    await this.page.waitForSelector('.quick-input-widget input', { timeout: 15_000 });
+    await this.page.keyboard.type(name);
+    await this.page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${name}"]`, { timeout: 30_000 });
+    await this.page.keyboard.press('Enter');
+    await this.page.waitForSelector(`.tab.active[aria-label*="${name}"]`, { timeout: 20_000 });
+    await this.page.waitForSelector('.editor-group-container.active .monaco-editor .view-lines', { timeout: 20_000 });
+  }
+
+  /** Runs a command by its palette title (e.g. "ScoreLens: Show Report"). */
+  async runCommand(title) {
+    await this.page.keyboard.press('Control+Shift+P');
+    await this.page.waitForSelector('.quick-input-widget input', { timeout: 15_000 });
+    await this.page.keyboard.type(title);
+    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    await row.waitFor({ timeout: 20_000 });
+    await this.page.keyboard.press('Enter');
+  }
+
+  async goToLine(line) {
+    await this.page.keyboard.press('Control+G');
+    await this.page.waitForSelector('.quick-input-widget input', { timeout: 10_000 });
+    await this.page.keyboard.type(String(line));
+    await this.page.keyboard.press('Enter');
+  }
+
+  async statusBarItems() {
+    return this.page.$$eval('.part.statusbar .statusbar-item', (items) =>
+      items.filter((i) => i.offsetParent !== null).map((i) => (i.innerText || '').replace(/[\s\u00a0]+/g, ' ').trim()),
+    );
+  }
+
+  /** The ScoreLens status bar item's text, or undefined when it is hidden. */
+  async scoresStatus() {
+    return (await this.statusBarItems()).find((t) => /\bBLEU\b|\bWER\b|\bROUGE/.test(t));
+  }
+
+  async waitFor(what, probe, predicate, timeout = 30_000) {
+    const end = Date.now() + timeout;
+    let last;
+    while (Date.now() < end) {
+      last = await probe();
+      if (predicate(last)) return last;
+      await this.page.waitForTimeout(250);
+    }
+    const seen = JSON.stringify(last, (key, value) => (key === 'charBoxes' ? undefined : value)) ?? 'nothing';
+    throw new Error(`timed out waiting for ${what}; last seen: ${seen.slice(0, 800)}`);
+  }
+
+  /**
+   * The active editor's rendered lines: 1-based number, the document text, the inlay hint labels,
+   * and for each squiggle of `kind` the run of document columns it covers (the characters whose
+   * centre lies under it). Inlay hints are injected text: spans with a generated `dyn-rule-*`
+   * class inside the line; their text is not part of the document.
+   */
+  async editorLines(kind = 'info') {
+    return this.page.evaluate((kind) => {
+      const editor = document.querySelector('.editor-group-container.active .monaco-editor');
+      if (!editor) return [];
+      const numbers = [...editor.querySelectorAll('.margin-view-overlays .line-numbers')].map((n) => ({
+        line: Number(n.textContent),
+        rect: n.getBoundingClientRect(),
+      }));
+      const lineAt = (y) => numbers.find((n) => y >= n.rect.top && y < n.rect.bottom)?.line;
+      const isHint = (node) => /(^|\s)dyn-rule-/.test(node.parentElement?.className ?? '');
+      const rows = new Map();
+      for (const view of editor.querySelectorAll('.view-lines .view-line')) {
+        const rect = view.getBoundingClientRect();
+        const line = lineAt(rect.top + rect.height / 2);
+        if (!line) continue;
+        const chars = [];
+        const hints = [];
+        const walker = document.createTreeWalker(view, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          if (isHint(node)) {
+            if (node.data.trim()) hints.push(node.data.replace(/\u00a0/g, ' ').trim());
+            continue;
+          }
+          for (let i = 0; i < node.data.length; i++) {
+            const range = document.createRange();
+            range.setStart(node, i);
+            range.setEnd(node, i + 1);
+            const r = range.getBoundingClientRect();
+            chars.push({ ch: node.data[i] === '\u00a0' ? ' ' : node.data[i], x: r.left + r.width / 2, y: r.top + r.height / 2 });
+          }
+        }
+        rows.set(line, { line, text: chars.map((c) => c.ch).join(''), chars, hints, squiggles: [] });
+      }
+      for (const sq of editor.querySelectorAll(`.view-overlays .squiggly-${kind}`)) {
+        const r = sq.getBoundingClientRect();
+        const row = rows.get(lineAt(r.top + r.height / 2));
+        if (!row) continue;
+        const cols = row.chars.map((c, i) => (c.x >= r.left && c.x <= r.right ? i : -1)).filter((i) => i >= 0);
+        if (cols.length) row.squiggles.push([cols[0], cols[cols.length - 1] + 1]);
+      }
+      return [...rows.values()]
+        .sort((a, b) => a.line - b.line)
+        .map(({ chars, ...row }) => ({ ...row, charBoxes: chars.map((c) => [c.x, c.y]) }));
+    }, kind);
+  }
+
+  /** Keyboard focus into the active editor (not a panel or a widget). */
+  async focusEditor() {
+    await this.page.keyboard.press('Escape');
+    await this.page.keyboard.press('Control+1');
+  }
+
+  async hoverAt(x, y) {
+    await this.page.mouse.move(x, y);
+    const hover = this.page.locator('.monaco-hover:not(.hidden) .monaco-hover-content').first();
+    await hover.waitFor({ timeout: 15_000 });
+    await this.page.waitForTimeout(700); // diagnostics and the server's markdown arrive in parts
+    return clean(await hover.innerText());
+  }
+
+  /** Problems panel rows as displayed (file rows carry their problem count). */
+  async problemRows() {
+    await this.page.waitForSelector('.markers-panel .monaco-list-row', { timeout: 20_000 });
+    await this.page.waitForTimeout(1000);
+    return this.page.$$eval('.markers-panel .monaco-list-row', (rows) =>
+      rows.map((r) => ({ label: r.getAttribute('aria-label') ?? '', text: (r.innerText || '').replace(/[\s\u00a0]+/g, ' ').trim() })),
+    );
+  }
+
+  /** The frame that holds the report webview's document (webviews nest two iframes deep). */
+  async reportFrame(timeout = 30_000) {
+    const end = Date.now() + timeout;
+    while (Date.now() < end) {
+      for (const frame of this.page.frames()) {
+        try {
+          if (await frame.$('#report')) return frame;
+        } catch {
+          // frames come and go while the webview loads
+        }
+      }
+      await this.page.waitForTimeout(250);
+    }
+    throw new Error('the report webview did not appear');
+  }
+}
+
+module.exports = { VsCode, clean };
