@@ -209,18 +209,22 @@ class Corpus:
         if not 0 <= start <= end <= len(s.lines):
             raise IndexError(f"lines {start}..{end} outside a document of {len(s.lines)} lines")
         new_lines = list(new_lines)
+        old_len = len(s.lines)
         s.lines[start:end] = new_lines
+        if not s.lines:
+            s.lines.append("")  # a document always has a line, as in LSP
         if s.starts is not None:
             self._resegment(side)
             return
-        # Segments are lines[:count]; only the edited stretch of them changes (the count also
-        # moves when the last line becomes, or stops being, an empty final line).
+        # Segments are lines[:count]. Lines before the edit keep their segments, and so do the
+        # lines after it, except that the count also moves when the last line becomes, or stops
+        # being, an empty final line: that can drop or add a segment on either side of the edit.
         old_count = len(s.texts)
         count = segment_count(s.lines)
-        a = min(start, old_count)
-        b_old = max(a, min(end, old_count))
-        b_new = max(a, min(start + len(new_lines), count))
-        self._splice(side, a, b_old, s.lines[a:b_new])
+        prefix = min(start, old_count, count)
+        empty_last = max(old_len - old_count, len(s.lines) - count)
+        suffix = max(0, old_len - end - empty_last)
+        self._splice(side, prefix, old_count - suffix, s.lines[prefix : count - suffix])
 
     def set_text(self, side: int, text: str) -> None:
         self.replace_lines(side, 0, len(self._sides[side].lines), split_lines(text))
