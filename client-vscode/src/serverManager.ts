@@ -36,6 +36,8 @@ export type CommandInterceptor = (args: unknown[]) => Promise<unknown>;
 export class ServerManager implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private launch: ServerLaunch | undefined;
+  /** Bumped by every deliberate start and stop, so a crash handler of an older client stands down. */
+  private generation = 0;
   /** Starts and stops run one at a time, in order. */
   private queue: Promise<unknown> = Promise.resolve();
   private readonly restartPolicy = new RestartPolicy();
@@ -123,7 +125,18 @@ export class ServerManager implements vscode.Disposable {
       if (choice) this.log.show();
       return;
     }
-    void vscode.window.showInformationMessage('ScoreLens: installed into a private environment.');
+    const explicit = (['server.path', 'interpreter'] as const).find((key) => this.launchSetting(key));
+    if (explicit) {
+      // Discovery never overrides an explicit setting, so say why the new environment is not used.
+      const message =
+        `ScoreLens: installed into a private environment. scorelens.${explicit} is set and is used ` +
+        'instead; clear it to use the private environment.';
+      void vscode.window
+        .showInformationMessage(message, 'Open Settings')
+        .then((choice) => choice && vscode.commands.executeCommand('workbench.action.openSettings', `scorelens.${explicit}`));
+    } else {
+      void vscode.window.showInformationMessage('ScoreLens: installed into a private environment.');
+    }
     await this.restart();
   }
 
@@ -199,7 +212,7 @@ export class ServerManager implements vscode.Disposable {
       'scorelens',
       'ScoreLens',
       { command, args, transport: TransportKind.stdio },
-      this.clientOptions(),
+      this.clientOptions(++this.generation),
     );
     client.onNotification(SCORES_NOTIFICATION, (params: ScoresParams) => this.scoresEmitter.fire(params));
     client.onDidChangeState((e) => {
@@ -215,6 +228,7 @@ export class ServerManager implements vscode.Disposable {
   }
 
   private async doStop(): Promise<void> {
+    this.generation++;
     const client = this.client;
     this.client = undefined;
     this.launch = undefined;
@@ -227,7 +241,7 @@ export class ServerManager implements vscode.Disposable {
     this.stoppedEmitter.fire();
   }
 
-  private clientOptions(): LanguageClientOptions {
+  private clientOptions(generation: number): LanguageClientOptions {
     // The server decides which files are paired hypotheses or references, so it sees every file.
     return {
       documentSelector: [{ scheme: 'file' }],
@@ -235,7 +249,7 @@ export class ServerManager implements vscode.Disposable {
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       errorHandler: {
         error: (_error, _message, count) => ({ action: count !== undefined && count <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown }),
-        closed: () => this.onServerClosed(),
+        closed: () => this.onServerClosed(generation),
       },
       middleware: {
         executeCommand: (command, args, next) => {
@@ -257,7 +271,7 @@ export class ServerManager implements vscode.Disposable {
     };
   }
 
-  private async onServerClosed(): Promise<{ action: CloseAction; handled: boolean }> {
+  private async onServerClosed(generation: number): Promise<{ action: CloseAction; handled: boolean }> {
     const decision = this.restartPolicy.onCrash(Date.now());
     if (!decision.restart) {
       this.log.error(`The server stopped ${decision.crashes} times in a few minutes; not restarting it.`);
@@ -271,7 +285,8 @@ export class ServerManager implements vscode.Disposable {
     }
     this.log.warn(`The server stopped; restarting it in ${decision.delayMs / 1000} s (crash ${decision.crashes}).`);
     await new Promise((resolve) => setTimeout(resolve, decision.delayMs));
-    return { action: CloseAction.Restart, handled: true };
+    // A restart or stop during the wait has replaced this client: it must stay down.
+    return { action: generation === this.generation ? CloseAction.Restart : CloseAction.DoNotRestart, handled: true };
   }
 
   private async showBadSetting(setting: string, value: string, reason: string): Promise<void> {
