@@ -38,14 +38,6 @@ class BleuConfig:
 
 
 @dataclass(frozen=True, slots=True)
-class BleuTokens:
-    """One side's segment, tokenized, with its n-gram counts per order (index 0 = unigrams)."""
-
-    tokens: list[str]
-    ngrams: list[Counter]
-
-
-@dataclass(frozen=True, slots=True)
 class BleuScore:
     score: float
     precisions: list[float]
@@ -56,67 +48,71 @@ class BleuScore:
     totals: list[int]
 
 
-def analyse(text: str, config: BleuConfig) -> BleuTokens:
-    if config.lowercase:
-        text = text.lower()
-    tokens = config.tokenizer.tokens(text)
-    ngrams = [Counter(tokens)]
-    for n in range(2, config.max_ngram_order + 1):
-        ngrams.append(Counter(zip(*[tokens[i:] for i in range(n)])))
-    return BleuTokens(tokens, ngrams)
-
-
-def reference_ngrams(references: Sequence[BleuTokens]) -> list[Counter]:
-    """Per order, each n-gram's maximum count over the references (the clipping ceiling)."""
-    if len(references) == 1:
-        return references[0].ngrams
-    merged = [Counter(c) for c in references[0].ngrams]
-    for ref in references[1:]:
-        for into, counts in zip(merged, ref.ngrams):
-            for gram, count in counts.items():
-                if count > into[gram]:
-                    into[gram] = count
-    return merged
-
-
 def closest_ref_len(hyp_len: int, ref_lens: Sequence[int]) -> int:
     """The reference length closest to the hypothesis length; ties go to the shorter."""
     return min(ref_lens, key=lambda r: (abs(hyp_len - r), r))
 
 
-def statistics(hyp: BleuTokens, references: Sequence[BleuTokens]) -> list[int]:
+def _ngrams(tokens: Sequence[str], n: int) -> Sequence:
+    """The n-grams of order ``n`` (1 = the tokens themselves), in order."""
+    if n == 1:
+        return tokens
+    return list(zip(*[tokens[i:] for i in range(n)]))
+
+
+def matches(hyp: Sequence[str], refs: Sequence[Sequence[str]], order: int) -> list[int]:
+    """Per order, the hypothesis n-grams matched after clipping by the references' maximum counts.
+
+    Works on sets: when a side has no repeated n-gram of an order, every common n-gram counts
+    once; only repeated ones on both sides are counted one by one. An order without a match
+    ends the search, as no longer n-gram can match then.
+    """
+    correct = [0] * order
+    for n in range(1, order + 1):
+        grams = _ngrams(hyp, n)
+        unique = set(grams)
+        ref_grams = [_ngrams(r, n) for r in refs]
+        if len(ref_grams) == 1:
+            in_ref = set(ref_grams[0])
+            common = unique & in_ref
+            once = len(unique) == len(grams) or len(in_ref) == len(ref_grams[0])
+        else:
+            common = unique & set().union(*ref_grams)
+            once = len(unique) == len(grams)
+        if not common:
+            break
+        if once:
+            correct[n - 1] = len(common)
+        else:
+            correct[n - 1] = sum(min(grams.count(g), max(r.count(g) for r in ref_grams)) for g in common)
+    return correct
+
+
+def statistics(hyp: Sequence[str], refs: Sequence[Sequence[str]], order: int = 4) -> list[int]:
     """The segment's sufficient statistics ``[hyp_len, ref_len, correct_1..N, total_1..N]``."""
-    hyp_len = len(hyp.tokens)
-    ref_len = closest_ref_len(hyp_len, [len(r.tokens) for r in references]) if references else 0
-    ceilings = reference_ngrams(references) if references else [Counter()] * len(hyp.ngrams)
-    correct = []
-    for hyp_counts, ref_counts in zip(hyp.ngrams, ceilings):
-        common = hyp_counts.keys() & ref_counts.keys()
-        correct.append(sum([min(hyp_counts[g], ref_counts[g]) for g in common]))
-    totals = [max(hyp_len - n, 0) for n in range(len(hyp.ngrams))]
-    return [hyp_len, ref_len, *correct, *totals]
+    hyp_len = len(hyp)
+    ref_len = closest_ref_len(hyp_len, [len(r) for r in refs]) if refs else 0
+    correct = matches(hyp, refs, order) if refs else [0] * order
+    return [hyp_len, ref_len, *correct, *[max(hyp_len - n, 0) for n in range(order)]]
 
 
-def unmatched(hyp: BleuTokens, references: Sequence[BleuTokens]) -> list[list[int]]:
-    """Per order, the start indices of hypothesis n-grams left unmatched after clipping.
+def unmatched(hyp: Sequence[str], refs: Sequence[Sequence[str]], n: int = 1) -> list[int]:
+    """Start indices of the hypothesis n-grams of order ``n`` left unmatched after clipping.
 
     Clipping says how many occurrences of an n-gram match, not which; the leftmost ones are
     taken as matched.
     """
-    ceilings = reference_ngrams(references) if references else [Counter()] * len(hyp.ngrams)
-    tokens = hyp.tokens
-    result = []
-    for n, ref_counts in enumerate(ceilings, start=1):
-        used: Counter = Counter()
-        misses = []
-        for i in range(len(tokens) - n + 1):
-            gram = tokens[i] if n == 1 else tuple(tokens[i : i + n])
-            if used[gram] < ref_counts.get(gram, 0):
-                used[gram] += 1
-            else:
-                misses.append(i)
-        result.append(misses)
-    return result
+    ceiling: Counter = Counter()
+    for r in refs:
+        ceiling |= Counter(_ngrams(r, n))
+    used: Counter = Counter()
+    misses = []
+    for i, gram in enumerate(_ngrams(hyp, n)):
+        if used[gram] < ceiling[gram]:
+            used[gram] += 1
+        else:
+            misses.append(i)
+    return misses
 
 
 def _log(p: float) -> float:

@@ -12,7 +12,7 @@ from typing import Iterator, Sequence
 from . import bleu, rouge, wer
 from .config import ScoringConfig
 from .segment import Analysis, SegmentStatistics
-from .tokenizers import JiwerWords, Span, lower
+from .tokenizers import Span, jiwer_words, lower
 
 UNMATCHED = "bleu.unmatched"
 SUBSTITUTION = "wer.substitution"
@@ -76,16 +76,16 @@ def segment_findings(
     segment: int, hyp: Analysis, refs: Sequence[Analysis], st: SegmentStatistics, config: ScoringConfig
 ) -> list[Finding]:
     found: list[Finding] = []
-    if hyp.bleu is not None and hyp.bleu.tokens:
-        spans = _bleu_spans(hyp.text, hyp.bleu.tokens, config)
-        misses = bleu.unmatched(hyp.bleu, [r.bleu for r in refs])[0]
+    if hyp.bleu:
+        spans = _bleu_spans(hyp.text, hyp.bleu, config)
+        misses = bleu.unmatched(hyp.bleu, [r.bleu for r in refs])
         for first, last in _runs(misses):
             a, b = _cover(spans, first, last)
             found.append(Finding(UNMATCHED, segment, 0, a, b, hyp.text[a:b]))
 
     if hyp.words is not None:
         ref = refs[0]
-        words = JiwerWords(config.wer_transform == "lowercase")
+        words = jiwer_words(config.wer_transform == "lowercase")
         hyp_spans = words.spans(hyp.text, hyp.words)
         ref_spans = words.spans(ref.text, ref.words)
         for tag, r1, r2, h1, h2 in wer.alignment(ref.words, hyp.words):

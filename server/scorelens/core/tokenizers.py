@@ -8,7 +8,7 @@ needed for findings, so computed on demand).
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 from typing import Protocol, Sequence
 
 import regex
@@ -115,16 +115,66 @@ def _unescape_13a(line: str) -> str:
     return line
 
 
+_UNESCAPES_13A = [("<skipped>", ""), ("-\n", ""), ("\n", " "), ("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">")]
+
+
+def _unescape_13a_tracked(line: str) -> tuple[str, list[Span]]:
+    """:func:`_unescape_13a`, and for each character of the result the source span it came from.
+
+    The replacements run one after another, as sacreBLEU's (``&amp;lt;`` becomes ``<``), so
+    each is replayed with the spans carried along.
+    """
+    origin = [(i, i + 1) for i in range(len(line))]
+    for old, new in _UNESCAPES_13A:
+        if old not in line:
+            continue
+        pieces, spans, pos = [], [], 0
+        while (i := line.find(old, pos)) >= 0:
+            pieces.append(line[pos:i] + new)
+            spans.extend(origin[pos:i])
+            if new:
+                spans.append((origin[i][0], origin[i + len(old) - 1][1]))
+            pos = i + len(old)
+        pieces.append(line[pos:])
+        spans.extend(origin[pos:])
+        line, origin = "".join(pieces), spans
+    return line, origin
+
+
+# The rules' combined effect as one scan, used when no "." or "," touches another: a period or
+# comma is split off unless it stands between two digits, a hyphen is split off after a digit,
+# rule 1's characters always stand alone. Then no substitution can consume a character that
+# another one needs, so these tokens are exactly those of the four passes (the parity tests
+# hold both to sacreBLEU); lines with "..", ".,", ",." or ",," take the four passes.
+_ALONE_13A = r"[\{-\~\[-\`!-\&\(-\+\:-\@\/]|(?<=[0-9])-|(?<![0-9])[.,]|[.,](?![0-9])"
+_JOINED_13A = r"[^\s\{-\~\[-\`!-\&\(-\+\:-\@\/.,\-]|(?<![0-9])-|(?<=[0-9])[.,](?=[0-9])"
+_TOKEN_13A = re.compile(f"{_ALONE_13A}|(?:{_JOINED_13A})+")
+_TOUCHING = ("..", ".,", ",.", ",,")
+
+
 class Tokenizer13a:
     name = "13a"
 
     def tokens(self, text: str) -> list[str]:
-        return _mteval_rules(f" {_unescape_13a(text.rstrip())} ").split()
+        line = _unescape_13a(text.rstrip())
+        if "." in line or "," in line:
+            for pair in _TOUCHING:
+                if pair in line:
+                    return _mteval_rules(f" {line} ").split()
+        return _TOKEN_13A.findall(line)
 
     def spans(self, text: str, tokens: Sequence[str]) -> list[Span]:
-        if "&" in text or "<skipped>" in text or "-\n" in text:
-            return align(text, tokens)
-        return locate(text, tokens)
+        if "&" not in text and "<skipped>" not in text and "\n" not in text:
+            return locate(text, tokens)
+        # unescaping only shortens entities and drops <skipped>: find the tokens in the
+        # unescaped line, then map back to the source characters
+        line, origin = _unescape_13a_tracked(text.rstrip())
+        return [(origin[a][0], origin[b - 1][1]) if b > a else _point(origin, a, len(text)) for a, b in locate(line, tokens)]
+
+
+def _point(origin: list[Span], i: int, end: int) -> Span:
+    at = origin[i][0] if i < len(origin) else end
+    return at, at
 
 
 class TokenizerIntl:
@@ -172,7 +222,8 @@ class TokenizerChar:
     name = "char"
 
     def tokens(self, text: str) -> list[str]:
-        return [ch for ch in text.rstrip() if not ch.isspace()]
+        # every character but whitespace, which sacreBLEU's final split drops
+        return list("".join(text.split()))
 
     spans = staticmethod(locate)
 
@@ -264,6 +315,12 @@ def _porter():
     return porter.PorterStemmer()
 
 
+@lru_cache(maxsize=1 << 16)
+def _stem(token: str) -> str:
+    """Porter stem, as rouge-score's (NLTK's default mode); cached, it is slow and words repeat."""
+    return _porter().stem(token)
+
+
 class RougeScoreTokenizer:
     """rouge-score's tokenizer: lowercase, keep ``[a-z0-9]`` runs, optionally Porter-stem.
 
@@ -271,7 +328,6 @@ class RougeScoreTokenizer:
     """
 
     name = "rouge-score"
-    _non_alnum = re.compile(r"[^a-z0-9]+")
     _alnum = re.compile(r"[a-z0-9]+")
     _valid = re.compile(r"^[a-z0-9]+$")
 
@@ -279,9 +335,10 @@ class RougeScoreTokenizer:
         self.stem = stem
 
     def tokens(self, text: str) -> list[str]:
-        tokens = self._non_alnum.sub(" ", text.lower()).split()
+        # rouge-score replaces non-[a-z0-9] runs by spaces and splits: the [a-z0-9] runs
+        tokens = self._alnum.findall(text.lower())
         if self.stem:
-            stem = _porter().stem
+            stem = _stem
             tokens = [stem(t) if len(t) > 3 else t for t in tokens]
             tokens = [t for t in tokens if self._valid.match(t)]
         return tokens
@@ -310,7 +367,7 @@ class UnicodeRougeTokenizer:
     def tokens(self, text: str) -> list[str]:
         tokens = self._token.findall(text.lower())
         if self.stem:
-            stem = _porter().stem
+            stem = _stem
             tokens = [stem(t) if len(t) > 3 else t for t in tokens]
         return tokens
 
@@ -322,6 +379,7 @@ class UnicodeRougeTokenizer:
 ROUGE_TOKENIZERS = {"rouge-score": RougeScoreTokenizer, "unicode": UnicodeRougeTokenizer}
 
 
+@cache
 def rouge_tokenizer(name: str, stem: bool = False) -> Tokenizer:
     try:
         return ROUGE_TOKENIZERS[name](stem)
@@ -347,6 +405,9 @@ class JiwerWords:
     def tokens(self, text: str) -> list[str]:
         if self.lowercase:
             text = text.lower()
+        words = text.split()
+        if " ".join(words) == text:  # single spaces only: the transform changes nothing
+            return words
         return [w for w in _WHITESPACE_RUN.sub(" ", text).strip().split(" ") if w]
 
     def spans(self, text: str, tokens: Sequence[str]) -> list[Span]:
@@ -362,18 +423,6 @@ class JiwerWords:
         return spans
 
 
-class JiwerChars:
-    """jiwer's ``cer_default``: strip, then every character (spaces included) is a token."""
-
-    def __init__(self, lowercase: bool = False) -> None:
-        self.lowercase = lowercase
-        self.name = "lowercase" if lowercase else "default"
-
-    def tokens(self, text: str) -> list[str]:
-        if self.lowercase:
-            text = text.lower()
-        return list(text.strip())
-
-    def spans(self, text: str, tokens: Sequence[str]) -> list[Span]:
-        start = len(text) - len(text.lstrip())
-        return [(i, i + 1) for i in range(start, start + len(tokens))]
+@cache
+def jiwer_words(lowercase: bool = False) -> JiwerWords:
+    return JiwerWords(lowercase)
