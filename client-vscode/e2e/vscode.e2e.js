@@ -165,6 +165,30 @@ async function trusted(page, vs) {
     return vs.waitFor('the status bar item to come back', () => vs.scoresStatus(), (t) => t === afterFix.status, 10_000);
   });
 
+  await step(page, 'toggling line score hints hides and shows them', async () => {
+    const scoreHints = async () => (await vs.editorLines()).flatMap((r) => r.hints).filter((h) => h.startsWith('BLEU '));
+    await vs.focusEditor();
+    await vs.runCommand('ScoreLens: Toggle Line Score Hints');
+    await vs.waitFor('line score hints to go', scoreHints, (h) => h.length === 0, 15_000);
+    // The other kinds stay.
+    assert.ok((await vs.editorLines()).find((r) => r.line === 2)?.hints.includes('+expected to'), 'missing-word hints went too');
+    await vs.runCommand('ScoreLens: Toggle Line Score Hints');
+    const back = await vs.waitFor('line score hints to return', scoreHints, (h) => h.length >= 10, 15_000);
+    return `${back.length} line score hints back`;
+  });
+
+  await step(page, 'compare with a reference opens a diff', async () => {
+    await vs.focusEditor();
+    await vs.runCommand('ScoreLens: Compare with Reference');
+    // Two references: the command asks which one.
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'news.ref2.en' }).first().click({ timeout: 15_000 });
+    await page.waitForSelector('.editor-group-container.active .monaco-diff-editor', { timeout: 20_000 });
+    const tab = await page.locator('.editor-group-container.active .tab.active').first().getAttribute('aria-label');
+    assert.match(tab ?? '', /news\.ref2\.en ↔ news\.hyp\.en/);
+    await page.keyboard.press('Control+W');
+    return tab;
+  });
+
   await step(page, 'the report view shows scores, histograms and the worst segments', async () => {
     await page.locator(`.tab[aria-label*="${HYP}"]`).first().click();
     await vs.runCommand('ScoreLens: Show Report');
