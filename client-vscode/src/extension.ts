@@ -12,7 +12,7 @@ import { ScrollSync } from './syncScroll';
 
 let server: ServerManager | undefined;
 
-export async function activate(context: vscode.ExtensionContext): Promise<void> {
+export function activate(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('ScoreLens', { log: true });
   // Filled once the commands exist (they need the server): see Commands.interceptors.
   const interceptors = new Map<string, CommandInterceptor>();
