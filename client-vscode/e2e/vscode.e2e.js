@@ -209,7 +209,7 @@ async function trusted(page, vs) {
     assert.equal(report.corpus[0][3], afterFix.scores.bleu.signature);
     assert.deepEqual(report.histograms, ['Sentence BLEU', 'Segment ROUGE-L', 'Segment WER']);
     assert.ok(report.bars >= 30, `only ${report.bars} histogram bars`);
-    await page.screenshot({ path: path.join(artifacts, `${String(shot + 1).padStart(2, '0')}a-report-top.png`) });
+    await page.screenshot({ path: path.join(artifacts, `${String(shot).padStart(2, '0')}a-report-top.png`) });
     assert.equal(report.rows.length, lines.filter((l) => l.length).length);
     // Clicking a row selects that line in the hypothesis.
     const worst = report.rows[0];
