@@ -19,7 +19,7 @@ from typing import Iterator, Sequence
 from . import bleu, rouge, wer
 from .config import ScoringConfig
 from .findings import Finding, segment_findings
-from .segment import Analyser, Analysis, SegmentStatistics
+from .segment import Analyser, Analysis, Record, SegmentStatistics
 from .text import paragraphs, segment_count, split_lines
 
 
@@ -187,7 +187,7 @@ class Corpus:
 
     def statistics(self, segment: int) -> SegmentStatistics:
         self.refresh()
-        return self._results[segment]
+        return SegmentStatistics.of(self._results[segment])
 
     def segment_scores(self, segment: int) -> SegmentScores:
         st = self.statistics(segment)
@@ -295,13 +295,10 @@ class Corpus:
                 if i < n and (self._tail is None or i < self._tail):
                     self._rescore(i)
                     budget -= 1
-            while self._tail is not None and budget != 0:
-                if self._tail >= n:
-                    self._tail = None
-                    break
-                self._rescore(self._tail)
-                self._tail += 1
-                budget -= 1
+            if self._tail is not None and budget != 0:
+                stop = n if budget < 0 else min(n, self._tail + budget)
+                self._rescore_range(self._tail, stop)
+                self._tail = stop if stop < n else None
         return not self.dirty
 
     def _rescore(self, i: int) -> None:
@@ -312,31 +309,50 @@ class Corpus:
         self._results[i] = new
         self._account(new, 1)
 
-    def _account(self, st: SegmentStatistics | None, sign: int) -> None:
-        if st is None:
+    def _analyses(self, side: int, start: int, stop: int) -> list[Analysis]:
+        """Analyses of segments ``[start, stop)`` of one side, computing the missing ones."""
+        s = self._sides[side]
+        end = min(stop, len(s.texts))
+        cached = s.analyses[start:end]
+        if None in cached:
+            analyse = self._analyse
+            cached = [a if a is not None else analyse(t) for a, t in zip(cached, s.texts[start:end])]
+            s.analyses[start:end] = cached
+        return cached + [self._empty] * (stop - max(start, end))
+
+    def _rescore_range(self, start: int, stop: int) -> None:
+        """Re-score segments ``[start, stop)`` in one pass (a cold start, or re-pairing after a
+        line count changed): columns of analyses in, one record per segment out."""
+        statistics = self._analyse.statistics
+        hyps = self._analyses(0, start, stop)
+        refs = zip(*[self._analyses(side, start, stop) for side in range(1, len(self._sides))])
+        new = [statistics(h, r) for h, r in zip(hyps, refs)]
+        old = [r for r in self._results[start:stop] if r is not None]
+        self._results[start:stop] = new
+        self._account_all(old, -1)
+        self._account_all(new, 1)
+
+    def _account_all(self, records: list[Record], sign: int) -> None:
+        """Add (``sign`` 1) or take away (-1) many records at once, summing column by column."""
+        if not records:
             return
-        if st.bleu is not None:
-            totals = self._bleu
-            for k, v in enumerate(st.bleu):
-                totals[k] += sign * v
-        if st.rouge_l is not None:
-            r = self._rouge_l
-            r[0] += sign * st.rouge_l.precision
-            r[1] += sign * st.rouge_l.recall
-            r[2] += sign * st.rouge_l.fmeasure
-        if st.rouge_lsum is not None:
-            r = self._rouge_lsum
-            r[0] += sign * st.rouge_lsum.precision
-            r[1] += sign * st.rouge_lsum.recall
-            r[2] += sign * st.rouge_lsum.fmeasure
-        for counts, into in ((st.wer, self._wer), (st.cer, self._cer)):
-            if counts is not None:
-                into[0] += sign * counts.hits
-                into[1] += sign * counts.substitutions
-                into[2] += sign * counts.deletions
-                into[3] += sign * counts.insertions
-        self._dropped += sign * st.dropped
-        self._differing += sign * st.differs
+        bleu_, rouge_l, _, rouge_lsum, word, char, dropped, differs = zip(*records)
+        for into, column in ((self._bleu, bleu_), (self._rouge_l, rouge_l), (self._rouge_lsum, rouge_lsum), (self._wer, word), (self._cer, char)):
+            if column[0] is not None:  # else the metric is off: None in every record
+                for k, total in enumerate(map(sum, zip(*column))):
+                    into[k] += sign * total
+        self._dropped += sign * sum(dropped)
+        self._differing += sign * sum(differs)
+
+    def _account(self, r: Record | None, sign: int) -> None:
+        if r is None:
+            return
+        for into, add in ((self._bleu, r.bleu), (self._rouge_l, r.rouge_l), (self._rouge_lsum, r.rouge_lsum), (self._wer, r.wer), (self._cer, r.cer)):
+            if add is not None:
+                for k, v in enumerate(add):
+                    into[k] += sign * v
+        self._dropped += sign * r.dropped
+        self._differing += sign * r.differs
 
 
 @contextmanager

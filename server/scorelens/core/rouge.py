@@ -47,16 +47,21 @@ def fmeasure(precision: float, recall: float) -> float:
     return 0.0
 
 
-def _from_hits(hits: int, hyp_len: int, ref_len: int) -> RougeScore:
+def _from_hits(hits: int, hyp_len: int, ref_len: int) -> tuple[float, float, float]:
     precision = hits / hyp_len
     recall = hits / ref_len
-    return RougeScore(precision, recall, fmeasure(precision, recall))
+    return precision, recall, fmeasure(precision, recall)
+
+
+def lcs_scores(hyp: Sequence[str], ref: Sequence[str]) -> tuple[float, float, float]:
+    """ROUGE-L (precision, recall, F) as a plain tuple: scoring builds hundreds of thousands."""
+    if not hyp or not ref:
+        return 0.0, 0.0, 0.0
+    return _from_hits(LCSseq.similarity(hyp, ref), len(hyp), len(ref))
 
 
 def rouge_l(hyp: Sequence[str], ref: Sequence[str]) -> RougeScore:
-    if not hyp or not ref:
-        return ZERO
-    return _from_hits(LCSseq.similarity(hyp, ref), len(hyp), len(ref))
+    return RougeScore(*lcs_scores(hyp, ref))
 
 
 def outside_lcs(hyp: Sequence[str], ref: Sequence[str]) -> tuple[list[int], list[int]]:
@@ -99,14 +104,14 @@ def _lcs_indices(ref: Sequence[str], can: Sequence[str]) -> list[int]:
     return indices
 
 
-def rouge_lsum(hyp_sentences: Sequence[Sequence[str]], ref_sentences: Sequence[Sequence[str]]) -> RougeScore:
+def summary_scores(hyp_sentences: Sequence[Sequence[str]], ref_sentences: Sequence[Sequence[str]]) -> tuple[float, float, float]:
     """Summary-level LCS over newline-separated sentences (pass the non-empty lines only)."""
     if not hyp_sentences or not ref_sentences:
-        return ZERO
+        return 0.0, 0.0, 0.0
     hyp_len = sum(map(len, hyp_sentences))
     ref_len = sum(map(len, ref_sentences))
     if not hyp_len or not ref_len:
-        return ZERO
+        return 0.0, 0.0, 0.0
     hyp_left = Counter()
     ref_left = Counter()
     for s in hyp_sentences:
@@ -125,11 +130,15 @@ def rouge_lsum(hyp_sentences: Sequence[Sequence[str]], ref_sentences: Sequence[S
     return _from_hits(hits, hyp_len, ref_len)
 
 
-def best(scores: Sequence[RougeScore]) -> int:
-    """Index of the reference whose score ``score_multi`` keeps (best F, first on ties)."""
+def rouge_lsum(hyp_sentences: Sequence[Sequence[str]], ref_sentences: Sequence[Sequence[str]]) -> RougeScore:
+    return RougeScore(*summary_scores(hyp_sentences, ref_sentences))
+
+
+def best(scores: Sequence[tuple[float, float, float]]) -> int:
+    """Index of the reference whose scores ``score_multi`` keeps (best F, the first on ties)."""
     top = 0
     for i, s in enumerate(scores):
-        if s.fmeasure > scores[top].fmeasure:
+        if s[2] > scores[top][2]:
             top = i
     return top
 

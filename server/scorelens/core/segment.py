@@ -1,27 +1,32 @@
-"""One segment: each side's text analysed once, and the segment's statistics for every metric."""
+"""One segment: each side's text analysed once, and the segment's statistics for every metric.
+
+Both are plain tuples (``Analysis``, ``Record``): a 100,000-line corpus makes hundreds of
+thousands of them, and a frozen dataclass costs a microsecond apiece to build. The public
+:class:`SegmentStatistics` is made from a record when asked for.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from sys import intern
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from . import bleu, rouge, wer
 from .config import ScoringConfig
 from .tokenizers import RougeScoreTokenizer, jiwer_words
 
 Tokens = tuple[str, ...]
+Triple = tuple[float, float, float]  # precision, recall, F
+Counts = tuple[int, int, int, int]  # hits, substitutions, deletions, insertions
 
 
-class Analysis:
+class Analysis(NamedTuple):
     """A segment text's tokens for every enabled metric; reused while its pairing shifts.
 
-    Tokens are interned tuples: a 100,000-line pair holds millions of them, mostly repeats.
+    Tokens are interned: a 100,000-line pair holds millions of them, mostly repeats.
     ``sentences`` (ROUGE-Lsum's lines) is kept only for a text with a line break; a one-line
     text is its own single sentence. ``chars`` is the text as jiwer's CER sees its characters.
     """
-
-    __slots__ = ("text", "bleu", "rouge", "sentences", "words", "chars", "dropped")
 
     text: str
     bleu: Tokens | None
@@ -32,9 +37,22 @@ class Analysis:
     dropped: bool
 
 
+class Record(NamedTuple):
+    """A segment's statistics as raw numbers: what corpus totals are summed from."""
+
+    bleu: list[int] | None
+    rouge_l: Triple | None
+    rouge_ref: int
+    rouge_lsum: Triple | None
+    wer: Counts | None
+    cer: Counts | None
+    dropped: bool
+    differs: bool
+
+
 @dataclass(frozen=True, slots=True)
 class SegmentStatistics:
-    """Everything corpus totals are summed from; ``rouge_ref`` is the reference ROUGE-L kept."""
+    """A segment's statistics; ``rouge_ref`` is the reference whose ROUGE-L was kept."""
 
     bleu: list[int] | None
     rouge_l: rouge.RougeScore | None
@@ -45,13 +63,25 @@ class SegmentStatistics:
     dropped: bool
     differs: bool  # whether the segment has any finding
 
+    @classmethod
+    def of(cls, r: Record) -> SegmentStatistics:
+        return cls(
+            r.bleu,
+            rouge.RougeScore(*r.rouge_l) if r.rouge_l is not None else None,
+            r.rouge_ref,
+            rouge.RougeScore(*r.rouge_lsum) if r.rouge_lsum is not None else None,
+            wer.ErrorCounts(*r.wer) if r.wer is not None else None,
+            wer.ErrorCounts(*r.cer) if r.cer is not None else None,
+            r.dropped,
+            r.differs,
+        )
+
 
 class Analyser:
     """Analyses texts and scores segments under one configuration (tokenizers looked up once)."""
 
     def __init__(self, config: ScoringConfig) -> None:
         metrics = config.metrics
-        self.config = config
         self.order = config.bleu.max_ngram_order
         self.bleu_tokens = config.bleu.tokenizer.tokens if "bleu" in metrics else None
         self.bleu_lower = config.bleu.lowercase
@@ -64,50 +94,49 @@ class Analyser:
         self.cer = "cer" in metrics
 
     def __call__(self, text: str) -> Analysis:
-        a = Analysis()
-        a.text = text
-        a.bleu = a.rouge = a.sentences = a.words = a.chars = None
-        a.dropped = False
+        tokens = rouge_tokens = sentences = words = chars = None
+        dropped = False
         if self.bleu_tokens is not None:
-            a.bleu = tuple(map(intern, self.bleu_tokens(text.lower() if self.bleu_lower else text)))
+            tokens = tuple(map(intern, self.bleu_tokens(text.lower() if self.bleu_lower else text)))
         if self.rouge_tokens is not None:
             tokenize = self.rouge_tokens
-            a.rouge = tuple(map(intern, tokenize(text)))
+            rouge_tokens = tuple(map(intern, tokenize(text)))
             if self.rouge_lsum and "\n" in text:
-                a.sentences = [tuple(map(intern, tokenize(s))) for s in text.split("\n") if s]
-            a.dropped = self.check_dropped and RougeScoreTokenizer.dropped(text)
+                sentences = [tuple(map(intern, tokenize(s))) for s in text.split("\n") if s]
+            dropped = self.check_dropped and RougeScoreTokenizer.dropped(text)
         if self.word_tokens is not None:
-            a.words = tuple(map(intern, self.word_tokens(text)))
+            words = tuple(map(intern, self.word_tokens(text)))
         if self.cer:
-            a.chars = text.lower().strip() if self.lower else text.strip()
-        return a
+            chars = text.lower().strip() if self.lower else text.strip()
+        return Analysis(text, tokens, rouge_tokens, sentences, words, chars, dropped)
 
-    def statistics(self, hyp: Analysis, refs: Sequence[Analysis]) -> SegmentStatistics:
+    def statistics(self, hyp: Analysis, refs: Sequence[Analysis]) -> Record:
         bleu_stats = bleu.statistics(hyp.bleu, [r.bleu for r in refs], self.order) if hyp.bleu is not None else None
         rouge_l = rouge_lsum = None
         rouge_ref = 0
         if hyp.rouge is not None:
-            per_ref = [rouge.rouge_l(hyp.rouge, r.rouge) for r in refs]
+            per_ref = [rouge.lcs_scores(hyp.rouge, r.rouge) for r in refs]
             if self.rouge_l:
                 rouge_ref = rouge.best(per_ref)
                 rouge_l = per_ref[rouge_ref]
             if self.rouge_lsum:
                 if hyp.sentences is not None or any(r.sentences is not None for r in refs):
-                    per_ref = [rouge.rouge_lsum(_sentences(hyp), _sentences(r)) for r in refs]
-                # one sentence on each side: the summary-level LCS is the plain LCS
+                    per_ref = [rouge.summary_scores(_sentences(hyp), _sentences(r)) for r in refs]
+                # (else one sentence on each side: the summary-level LCS is the plain LCS)
                 rouge_lsum = per_ref[rouge.best(per_ref)]
         # jiwer has one reference per hypothesis: the first reference is the one WER and CER use.
         ref = refs[0]
-        word_counts = wer.counts(ref.words, hyp.words) if hyp.words is not None else None
-        char_counts = wer.counts(ref.chars, hyp.chars) if hyp.chars is not None else None
+        word_counts = wer.tally(ref.words, hyp.words) if hyp.words is not None else None
+        char_counts = wer.tally(ref.chars, hyp.chars) if hyp.chars is not None else None
         dropped = hyp.dropped or any(r.dropped for r in refs)
         differs = (
             (bleu_stats is not None and bleu_stats[2] < bleu_stats[0])  # an unmatched unigram
-            or (word_counts is not None and word_counts.hits != max(word_counts.ref_len, word_counts.hyp_len))
+            # any error: hits fall short of a side's length
+            or (word_counts is not None and (word_counts[0] != len(hyp.words) or word_counts[0] != len(ref.words)))
             # a token outside the LCS: lengths differ, or equal lengths with LCS < length (F < 1)
-            or (rouge_l is not None and (len(hyp.rouge) != len(refs[rouge_ref].rouge) or (bool(hyp.rouge) and rouge_l.fmeasure < 1)))
+            or (rouge_l is not None and (len(hyp.rouge) != len(refs[rouge_ref].rouge) or (bool(hyp.rouge) and rouge_l[2] < 1)))
         )
-        return SegmentStatistics(bleu_stats, rouge_l, rouge_ref, rouge_lsum, word_counts, char_counts, dropped, differs)
+        return Record(bleu_stats, rouge_l, rouge_ref, rouge_lsum, word_counts, char_counts, dropped, differs)
 
 
 def _sentences(a: Analysis) -> list[Tokens]:

@@ -63,18 +63,19 @@ def alignment(ref: Sequence[str], hyp: Sequence[str]) -> list[Opcode]:
     return [tuple(op) for op in Levenshtein.opcodes(ref, hyp)]
 
 
+def tally(ref: Sequence[str], hyp: Sequence[str]) -> tuple[int, int, int, int]:
+    """(hits, substitutions, deletions, insertions) of jiwer's alignment, as a plain tuple.
+
+    Counted from rapidfuzz's edit operations, from which its opcodes (jiwer's alignment) are made.
+    """
+    tags = [tag for tag, _, _ in Levenshtein.editops(ref, hyp).as_list()]
+    subs = tags.count("replace")
+    dels = tags.count("delete")
+    return len(ref) - subs - dels, subs, dels, len(tags) - subs - dels
+
+
 def counts(ref: Sequence[str], hyp: Sequence[str]) -> ErrorCounts:
-    hits = subs = dels = ins = 0
-    for tag, r1, r2, h1, h2 in Levenshtein.opcodes(ref, hyp):
-        if tag == "equal":
-            hits += r2 - r1
-        elif tag == "replace":
-            subs += r2 - r1
-        elif tag == "delete":
-            dels += r2 - r1
-        else:
-            ins += h2 - h1
-    return ErrorCounts(hits, subs, dels, ins)
+    return ErrorCounts(*tally(ref, hyp))
 
 
 def rates(c: ErrorCounts) -> ErrorRates:

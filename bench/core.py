@@ -1,0 +1,272 @@
+"""Benchmark: ScoreLens's scoring core against sacreBLEU, rouge-score and jiwer, in one run.
+
+    .venv/bin/python bench/core.py [--sizes 1000,10000,100000] [--edits 50] [--write bench/RESULTS.md]
+
+For each size it generates a line-aligned reference and hypothesis (fixed seed): sentences of
+20-30 tokens cut from the real TED text in ../shared/data/compare-mt when present, else drawn
+from a synthetic Zipfian vocabulary, and a hypothesis with ~30% word errors (substitutions,
+insertions, deletions). It then times, on the same lines:
+
+- the peers: sacreBLEU ``BLEU().corpus_score``, rouge-score ``rougeL`` over every pair (and
+  the mean), jiwer ``process_words``;
+- ScoreLens cold: a new ``Corpus`` with BLEU + ROUGE-L + WER and ``scores()``, and each metric alone;
+- ScoreLens incremental: one hypothesis line replaced mid-document, then ``scores()``
+  (median over ``--edits`` edits), and a line inserted mid-document (every later line re-paired);
+- peak memory of a process holding the largest corpus with all five metrics, in a subprocess.
+
+Every ScoreLens figure is checked equal to the peers' before it is reported. This is not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import gc
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TED = ROOT.parent / "shared" / "data" / "compare-mt"
+sys.path.insert(0, str(ROOT / "server"))
+
+from scorelens.core import Corpus, ScoringConfig, rates  # noqa: E402
+
+SEED = 20240607
+ERROR_RATE = 0.30
+
+
+# -- data -------------------------------------------------------------------------------------
+
+
+def _ted_words() -> list[list[str]] | None:
+    """The TED sentences (reference and both systems, detokenized), as word lists."""
+    names = ["ted.ref.detok.eng", "ted.sys1.detok.eng", "ted.sys2.detok.eng"]
+    if not all((TED / n).exists() for n in names):
+        return None
+    return [line.split() for n in names for line in (TED / n).read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _zipf_words(rng: random.Random) -> list[list[str]]:
+    """Synthetic sentences over a 20,000-word Zipfian vocabulary (when the TED text is absent)."""
+    vocab = [f"w{i}" for i in range(20000)]
+    weights = [1 / (i + 1) for i in range(len(vocab))]
+    return [rng.choices(vocab, weights, k=rng.randint(8, 30)) for _ in range(5000)]
+
+
+def generate(size: int, seed: int = SEED) -> tuple[list[str], list[str], str]:
+    """``size`` reference lines of 20-30 tokens and their hypothesis with ~30% word errors."""
+    rng = random.Random(seed)
+    sentences = _ted_words()
+    source = "TED talks (compare-mt)" if sentences else "synthetic Zipfian vocabulary"
+    if sentences is None:
+        sentences = _zipf_words(rng)
+    vocabulary = [w for s in sentences for w in s]  # sampled by frequency
+    refs, hyps = [], []
+    k = rng.randrange(len(sentences))
+    for _ in range(size):
+        target = rng.randint(20, 30)
+        words: list[str] = []
+        while len(words) < target:
+            words.extend(sentences[k % len(sentences)])
+            k += 1
+        words = words[:target]
+        hyp: list[str] = []
+        for w in words:
+            x = rng.random()
+            if x < ERROR_RATE * 0.4:
+                hyp.append(rng.choice(vocabulary))  # substitution
+            elif x < ERROR_RATE * 0.7:
+                pass  # deletion
+            elif x < ERROR_RATE:
+                hyp.extend([w, rng.choice(vocabulary)])  # insertion
+            else:
+                hyp.append(w)
+        refs.append(" ".join(words))
+        hyps.append(" ".join(hyp))
+    return hyps, refs, source
+
+
+def text(lines: list[str]) -> str:
+    return "".join(line + "\n" for line in lines)
+
+
+# -- timing -----------------------------------------------------------------------------------
+
+
+def timed(fn, repeat: int = 1):
+    """(seconds, result): the best of ``repeat`` wall-clock runs."""
+    best, result = float("inf"), None
+    for _ in range(repeat):
+        t = time.perf_counter()
+        result = fn()
+        best = min(best, time.perf_counter() - t)
+    return best, result
+
+
+def peers(hyps, refs, repeat):
+    from jiwer import process_words
+    from rouge_score import rouge_scorer
+    from sacrebleu.metrics import BLEU
+
+    scorer = rouge_scorer.RougeScorer(["rougeL"])
+
+    def rouge_all():
+        pairs = [scorer.score(r, h)["rougeL"] for h, r in zip(hyps, refs)]
+        return sum(p.fmeasure for p in pairs) / len(pairs)
+
+    return {
+        "bleu": timed(lambda: BLEU().corpus_score(hyps, [refs]), repeat),
+        "rougeL": timed(rouge_all, repeat),
+        "wer": timed(lambda: process_words(refs, hyps), repeat),
+    }
+
+
+def scorelens(hyp_text, ref_text, metrics, repeat):
+    config = ScoringConfig(metrics=frozenset(metrics))
+    return timed(lambda: Corpus(hyp_text, [ref_text], config).scores(), repeat)
+
+
+def check_parity(ours, theirs):
+    """The benchmark compares equal computations: ScoreLens's figures are the peers'."""
+    bleu, rouge_f, words = theirs["bleu"][1], theirs["rougeL"][1], theirs["wer"][1]
+    assert abs(ours.bleu.score - bleu.score) <= 1e-9, (ours.bleu.score, bleu.score)
+    assert abs(ours.rouge_l.fmeasure - rouge_f) <= 1e-9, (ours.rouge_l.fmeasure, rouge_f)
+    assert abs(rates(ours.wer).wer - words.wer) <= 1e-9, (rates(ours.wer).wer, words.wer)
+
+
+def edits(hyps, refs, count, rng):
+    """Median seconds of replace-one-line-then-scores, and of inserting a line (full re-pairing)."""
+    corpus = Corpus(text(hyps), [text(refs)], ScoringConfig(metrics=frozenset({"bleu", "rougeL", "wer"})))
+    corpus.scores()
+    n = len(hyps)
+    times = []
+    for _ in range(count):
+        i = rng.randrange(n // 4, 3 * n // 4)
+        new = hyps[rng.randrange(n)]
+        t = time.perf_counter()
+        corpus.replace_lines(0, i, i + 1, [new])
+        corpus.scores()
+        times.append(time.perf_counter() - t)
+    insert, _ = timed(lambda: (corpus.replace_lines(0, n // 2, n // 2, ["an inserted line"]), corpus.scores()))
+    return statistics.median(times), insert
+
+
+_MEMORY_CHILD = """
+import resource, sys
+sys.path.insert(0, {server!r})
+from scorelens.core import Corpus, ScoringConfig
+hyp, ref = open({hyp!r}, encoding="utf-8").read(), open({ref!r}, encoding="utf-8").read()
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+corpus = Corpus(hyp, [ref], ScoringConfig(metrics=frozenset({{"bleu", "rougeL", "rougeLsum", "wer", "cer"}})))
+corpus.scores()
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(base, peak)
+"""
+
+
+def memory(hyp_text, ref_text, tmp: Path):
+    """(peak RSS of the whole process, the part the corpus added), in MB (Linux ru_maxrss is KiB)."""
+    hyp_path, ref_path = tmp / "bench.hyp", tmp / "bench.ref"
+    hyp_path.write_text(hyp_text, encoding="utf-8")
+    ref_path.write_text(ref_text, encoding="utf-8")
+    try:
+        code = _MEMORY_CHILD.format(server=str(ROOT / "server"), hyp=str(hyp_path), ref=str(ref_path))
+        out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    finally:
+        hyp_path.unlink()
+        ref_path.unlink()
+    base, peak = map(int, out.split())
+    return peak / 1024, (peak - base) / 1024
+
+
+# -- report -----------------------------------------------------------------------------------
+
+
+def fmt_s(seconds: float) -> str:
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.0f} µs"
+    if seconds < 1:
+        return f"{seconds * 1e3:.1f} ms"
+    return f"{seconds:.2f} s"
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="1000,10000,100000", help="line counts, comma-separated")
+    parser.add_argument("--edits", type=int, default=50, help="one-line edits timed on the largest size")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per figure (the best is kept)")
+    parser.add_argument("--no-memory", action="store_true", help="skip the memory subprocess")
+    parser.add_argument("--write", metavar="PATH", help="also write the table as Markdown to PATH")
+    args = parser.parse_args(argv)
+    sizes = [int(s) for s in args.sizes.split(",")]
+
+    load_before = os.getloadavg()
+    rows = []
+    source = ""
+    for size in sizes:
+        hyps, refs, source = generate(size)
+        hyp_text, ref_text = text(hyps), text(refs)
+        gc.collect()
+        theirs = peers(hyps, refs, args.repeat)
+        gc.collect()
+        cold, ours = scorelens(hyp_text, ref_text, {"bleu", "rougeL", "wer"}, args.repeat)
+        check_parity(ours, theirs)
+        alone = {m: scorelens(hyp_text, ref_text, {m}, args.repeat)[0] for m in ("bleu", "rougeL", "wer")}
+        rows.append((size, {m: t for m, (t, _) in theirs.items()}, cold, alone))
+        print(f"{size:>7} lines: peers {sum(t for t, _ in theirs.values()):.2f} s, ScoreLens cold {cold:.2f} s", file=sys.stderr)
+
+    largest = max(sizes)
+    hyps, refs, _ = generate(largest)
+    edit_median, insert = edits(hyps, refs, args.edits, random.Random(SEED))
+    mem = None if args.no_memory else memory(text(hyps), text(refs), Path(os.environ.get("TMPDIR", "/tmp")))
+    load_after = os.getloadavg()
+
+    lines = []
+    lines.append("| lines | sacreBLEU BLEU | rouge-score rougeL | jiwer WER | peers total | ScoreLens BLEU | ScoreLens ROUGE-L | ScoreLens WER | ScoreLens all three (cold) | peers total / ScoreLens |")
+    lines.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for size, theirs, cold, alone in rows:
+        total = sum(theirs.values())
+        lines.append(
+            f"| {size:,} | {fmt_s(theirs['bleu'])} | {fmt_s(theirs['rougeL'])} | {fmt_s(theirs['wer'])} | {fmt_s(total)} "
+            f"| {fmt_s(alone['bleu'])} ({theirs['bleu'] / alone['bleu']:.1f}×) | {fmt_s(alone['rougeL'])} ({theirs['rougeL'] / alone['rougeL']:.1f}×) "
+            f"| {fmt_s(alone['wer'])} ({theirs['wer'] / alone['wer']:.1f}×) | {fmt_s(cold)} | **{total / cold:.1f}×** |"
+        )
+    lines.append("")
+    lines.append(f"| {largest:,}-line pair, BLEU + ROUGE-L + WER | |")
+    lines.append("|---|---:|")
+    lines.append(f"| one line replaced mid-document, then `scores()` (median of {args.edits}) | {fmt_s(edit_median)} |")
+    lines.append(f"| a line inserted mid-document (every later line re-paired), then `scores()` | {fmt_s(insert)} |")
+    if mem:
+        lines.append(f"| peak memory, all five metrics held (whole process / added by the corpus) | {mem[0]:.0f} MB / {mem[1]:.0f} MB |")
+    table = "\n".join(lines)
+
+    about = (
+        f"Measured {datetime.date.today().isoformat()} on {os.cpu_count()} cores ({platform.machine()}, "
+        f"{platform.python_implementation()} {platform.python_version()}, Linux {platform.release()}); "
+        f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after (a shared machine). "
+        f"Text: {source}, 20-30 tokens a line, {ERROR_RATE:.0%} word errors, seed {SEED}. "
+        f"Wall-clock times, best of {args.repeat}; ScoreLens's figures were checked equal to the peers' (1e-9)."
+    )
+    print(table)
+    print()
+    print(about)
+    if args.write:
+        Path(args.write).write_text(
+            "# ScoreLens core benchmark\n\n"
+            "`.venv/bin/python bench/core.py"
+            + (f" --sizes {args.sizes}" if args.sizes != "1000,10000,100000" else "")
+            + f" --write {args.write}`\n\n{about}\n\n{table}\n\n"
+            "Targets (issue #2): cold BLEU+ROUGE-L+WER on 100,000 lines ≥ 10× faster than the three peers together "
+            "(aim < 5 s); a one-line edit < 1 ms; peak memory for a 100,000-line pair < 400 MB.\n",
+            encoding="utf-8",
+        )
+
+
+if __name__ == "__main__":
+    main()
