@@ -158,21 +158,26 @@ def edits(hyps, refs, count, rng):
 
 
 _MEMORY_CHILD = """
-import resource, sys
+import sys
 sys.path.insert(0, {server!r})
 from scorelens.core import Corpus, ScoringConfig
+
+def high_water():
+    # this process's own peak resident set (ru_maxrss would include the parent's, from fork)
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmHWM:"))
+
 hyp, ref = open({hyp!r}, encoding="utf-8").read(), open({ref!r}, encoding="utf-8").read()
-base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+base = high_water()
 corpus = Corpus(hyp, [ref], ScoringConfig(metrics=frozenset({{"bleu", "rougeL", "rougeLsum", "wer", "cer"}})))
 corpus.scores()
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(base, peak)
+print(base, high_water())
 """
 
 
 def memory(hyp_text, ref_text, tmp: Path):
-    """(peak RSS of the whole process, the part the corpus added), in MB (Linux ru_maxrss is KiB)."""
-    hyp_path, ref_path = tmp / "bench.hyp", tmp / "bench.ref"
+    """(peak resident memory of a process holding the corpus, the part the corpus added), in MB."""
+    hyp_path, ref_path = tmp / "scorelens-bench.hyp", tmp / "scorelens-bench.ref"
     hyp_path.write_text(hyp_text, encoding="utf-8")
     ref_path.write_text(ref_text, encoding="utf-8")
     try:
@@ -181,7 +186,7 @@ def memory(hyp_text, ref_text, tmp: Path):
     finally:
         hyp_path.unlink()
         ref_path.unlink()
-    base, peak = map(int, out.split())
+    base, peak = map(int, out.split())  # KiB
     return peak / 1024, (peak - base) / 1024
 
 

@@ -8,9 +8,13 @@ effective order on.
 from __future__ import annotations
 
 import math
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass
-from typing import Sequence
+from itertools import chain, count, repeat
+from operator import lshift, or_
+from typing import Hashable, Sequence
+
+from rapidfuzz.distance import LCSseq
 
 from .. import __version__
 from .tokenizers import Tokenizer, bleu_tokenizer
@@ -53,46 +57,75 @@ def closest_ref_len(hyp_len: int, ref_lens: Sequence[int]) -> int:
     return min(ref_lens, key=lambda r: (abs(hyp_len - r), r))
 
 
-def _ngrams(tokens: Sequence[str], n: int) -> Sequence:
+def _ngrams(tokens: Sequence, n: int) -> Sequence:
     """The n-grams of order ``n`` (1 = the tokens themselves), in order."""
     if n == 1:
         return tokens
     return list(zip(*[tokens[i:] for i in range(n)]))
 
 
-def matches(hyp: Sequence[str], refs: Sequence[Sequence[str]], order: int) -> list[int]:
+def token_ids(*sequences: Sequence[Hashable]) -> tuple[list[tuple[int, ...]], int]:
+    """The sequences with each distinct token numbered from 0, and the bits those numbers need."""
+    ids: defaultdict = defaultdict(count().__next__)
+    numbered = [tuple(map(ids.__getitem__, s)) for s in sequences]
+    return numbered, len(ids).bit_length()
+
+
+def matches(hyp: Sequence[int], refs: Sequence[Sequence[int]], order: int, bits: int) -> list[int]:
     """Per order, the hypothesis n-grams matched after clipping by the references' maximum counts.
 
-    Works on sets: when a side has no repeated n-gram of an order, every common n-gram counts
-    once; only repeated ones on both sides are counted one by one. An order without a match
-    ends the search, as no longer n-gram can match then.
+    Tokens are ints below ``2**bits``. Clipped matches are the size of a multiset intersection,
+    which is the longest common subsequence of the two sorted lists (done in C by rapidfuzz);
+    with several references the ceiling is the sorted union keeping each n-gram's maximum count.
+    When the hypothesis repeats no n-gram of an order, a set intersection gives the same count.
+    An n-gram is an int too: the previous order's key with the next token's bits appended, while
+    that stays below 2**60 (rapidfuzz compares such ints by value, larger ones by hash), else
+    the number of that (key, token) pair among this segment's n-grams. An order without a
+    match ends the search: no longer n-gram can match then.
     """
     correct = [0] * order
-    for n in range(1, order + 1):
-        grams = _ngrams(hyp, n)
-        unique = set(grams)
-        ref_grams = [_ngrams(r, n) for r in refs]
-        if len(ref_grams) == 1:
-            in_ref = set(ref_grams[0])
-            common = unique & in_ref
-            once = len(unique) == len(grams) or len(in_ref) == len(ref_grams[0])
+    grams, ref_grams, width = hyp, list(refs), bits
+    for n in range(order):
+        if n and width + bits <= 60:
+            grams = list(map(or_, map(lshift, grams, repeat(bits)), hyp[n:]))
+            ref_grams = [list(map(or_, map(lshift, g, repeat(bits)), r[n:])) for g, r in zip(ref_grams, refs)]
+            width += bits
+        elif n:
+            number = defaultdict(count().__next__)
+            grams = list(map(number.__getitem__, zip(grams, hyp[n:])))
+            ref_grams = [list(map(number.__getitem__, zip(g, r[n:]))) for g, r in zip(ref_grams, refs)]
+            width = len(number).bit_length()
+        unique = set(grams) if n else None  # unigrams nearly always repeat: skip the check
+        if unique is not None and len(unique) == len(grams):
+            found = len(unique.intersection(chain.from_iterable(ref_grams)))
         else:
-            common = unique & set().union(*ref_grams)
-            once = len(unique) == len(grams)
-        if not common:
+            ceiling = sorted(ref_grams[0]) if len(ref_grams) == 1 else _max_union(ref_grams)
+            found = LCSseq.similarity(sorted(grams), ceiling)
+        if not found:
             break
-        if once:
-            correct[n - 1] = len(common)
-        else:
-            correct[n - 1] = sum(min(grams.count(g), max(r.count(g) for r in ref_grams)) for g in common)
+        correct[n] = found
     return correct
 
 
-def statistics(hyp: Sequence[str], refs: Sequence[Sequence[str]], order: int = 4) -> list[int]:
-    """The segment's sufficient statistics ``[hyp_len, ref_len, correct_1..N, total_1..N]``."""
+def _max_union(lists: Sequence[Sequence[int]]) -> list[int]:
+    """Sorted multiset whose count of each element is its maximum count in ``lists``."""
+    top: Counter = Counter()
+    for x in lists:
+        top |= Counter(x)
+    return sorted(top.elements())
+
+
+def statistics(hyp: Sequence, refs: Sequence[Sequence], order: int = 4, bits: int | None = None) -> list[int]:
+    """The segment's sufficient statistics ``[hyp_len, ref_len, correct_1..N, total_1..N]``.
+
+    Tokens may be any hashable values; ints below ``2**bits`` when ``bits`` is given (what
+    :class:`~scorelens.core.segment.Analyser` passes), else they are numbered here first.
+    """
+    if bits is None:
+        (hyp, *refs), bits = token_ids(hyp, *refs)
     hyp_len = len(hyp)
-    ref_len = closest_ref_len(hyp_len, [len(r) for r in refs]) if refs else 0
-    correct = matches(hyp, refs, order) if refs else [0] * order
+    ref_len = len(refs[0]) if len(refs) == 1 else closest_ref_len(hyp_len, [len(r) for r in refs]) if refs else 0
+    correct = matches(hyp, refs, order, bits) if refs else [0] * order
     return [hyp_len, ref_len, *correct, *[max(hyp_len - n, 0) for n in range(order)]]
 
 

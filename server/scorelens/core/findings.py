@@ -51,11 +51,13 @@ def _runs(indices: Sequence[int]) -> Iterator[tuple[int, int]]:
     yield first, last
 
 
-def _bleu_spans(text: str, tokens: Sequence[str], config: ScoringConfig) -> list[Span]:
+def _bleu_spans(text: str, config: ScoringConfig) -> list[Span]:
+    """Spans of the text's BLEU tokens (lowercasing can change lengths: spans map back)."""
+    tokenizer = config.bleu.tokenizer
     if not config.bleu.lowercase:
-        return config.bleu.tokenizer.spans(text, tokens)
+        return tokenizer.spans(text, tokenizer.tokens(text))
     lowered, origin = lower(text)
-    spans = config.bleu.tokenizer.spans(lowered, tokens)
+    spans = tokenizer.spans(lowered, tokenizer.tokens(lowered))
     if origin is None:
         return spans
     return [(origin[a], origin[b - 1] + 1) if b > a else (origin[a],) * 2 for a, b in spans]
@@ -77,7 +79,7 @@ def segment_findings(
 ) -> list[Finding]:
     found: list[Finding] = []
     if hyp.bleu:
-        spans = _bleu_spans(hyp.text, hyp.bleu, config)
+        spans = _bleu_spans(hyp.text, config)
         misses = bleu.unmatched(hyp.bleu, [r.bleu for r in refs])
         for first, last in _runs(misses):
             a, b = _cover(spans, first, last)

@@ -3,19 +3,24 @@
 Both are plain tuples (``Analysis``, ``Record``): a 100,000-line corpus makes hundreds of
 thousands of them, and a frozen dataclass costs a microsecond apiece to build. The public
 :class:`SegmentStatistics` is made from a record when asked for.
+
+Tokens are kept as numbers: the analyser numbers every distinct token it meets. Equal tokens
+then share one small int (a 100,000-line pair holds millions of tokens, mostly repeats), and
+rapidfuzz compares such ints by value, where it compares strings by their hash.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
-from sys import intern
-from typing import NamedTuple, Sequence
+from itertools import chain, count
+from typing import Callable, NamedTuple, Sequence
 
 from . import bleu, rouge, wer
 from .config import ScoringConfig
 from .tokenizers import RougeScoreTokenizer, jiwer_words
 
-Tokens = tuple[str, ...]
+Tokens = tuple[int, ...]  # token numbers from the analyser's vocabulary
 Triple = tuple[float, float, float]  # precision, recall, F
 Counts = tuple[int, int, int, int]  # hits, substitutions, deletions, insertions
 
@@ -23,7 +28,6 @@ Counts = tuple[int, int, int, int]  # hits, substitutions, deletions, insertions
 class Analysis(NamedTuple):
     """A segment text's tokens for every enabled metric; reused while its pairing shifts.
 
-    Tokens are interned: a 100,000-line pair holds millions of them, mostly repeats.
     ``sentences`` (ROUGE-Lsum's lines) is kept only for a text with a line break; a one-line
     text is its own single sentence. ``chars`` is the text as jiwer's CER sees its characters.
     """
@@ -77,17 +81,40 @@ class SegmentStatistics:
         )
 
 
+class _WordNumbers(dict):
+    """Token numbers of each distinct word, for a tokenizer whose tokens never cross words."""
+
+    def __init__(self, word_tokens: Callable[[str], list[str]], number: Callable[[str], int]) -> None:
+        self.word_tokens = word_tokens
+        self.number = number
+
+    def __missing__(self, word: str) -> Tokens:
+        numbers = self[word] = tuple(map(self.number, self.word_tokens(word)))
+        return numbers
+
+
+def _numberer(tokenizer, number: Callable[[str], int]) -> Callable[[str], Tokens]:
+    """text -> its tokens' numbers; words repeat, so word-local tokenizers run once per word."""
+    if hasattr(tokenizer, "word_tokens"):
+        words, numbers = tokenizer.words, _WordNumbers(tokenizer.word_tokens, number).__getitem__
+        return lambda text: tuple(chain.from_iterable(map(numbers, words(text))))
+    tokens = tokenizer.tokens
+    return lambda text: tuple(map(number, tokens(text)))
+
+
 class Analyser:
     """Analyses texts and scores segments under one configuration (tokenizers looked up once)."""
 
     def __init__(self, config: ScoringConfig) -> None:
         metrics = config.metrics
+        self.vocabulary: defaultdict[str, int] = defaultdict(count().__next__)
+        number = self.vocabulary.__getitem__
         self.order = config.bleu.max_ngram_order
-        self.bleu_tokens = config.bleu.tokenizer.tokens if "bleu" in metrics else None
+        self.bleu_tokens = _numberer(config.bleu.tokenizer, number) if "bleu" in metrics else None
         self.bleu_lower = config.bleu.lowercase
         self.rouge_l = "rougeL" in metrics
         self.rouge_lsum = "rougeLsum" in metrics
-        self.rouge_tokens = config.rouge.tokenizer.tokens if self.rouge_l or self.rouge_lsum else None
+        self.rouge_tokens = _numberer(config.rouge.tokenizer, number) if self.rouge_l or self.rouge_lsum else None
         self.check_dropped = self.rouge_tokens is not None and config.rouge.tokenizer_name == "rouge-score"
         self.lower = config.wer_transform == "lowercase"
         self.word_tokens = jiwer_words(self.lower).tokens if "wer" in metrics else None
@@ -97,21 +124,22 @@ class Analyser:
         tokens = rouge_tokens = sentences = words = chars = None
         dropped = False
         if self.bleu_tokens is not None:
-            tokens = tuple(map(intern, self.bleu_tokens(text.lower() if self.bleu_lower else text)))
+            tokens = self.bleu_tokens(text.lower() if self.bleu_lower else text)
         if self.rouge_tokens is not None:
             tokenize = self.rouge_tokens
-            rouge_tokens = tuple(map(intern, tokenize(text)))
+            rouge_tokens = tokenize(text)
             if self.rouge_lsum and "\n" in text:
-                sentences = [tuple(map(intern, tokenize(s))) for s in text.split("\n") if s]
+                sentences = [tokenize(s) for s in text.split("\n") if s]
             dropped = self.check_dropped and RougeScoreTokenizer.dropped(text)
         if self.word_tokens is not None:
-            words = tuple(map(intern, self.word_tokens(text)))
+            words = tuple(map(self.vocabulary.__getitem__, self.word_tokens(text)))
         if self.cer:
             chars = text.lower().strip() if self.lower else text.strip()
         return Analysis(text, tokens, rouge_tokens, sentences, words, chars, dropped)
 
     def statistics(self, hyp: Analysis, refs: Sequence[Analysis]) -> Record:
-        bleu_stats = bleu.statistics(hyp.bleu, [r.bleu for r in refs], self.order) if hyp.bleu is not None else None
+        bits = len(self.vocabulary).bit_length()
+        bleu_stats = bleu.statistics(hyp.bleu, [r.bleu for r in refs], self.order, bits) if hyp.bleu is not None else None
         rouge_l = rouge_lsum = None
         rouge_ref = 0
         if hyp.rouge is not None:

@@ -145,7 +145,7 @@ def _unescape_13a_tracked(line: str) -> tuple[str, list[Span]]:
 # comma is split off unless it stands between two digits, a hyphen is split off after a digit,
 # rule 1's characters always stand alone. Then no substitution can consume a character that
 # another one needs, so these tokens are exactly those of the four passes (the parity tests
-# hold both to sacreBLEU); lines with "..", ".,", ",." or ",," take the four passes.
+# hold both to sacreBLEU); words with "..", ".,", ",." or ",," take the four passes.
 _ALONE_13A = r"[\{-\~\[-\`!-\&\(-\+\:-\@\/]|(?<=[0-9])-|(?<![0-9])[.,]|[.,](?![0-9])"
 _JOINED_13A = r"[^\s\{-\~\[-\`!-\&\(-\+\:-\@\/.,\-]|(?<![0-9])-|(?<=[0-9])[.,](?=[0-9])"
 _TOKEN_13A = re.compile(f"{_ALONE_13A}|(?:{_JOINED_13A})+")
@@ -153,15 +153,26 @@ _TOUCHING = ("..", ".,", ",.", ",,")
 
 
 class Tokenizer13a:
+    """mteval-v13a. Its rules only look at a character's neighbours, and whitespace is neither
+    a digit nor punctuation, so a line's tokens are its words' tokens (after unescaping): an
+    analyser can tokenize each distinct word once (``words`` and ``word_tokens``)."""
+
     name = "13a"
 
+    @staticmethod
+    def words(text: str) -> list[str]:
+        return _unescape_13a(text.rstrip()).split()
+
+    @staticmethod
+    def word_tokens(word: str) -> list[str]:
+        if word.isalnum():
+            return [word]
+        if ("." in word or "," in word) and any(pair in word for pair in _TOUCHING):
+            return _mteval_rules(f" {word} ").split()
+        return _TOKEN_13A.findall(word)
+
     def tokens(self, text: str) -> list[str]:
-        line = _unescape_13a(text.rstrip())
-        if "." in line or "," in line:
-            for pair in _TOUCHING:
-                if pair in line:
-                    return _mteval_rules(f" {line} ").split()
-        return _TOKEN_13A.findall(line)
+        return [t for word in self.words(text) for t in self.word_tokens(word)]
 
     def spans(self, text: str, tokens: Sequence[str]) -> list[Span]:
         if "&" not in text and "<skipped>" not in text and "\n" not in text:
@@ -334,6 +345,13 @@ class RougeScoreTokenizer:
     def __init__(self, stem: bool = False) -> None:
         self.stem = stem
 
+    # Tokens never span whitespace, and lowercasing depends on context only for Greek final
+    # sigma, which this tokenizer deletes anyway: a text's tokens are its words' tokens.
+    words = staticmethod(str.split)
+
+    def word_tokens(self, word: str) -> list[str]:
+        return self.tokens(word)
+
     def tokens(self, text: str) -> list[str]:
         # rouge-score replaces non-[a-z0-9] runs by spaces and splits: the [a-z0-9] runs
         tokens = self._alnum.findall(text.lower())
@@ -347,10 +365,12 @@ class RougeScoreTokenizer:
         lowered, origin = lower(text)
         return _unlower([m.span() for m in self._alnum.finditer(lowered)], origin)
 
-    @staticmethod
-    def dropped(text: str) -> bool:
+    _non_ascii_word_char = regex.compile(r"[^\x00-\x7f](?<=[\p{L}\p{N}])")
+
+    @classmethod
+    def dropped(cls, text: str) -> bool:
         """Whether letters or digits vanish under this tokenizer (any non-ASCII word character)."""
-        return not text.isascii() and regex.search(r"[^\x00-\x7f](?<=[\p{L}\p{N}])", text.lower()) is not None
+        return not text.isascii() and cls._non_ascii_word_char.search(text.lower()) is not None
 
 
 class UnicodeRougeTokenizer:
@@ -363,6 +383,13 @@ class UnicodeRougeTokenizer:
 
     def __init__(self, stem: bool = False) -> None:
         self.stem = stem
+
+    # Tokens never span whitespace, and lowercasing's one context rule (Greek final sigma)
+    # stops at whitespace: a text's tokens are its words' tokens.
+    words = staticmethod(str.split)
+
+    def word_tokens(self, word: str) -> list[str]:
+        return self.tokens(word)
 
     def tokens(self, text: str) -> list[str]:
         tokens = self._token.findall(text.lower())
