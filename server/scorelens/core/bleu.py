@@ -10,8 +10,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from itertools import chain, count, repeat
-from operator import lshift, or_
+from itertools import chain, count
 from typing import Hashable, Sequence
 
 from rapidfuzz.distance import LCSseq
@@ -64,41 +63,32 @@ def _ngrams(tokens: Sequence, n: int) -> Sequence:
     return list(zip(*[tokens[i:] for i in range(n)]))
 
 
-def token_ids(*sequences: Sequence[Hashable]) -> tuple[list[tuple[int, ...]], int]:
-    """The sequences with each distinct token numbered from 0, and the bits those numbers need."""
-    ids: defaultdict = defaultdict(count().__next__)
-    numbered = [tuple(map(ids.__getitem__, s)) for s in sequences]
-    return numbered, len(ids).bit_length()
-
-
-def matches(hyp: Sequence[int], refs: Sequence[Sequence[int]], order: int, bits: int) -> list[int]:
+def matches(hyp: Sequence[int], refs: Sequence[Sequence[int]], order: int) -> list[int]:
     """Per order, the hypothesis n-grams matched after clipping by the references' maximum counts.
 
-    Tokens are ints below ``2**bits``. Clipped matches are the size of a multiset intersection,
-    which is the longest common subsequence of the two sorted lists (done in C by rapidfuzz);
-    with several references the ceiling is the sorted union keeping each n-gram's maximum count.
-    When the hypothesis repeats no n-gram of an order, a set intersection gives the same count.
-    An n-gram is an int too: the previous order's key with the next token's bits appended, while
-    that stays below 2**60 (rapidfuzz compares such ints by value, larger ones by hash), else
-    the number of that (key, token) pair among this segment's n-grams. An order without a
-    match ends the search: no longer n-gram can match then.
+    Tokens are non-negative ints below 2**60 (rapidfuzz compares those by value). When the
+    hypothesis repeats no n-gram of an order, every common n-gram counts once: a set
+    intersection. Otherwise the count is the size of a multiset intersection, which is the
+    longest common subsequence of the two sorted lists (done in C by rapidfuzz), n-grams numbered
+    first; with several references the ceiling keeps each n-gram's maximum count. An order
+    without a match ends the search: no longer n-gram can match then.
     """
     correct = [0] * order
-    grams, ref_grams, width = hyp, list(refs), bits
+    hyp_columns, ref_columns = [], [[] for _ in refs]
     for n in range(order):
-        if n and width + bits <= 60:
-            grams = list(map(or_, map(lshift, grams, repeat(bits)), hyp[n:]))
-            ref_grams = [list(map(or_, map(lshift, g, repeat(bits)), r[n:])) for g, r in zip(ref_grams, refs)]
-            width += bits
-        elif n:
-            number = defaultdict(count().__next__)
-            grams = list(map(number.__getitem__, zip(grams, hyp[n:])))
-            ref_grams = [list(map(number.__getitem__, zip(g, r[n:]))) for g, r in zip(ref_grams, refs)]
-            width = len(number).bit_length()
+        hyp_columns.append(hyp[n:])
+        for columns, ref in zip(ref_columns, refs):
+            columns.append(ref[n:])
+        grams = list(zip(*hyp_columns)) if n else hyp
+        ref_grams = [list(zip(*columns)) for columns in ref_columns] if n else refs
         unique = set(grams) if n else None  # unigrams nearly always repeat: skip the check
         if unique is not None and len(unique) == len(grams):
             found = len(unique.intersection(chain.from_iterable(ref_grams)))
         else:
+            if n:
+                number = defaultdict(count().__next__).__getitem__
+                grams = list(map(number, grams))
+                ref_grams = [list(map(number, g)) for g in ref_grams]
             ceiling = sorted(ref_grams[0]) if len(ref_grams) == 1 else _max_union(ref_grams)
             found = LCSseq.similarity(sorted(grams), ceiling)
         if not found:
@@ -115,18 +105,19 @@ def _max_union(lists: Sequence[Sequence[int]]) -> list[int]:
     return sorted(top.elements())
 
 
-def statistics(hyp: Sequence, refs: Sequence[Sequence], order: int = 4, bits: int | None = None) -> list[int]:
-    """The segment's sufficient statistics ``[hyp_len, ref_len, correct_1..N, total_1..N]``.
-
-    Tokens may be any hashable values; ints below ``2**bits`` when ``bits`` is given (what
-    :class:`~scorelens.core.segment.Analyser` passes), else they are numbered here first.
-    """
-    if bits is None:
-        (hyp, *refs), bits = token_ids(hyp, *refs)
+def numbered_statistics(hyp: Sequence[int], refs: Sequence[Sequence[int]], order: int = 4) -> list[int]:
+    """The segment's sufficient statistics ``[hyp_len, ref_len, correct_1..N, total_1..N]``,
+    its tokens numbered (non-negative ints below 2**60, equal tokens equal numbers)."""
     hyp_len = len(hyp)
     ref_len = len(refs[0]) if len(refs) == 1 else closest_ref_len(hyp_len, [len(r) for r in refs]) if refs else 0
-    correct = matches(hyp, refs, order, bits) if refs else [0] * order
+    correct = matches(hyp, refs, order) if refs else [0] * order
     return [hyp_len, ref_len, *correct, *[max(hyp_len - n, 0) for n in range(order)]]
+
+
+def statistics(hyp: Sequence[Hashable], refs: Sequence[Sequence[Hashable]], order: int = 4) -> list[int]:
+    """:func:`numbered_statistics` of any tokens (strings, say): they are numbered here first."""
+    number = defaultdict(count().__next__).__getitem__
+    return numbered_statistics(tuple(map(number, hyp)), [tuple(map(number, r)) for r in refs], order)
 
 
 def unmatched(hyp: Sequence[str], refs: Sequence[Sequence[str]], n: int = 1) -> list[int]:

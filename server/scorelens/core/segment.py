@@ -138,8 +138,7 @@ class Analyser:
         return Analysis(text, tokens, rouge_tokens, sentences, words, chars, dropped)
 
     def statistics(self, hyp: Analysis, refs: Sequence[Analysis]) -> Record:
-        bits = len(self.vocabulary).bit_length()
-        bleu_stats = bleu.statistics(hyp.bleu, [r.bleu for r in refs], self.order, bits) if hyp.bleu is not None else None
+        bleu_stats = bleu.numbered_statistics(hyp.bleu, [r.bleu for r in refs], self.order) if hyp.bleu is not None else None
         rouge_l = rouge_lsum = None
         rouge_ref = 0
         if hyp.rouge is not None:

@@ -1,0 +1,109 @@
+"""The core's lower-level functions and its line rules, checked directly."""
+
+from __future__ import annotations
+
+import pytest
+from nltk.stem import porter
+from hypothesis import given
+from hypothesis import strategies as st
+from peers import TOL, corpus_bleu, process_words, scorer
+from rouge_score import tokenize as rouge_tokenize
+from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+from texts import examples, line, line_pair
+
+from scorelens.core import BleuConfig, Corpus, ScoringConfig, split_lines
+from scorelens.core import bleu, rouge, wer
+from scorelens.core.tokenizers import bleu_tokenizer, jiwer_words
+
+
+def test_lsp_lines():
+    """LSP breaks lines at \\n, \\r\\n and \\r only; a final empty line is not a segment."""
+    text = "a\r\nb\rc\nd\x0ce\x85f\u2028g\u2029h\x0bi\x1cj\n"
+    assert split_lines(text) == ["a", "b", "c", "d\x0ce\x85f\u2028g\u2029h\x0bi\x1cj", ""]
+    c = Corpus(text, [text], ScoringConfig(metrics=frozenset({"wer"})))
+    assert c.segment_counts() == [4, 4]
+    assert Corpus("x", ["x\n"]).segment_counts() == [1, 1]
+    assert Corpus("", [""]).segment_counts() == [0, 0]
+    assert Corpus("\n", ["\n\n"]).segment_counts() == [1, 2]
+
+
+def test_byte_order_mark_is_text():
+    """A BOM is a character of the first line (LSP does not strip it); 13a keeps it in the token."""
+    c = Corpus("\ufeffthe cat\n", ["the cat\n"], ScoringConfig(metrics=frozenset({"bleu", "wer"})))
+    theirs = corpus_bleu(["\ufeffthe cat"], [["the cat"]])
+    assert abs(c.scores().bleu.score - theirs.score) <= TOL
+    assert c.totals().wer.substitutions == 1
+
+
+def test_paragraph_positions():
+    text = "first para\nstill first\n\n\nsecond\n"
+    c = Corpus(text, [text], ScoringConfig(metrics=frozenset({"wer"}), segmentation="paragraph"))
+    assert c.segment_counts() == [2, 2]
+    assert c.text(0, 0) == "first para\nstill first"
+    assert [c.first_line(0, i) for i in range(2)] == [0, 4]
+    assert [c.segment_at(0, ln) for ln in range(6)] == [0, 0, None, None, 1, None]
+    assert c.position(0, 0, len("first para\nstill")) == (1, 5)
+
+
+@examples(200)
+@given(pair=line_pair(nrefs=2), order=st.sampled_from([1, 2, 4, 6]))
+def test_bleu_statistics_of_strings(pair, order):
+    """bleu.statistics takes any tokens; the figures are sacreBLEU's for whitespace tokens."""
+    hyp, refs = pair
+    stats = bleu.statistics(hyp.split(), [r.split() for r in refs], order)
+    theirs = corpus_bleu([hyp], [[r] for r in refs], tokenize="none", max_ngram_order=order)
+    assert stats[:2] == [theirs.sys_len, theirs.ref_len]
+    assert stats[2 : 2 + order] == list(theirs.counts)
+    assert stats[2 + order :] == list(theirs.totals)
+    ours = bleu.score(stats, BleuConfig(tokenize="none", max_ngram_order=order))
+    assert abs(ours.score - theirs.score) <= TOL
+
+
+def test_repeated_ngrams_are_clipped():
+    # "a a a a" against "a a b": 2 unigrams, 1 bigram can match
+    assert bleu.statistics("a a a a".split(), ["a a b".split()]) == [4, 3, 2, 1, 0, 0, 4, 3, 2, 1]
+    # against two references, each n-gram's ceiling is its larger count
+    assert bleu.statistics("a a a a".split(), ["a a b".split(), "a a a".split()])[2:6] == [3, 2, 1, 0]
+
+
+@examples(200)
+@given(hyp=line(), ref=line(), stem=st.booleans())
+def test_rouge_functions(hyp, ref, stem):
+    stemmer = porter.PorterStemmer() if stem else None
+    h, r = rouge_tokenize.tokenize(hyp, stemmer), rouge_tokenize.tokenize(ref, stemmer)
+    theirs = scorer(("rougeL", "rougeLsum"), stem).score(ref, hyp)
+    got = rouge.rouge_l(h, r)
+    assert abs(got.fmeasure - theirs["rougeL"].fmeasure) <= TOL
+    assert abs(got.precision - theirs["rougeL"].precision) <= TOL
+    sentences = rouge.rouge_lsum([h] if hyp else [], [r] if ref else [])
+    assert abs(sentences.fmeasure - theirs["rougeLsum"].fmeasure) <= TOL
+
+
+@examples(200)
+@given(hyp=line(), ref=line())
+def test_wer_counts(hyp, ref):
+    theirs = process_words(ref, hyp)
+    got = wer.counts(jiwer_words().tokens(ref), jiwer_words().tokens(hyp))
+    assert (got.hits, got.substitutions, got.deletions, got.insertions) == (
+        theirs.hits,
+        theirs.substitutions,
+        theirs.deletions,
+        theirs.insertions,
+    )
+
+
+@pytest.mark.parametrize(
+    "text, tokens",
+    [
+        ("Hello, world.", ["Hello", ",", "world", "."]),
+        ("3.5 and 1,000 and 2-3 and -5 and 10.", ["3.5", "and", "1,000", "and", "2", "-", "3", "and", "-5", "and", "10", "."]),
+        ("wait... what?!", ["wait", ".", ".", ".", "what", "?", "!"]),
+        ("a.,b 5.,6 ,.x", ["a", ".", ",", "b", "5", ".", ",", "6", ",", ".", "x"]),
+        ("&quot;hi&quot; &amp;amp; a<skipped>b", ['"', "hi", '"', "&", "amp", ";", "ab"]),
+        ("don't well-known e-mail", ["don't", "well-known", "e-mail"]),
+        ("東京は\u3000晴れ。", ["東京は", "晴れ。"]),
+    ],
+)
+def test_13a_tokens(text, tokens):
+    assert Tokenizer13a()(text.rstrip()).split() == tokens  # what sacreBLEU gives
+    assert bleu_tokenizer("13a").tokens(text) == tokens
