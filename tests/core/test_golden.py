@@ -10,7 +10,7 @@ import json
 
 import pytest
 import sacrebleu
-from conftest import SHARED, shared_path
+from conftest import SHARED
 from peers import (
     TOL,
     assert_bleu,

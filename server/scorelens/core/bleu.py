@@ -120,7 +120,7 @@ def statistics(hyp: Sequence[Hashable], refs: Sequence[Sequence[Hashable]], orde
     return numbered_statistics(tuple(map(number, hyp)), [tuple(map(number, r)) for r in refs], order)
 
 
-def unmatched(hyp: Sequence[str], refs: Sequence[Sequence[str]], n: int = 1) -> list[int]:
+def unmatched(hyp: Sequence[Hashable], refs: Sequence[Sequence[Hashable]], n: int = 1) -> list[int]:
     """Start indices of the hypothesis n-grams of order ``n`` left unmatched after clipping.
 
     Clipping says how many occurrences of an n-gram match, not which; the leftmost ones are

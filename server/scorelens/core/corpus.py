@@ -75,7 +75,7 @@ class Corpus:
         self._sides = [_Side(hypothesis), *(_Side(r) for r in references)]
         self._analyse = Analyser(self.config)
         self._empty = self._analyse("")
-        self._results: list[SegmentStatistics | None] = []
+        self._results: list[Record | None] = []
         self._dirty: set[int] = set()
         self._tail: int | None = None
         order = self.config.bleu.max_ngram_order

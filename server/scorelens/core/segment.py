@@ -117,7 +117,7 @@ class Analyser:
         self.rouge_tokens = _numberer(config.rouge.tokenizer, number) if self.rouge_l or self.rouge_lsum else None
         self.check_dropped = self.rouge_tokens is not None and config.rouge.tokenizer_name == "rouge-score"
         self.lower = config.wer_transform == "lowercase"
-        self.word_tokens = jiwer_words(self.lower).tokens if "wer" in metrics else None
+        self.jiwer_words = jiwer_words(self.lower).tokens if "wer" in metrics else None
         self.cer = "cer" in metrics
 
     def __call__(self, text: str) -> Analysis:
@@ -131,8 +131,8 @@ class Analyser:
             if self.rouge_lsum and "\n" in text:
                 sentences = [tokenize(s) for s in text.split("\n") if s]
             dropped = self.check_dropped and RougeScoreTokenizer.dropped(text)
-        if self.word_tokens is not None:
-            words = tuple(map(self.vocabulary.__getitem__, self.word_tokens(text)))
+        if self.jiwer_words is not None:
+            words = tuple(map(self.vocabulary.__getitem__, self.jiwer_words(text)))
         if self.cer:
             chars = text.lower().strip() if self.lower else text.strip()
         return Analysis(text, tokens, rouge_tokens, sentences, words, chars, dropped)
