@@ -74,21 +74,22 @@ def matches(hyp: Sequence[int], refs: Sequence[Sequence[int]], order: int) -> li
     without a match ends the search: no longer n-gram can match then.
     """
     correct = [0] * order
-    hyp_columns, ref_columns = [], [[] for _ in refs]
+    hyp_columns: list[Sequence[int]] = []
+    ref_columns: list[list[Sequence[int]]] = [[] for _ in refs]
     for n in range(order):
         hyp_columns.append(hyp[n:])
         for columns, ref in zip(ref_columns, refs):
             columns.append(ref[n:])
-        grams = list(zip(*hyp_columns)) if n else hyp
-        ref_grams = [list(zip(*columns)) for columns in ref_columns] if n else refs
-        unique = set(grams) if n else None  # unigrams nearly always repeat: skip the check
-        if unique is not None and len(unique) == len(grams):
-            found = len(unique.intersection(chain.from_iterable(ref_grams)))
+        unique = set(zip(*hyp_columns)) if n else ()  # unigrams nearly always repeat: no check
+        if n and len(unique) == len(hyp) - n:
+            found = len(unique.intersection(chain.from_iterable(zip(*columns) for columns in ref_columns)))
         else:
             if n:
                 number = defaultdict(count().__next__).__getitem__
-                grams = list(map(number, grams))
-                ref_grams = [list(map(number, g)) for g in ref_grams]
+                grams = list(map(number, zip(*hyp_columns)))
+                ref_grams = [list(map(number, zip(*columns))) for columns in ref_columns]
+            else:
+                grams, ref_grams = hyp, refs
             ceiling = sorted(ref_grams[0]) if len(ref_grams) == 1 else _max_union(ref_grams)
             found = LCSseq.similarity(sorted(grams), ceiling)
         if not found:
