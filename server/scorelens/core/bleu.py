@@ -106,19 +106,24 @@ def _max_union(lists: Sequence[Sequence[int]]) -> list[int]:
     return sorted(top.elements())
 
 
-def numbered_statistics(hyp: Sequence[int], refs: Sequence[Sequence[int]], order: int = 4) -> list[int]:
-    """The segment's sufficient statistics ``[hyp_len, ref_len, correct_1..N, total_1..N]``,
-    its tokens numbered (non-negative ints below 2**60, equal tokens equal numbers)."""
+def numbered_statistics(hyp: Sequence[int], refs: Sequence[Sequence[int]], order: int = 4) -> tuple[int, ...]:
+    """The segment's sufficient statistics ``(hyp_len, ref_len, correct_1..N, total_1..N)``,
+    its tokens numbered (non-negative ints below 2**60, equal tokens equal numbers).
+
+    A tuple: a corpus keeps one per segment, and tuples of numbers drop out of the garbage
+    collector's tracking, lists never do.
+    """
     hyp_len = len(hyp)
     ref_len = len(refs[0]) if len(refs) == 1 else closest_ref_len(hyp_len, [len(r) for r in refs]) if refs else 0
     correct = matches(hyp, refs, order) if refs else [0] * order
-    return [hyp_len, ref_len, *correct, *[max(hyp_len - n, 0) for n in range(order)]]
+    return (hyp_len, ref_len, *correct, *[max(hyp_len - n, 0) for n in range(order)])
 
 
 def statistics(hyp: Sequence[Hashable], refs: Sequence[Sequence[Hashable]], order: int = 4) -> list[int]:
-    """:func:`numbered_statistics` of any tokens (strings, say): they are numbered here first."""
+    """The segment's sufficient statistics ``[hyp_len, ref_len, correct_1..N, total_1..N]``
+    for any tokens (strings, say): they are numbered first."""
     number = defaultdict(count().__next__).__getitem__
-    return numbered_statistics(tuple(map(number, hyp)), [tuple(map(number, r)) for r in refs], order)
+    return list(numbered_statistics(tuple(map(number, hyp)), [tuple(map(number, r)) for r in refs], order))
 
 
 def unmatched(hyp: Sequence[Hashable], refs: Sequence[Sequence[Hashable]], n: int = 1) -> list[int]:

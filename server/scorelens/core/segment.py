@@ -44,7 +44,7 @@ class Analysis(NamedTuple):
 class Record(NamedTuple):
     """A segment's statistics as raw numbers: what corpus totals are summed from."""
 
-    bleu: list[int] | None
+    bleu: tuple[int, ...] | None
     rouge_l: Triple | None
     rouge_ref: int
     rouge_lsum: Triple | None
@@ -70,7 +70,7 @@ class SegmentStatistics:
     @classmethod
     def of(cls, r: Record) -> SegmentStatistics:
         return cls(
-            r.bleu,
+            list(r.bleu) if r.bleu is not None else None,
             rouge.RougeScore(*r.rouge_l) if r.rouge_l is not None else None,
             r.rouge_ref,
             rouge.RougeScore(*r.rouge_lsum) if r.rouge_lsum is not None else None,
