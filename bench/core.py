@@ -269,13 +269,16 @@ def main(argv=None) -> None:
     print()
     print(about)
     if args.write:
-        Path(args.write).write_text(
+        out = Path(args.write)
+        notes = out.read_text(encoding="utf-8").partition("\n## Notes")[2] if out.exists() else ""
+        out.write_text(
             "# ScoreLens core benchmark\n\n"
             "`.venv/bin/python bench/core.py"
             + (f" --sizes {args.sizes}" if args.sizes != "1000,10000,100000" else "")
             + f" --write {args.write}`\n\n{about}\n\n{table}\n\n"
             "Targets (issue #2): cold BLEU+ROUGE-L+WER on 100,000 lines ≥ 10× faster than the three peers together "
-            "(aim < 5 s); a one-line edit < 1 ms; peak memory for a 100,000-line pair < 400 MB.\n",
+            "(aim < 5 s); a one-line edit < 1 ms; peak memory for a 100,000-line pair < 400 MB.\n"
+            + (f"\n## Notes{notes}" if notes else ""),  # hand-written notes below the table survive a re-run
             encoding="utf-8",
         )
 

@@ -108,21 +108,21 @@ def _mteval_rules(line: str) -> str:
     return line
 
 
-def _unescape_13a(line: str) -> str:
-    line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
-    if "&" in line:
-        line = line.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
-    return line
-
-
+# 13a's language-independent part, in sacreBLEU's order (so "&amp;lt;" becomes "<").
 _UNESCAPES_13A = [("<skipped>", ""), ("-\n", ""), ("\n", " "), ("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">")]
+
+
+def _unescape_13a(line: str) -> str:
+    for old, new in _UNESCAPES_13A:
+        if old in line:
+            line = line.replace(old, new)
+    return line
 
 
 def _unescape_13a_tracked(line: str) -> tuple[str, list[Span]]:
     """:func:`_unescape_13a`, and for each character of the result the source span it came from.
 
-    The replacements run one after another, as sacreBLEU's (``&amp;lt;`` becomes ``<``), so
-    each is replayed with the spans carried along.
+    The replacements run one after another, so each is replayed with the spans carried along.
     """
     origin = [(i, i + 1) for i in range(len(line))]
     for old, new in _UNESCAPES_13A:
@@ -180,10 +180,10 @@ class Tokenizer13a:
         # unescaping only shortens entities and drops <skipped>: find the tokens in the
         # unescaped line, then map back to the source characters
         line, origin = _unescape_13a_tracked(text.rstrip())
-        return [(origin[a][0], origin[b - 1][1]) if b > a else _point(origin, a, len(text)) for a, b in locate(line, tokens)]
+        return [(origin[a][0], origin[b - 1][1]) if b > a else _empty_span(origin, a, len(text)) for a, b in locate(line, tokens)]
 
 
-def _point(origin: list[Span], i: int, end: int) -> Span:
+def _empty_span(origin: list[Span], i: int, end: int) -> Span:
     at = origin[i][0] if i < len(origin) else end
     return at, at
 
