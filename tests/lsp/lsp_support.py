@@ -28,6 +28,7 @@ def capabilities(profile: str) -> types.ClientCapabilities:
     caps.text_document.inlay_hint = types.InlayHintClientCapabilities(
         dynamic_registration=True, resolve_support=types.ClientInlayHintResolveOptions(properties=["tooltip"])
     )
+    caps.workspace.inlay_hint = types.InlayHintWorkspaceClientCapabilities(refresh_support=True)
     return caps
 
 
@@ -46,6 +47,15 @@ async def client(request, lsp_client: LanguageClient, tmp_path: Path):
     lsp_client.registrations = []
     lsp_client.scores_log = []
     lsp_client.scores_seen = {}
+    lsp_client.refreshes = []
+
+    @lsp_client.feature(types.WORKSPACE_INLAY_HINT_REFRESH)
+    def inlay_hint_refresh(params) -> None:
+        lsp_client.refreshes.append("inlayHint")
+
+    @lsp_client.feature(types.WORKSPACE_CODE_LENS_REFRESH)
+    def code_lens_refresh(params) -> None:
+        lsp_client.refreshes.append("codeLens")
 
     @lsp_client.feature("scorelens/scores")
     def on_scores(params) -> None:

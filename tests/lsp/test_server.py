@@ -180,11 +180,15 @@ async def test_settings_change_without_restart(client):
         types.InlayHintParams(types.TextDocumentIdentifier(uri), types.Range(types.Position(0, 0), types.Position(2, 0)))
     )
     assert any(h.label == "+sat" for h in hints)
+    client.refreshes.clear()
     client.set_configuration(
         {"scorelens": {"debounceMs": 0, "metrics": ["bleu", "cer"], "inlayHints": {"missingWords": False}, "severity": {"bleu": "off"}}}
     )
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
     await scores(client, uri, until=lambda s: set(s["scores"]) == {"bleu", "cer", "segments"})
+    # the client holds hints and lenses made with the old settings: it is asked to re-request them
+    assert "inlayHint" in client.refreshes
+    assert ("codeLens" in client.refreshes) == (client.profile == "visual-studio-code")
     hints = await client.text_document_inlay_hint_async(
         types.InlayHintParams(types.TextDocumentIdentifier(uri), types.Range(types.Position(0, 0), types.Position(2, 0)))
     )
@@ -299,8 +303,11 @@ async def test_open_reference_edits_rescore_hypothesis_and_get_deletions(client)
     await scores(client, uri)
     open_doc(client, client.workspace / "t" / "live.ref.txt")
     await scores(client, uri)
+    client.refreshes.clear()
     change(client, ref_uri, 2, (0, 7), (0, 7), " sat")
     await scores(client, uri, until=lambda s: s["scores"]["wer"]["deletions"] == 1)
+    # the hypothesis's hints changed though the client edited another document
+    assert "inlayHint" in client.refreshes
     ref_diags = by_code(await diagnostics(client, ref_uri), "wer.deletion")
     assert [(d.range.start.character, d.range.end.character) for d in ref_diags] == [(8, 11)]
 

@@ -40,6 +40,8 @@ class Review:
     done: asyncio.Event = field(default_factory=asyncio.Event)
     # per segment: the statistics object the cached diagnostics were made from
     cache: dict = field(default_factory=dict)
+    # inlay hints and code lenses the client holds may be out of date: ask it to re-request them
+    views_stale: bool = True
 
     def sides(self, uri: str) -> list[int]:
         """Which sides of the corpus a document is (0 = hypothesis, k = reference k)."""

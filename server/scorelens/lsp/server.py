@@ -108,6 +108,7 @@ class ScoreLensServer(LanguageServer):
         """Read the texts and build the corpus; problems become diagnostics, never exceptions."""
         review.problems = []
         review.cache.clear()
+        review.views_stale = True
         pairing = review.pairing
         for ref in pairing.outside:
             if not review.settings.allow_outside_workspace:
@@ -167,7 +168,17 @@ class ScoreLensServer(LanguageServer):
             progress.end()
         diagnostics.publish(self, review)
         report.notify_scores(self, review.uri, review)
+        if review.views_stale:
+            review.views_stale = False
+            self.refresh_views()
         review.done.set()
+
+    def refresh_views(self) -> None:
+        # The client re-requests hints and lenses of the document it edits, not of the others.
+        if self.client_supports("workspace", "inlay_hint", "refresh_support"):
+            self.workspace_inlay_hint_refresh(None)
+        if self.client_supports("workspace", "code_lens", "refresh_support"):
+            self.workspace_code_lens_refresh(None)
 
     async def settled(self, review: Review) -> None:
         """Wait until the review's latest edit is scored."""
@@ -189,6 +200,7 @@ class ScoreLensServer(LanguageServer):
         for change in changes:
             edit = doc.apply(change, self.columns)
             for review in reviews:
+                review.views_stale |= review.uri != doc.uri
                 if review.corpus is not None:
                     for side in review.sides(doc.uri):
                         review.corpus.replace_lines(side, edit.start, edit.end, edit.lines)
