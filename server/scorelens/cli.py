@@ -14,11 +14,13 @@ import argparse
 import importlib
 import json
 import os
+import signal
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 import regex
 
@@ -37,6 +39,7 @@ from .core import (
     rates,
 )
 from .core.bleu import SMOOTH_DEFAULTS, BleuScore
+from .core.corpus import POOL_MINIMUM, PoolMap
 from .core.findings import DELETION, INSERTION, OUTSIDE_LCS, SUBSTITUTION, UNMATCHED
 from .core.rouge import RougeScore
 from .core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
@@ -77,6 +80,19 @@ def _metric_list(value: str) -> list[str]:
     return list(dict.fromkeys(by_lower[n.lower()] for n in names))
 
 
+def _jobs(value: str) -> int:
+    if not value.isdigit() or int(value) < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of processes, 1 or more, got {value!r}")
+    return int(value)
+
+
+def _available_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))  # the CPUs this process may run on
+    except AttributeError:  # macOS and Windows have no sched_getaffinity
+        return os.cpu_count() or 1
+
+
 def _host_port(value: str) -> tuple[str, int]:
     host, sep, port = value.rpartition(":")
     if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
@@ -110,6 +126,14 @@ def _scoring_options() -> argparse.ArgumentParser:
         choices=SEGMENTATIONS,
         default="line",
         help="what a segment is: a line (default), a blank-line separated paragraph, or the whole file",
+    )
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        metavar="N",
+        help=f"processes that score an input of {POOL_MINIMUM:,} segments or more "
+        "(default: one per available CPU; 1 scores in this process only)",
     )
 
     bleu = p.add_argument_group("BLEU (as sacreBLEU)")
@@ -293,15 +317,32 @@ def read_documents(args: argparse.Namespace) -> list[Document]:
 # -- scoring --------------------------------------------------------------------------------
 
 
+@contextmanager
+def worker_pool(jobs: int) -> Iterator[PoolMap]:
+    """A pool of ``jobs`` worker processes' ``map``, for the core's scoring of large inputs."""
+    from concurrent.futures import ProcessPoolExecutor  # imported only when used
+
+    # Ctrl-C reaches the whole process group; only this process handles it, and stops the pool
+    pool = ProcessPoolExecutor(jobs, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN))
+    try:
+        yield pool.map
+    finally:
+        pool.shutdown(cancel_futures=True)
+
+
 @dataclass
 class Evaluation:
     """The documents of one run and their corpus; scored on first use of :attr:`scores`."""
 
     documents: list[Document]  # the hypothesis, then the references
     corpus: Corpus
+    jobs: int = 1  # processes for scoring a large corpus
 
     @cached_property
     def scores(self) -> CorpusScores:
+        if self.jobs > 1 and len(self.corpus) >= POOL_MINIMUM:
+            with worker_pool(self.jobs) as pool_map:
+                self.corpus.refresh(pool_map=pool_map)
         return self.corpus.scores()
 
     @property
@@ -319,7 +360,8 @@ class Evaluation:
 def evaluation(args: argparse.Namespace) -> Evaluation:
     config = scoring_config(args)
     documents = read_documents(args)
-    return Evaluation(documents, Corpus(documents[0].text, [d.text for d in documents[1:]], config))
+    corpus = Corpus(documents[0].text, [d.text for d in documents[1:]], config)
+    return Evaluation(documents, corpus, args.jobs or _available_cpus())
 
 
 # -- score: formatting ----------------------------------------------------------------------
@@ -659,9 +701,10 @@ def run_check(args: argparse.Namespace) -> int:
         raise CliError("--max-findings must be 0 or more")
     check_gate_metrics(args)
     ev = evaluation(args)
+    scores = ev.scores  # first: scoring may use worker processes, finding the differences does not
     findings = all_findings(ev)
     shown = findings if args.max_findings is None else findings[: args.max_findings]
-    report = CheckReport(shown, len(findings) - len(shown), ev, verdicts(args, ev.scores))
+    report = CheckReport(shown, len(findings) - len(shown), ev, verdicts(args, scores))
     if args.format == "json":
         print(json.dumps(report.to_json(), ensure_ascii=False, indent=1))
     elif args.format == "github":

@@ -7,10 +7,10 @@ values are printed to a few decimals), and against the live peer to 1e-9.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 import sacrebleu
-from conftest import SHARED
 from peers import (
     TOL,
     assert_bleu,
@@ -29,6 +29,8 @@ from peers import (
 from scorelens.core import BleuConfig, Corpus, rates
 from scorelens.core import bleu as core_bleu
 
+# not imported from conftest: with tests/cli collected too, "conftest" may name the other one
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
 GOLDEN = SHARED / "golden"
 
 

@@ -5,14 +5,18 @@ including line breaks typed or removed; whole texts set) go to the hypothesis an
 references through ``replace_lines`` and ``set_text``, with bounded ``refresh`` calls and
 reads interleaved. The test keeps its own model of each document's lines; at the end the
 incremental corpus must equal ``Corpus`` built from the model's final texts: corpus scores,
-every segment's statistics, scores and findings, texts and positions.
+every segment's statistics, scores and findings, texts and positions. Some scenarios score
+through a pool map (the built-in ``map``, chunks of two segments): the cold start, and every
+``refresh`` in them, so edits then start from segments whose analyses were never kept.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from contextlib import nullcontext
 from dataclasses import fields
+from unittest import mock
 
 import pytest
 from hypothesis import given
@@ -21,6 +25,7 @@ from peers import config
 from texts import examples, line
 
 from scorelens.core import Corpus
+from scorelens.core import corpus as corpus_module
 
 _BREAK = re.compile(r"\r\n|\r|\n")
 METRICS = ["bleu", "rougeL", "rougeLsum", "wer", "cer"]
@@ -62,7 +67,7 @@ def _pick(x: float, n: int) -> int:
     return min(int(x * (n + 1)), n)
 
 
-def apply(corpus: Corpus, model: list[list[str]], e) -> None:
+def apply(corpus: Corpus, model: list[list[str]], e, pool_map=None) -> None:
     kind = e[0]
     if kind == "lines":
         _, side, a, b, new = e
@@ -89,7 +94,7 @@ def apply(corpus: Corpus, model: list[list[str]], e) -> None:
         model[side][:] = lsp_lines(text)
         corpus.set_text(side, text)
     elif kind == "refresh":
-        corpus.refresh(e[1])
+        corpus.refresh(e[1], pool_map)
     else:
         # reads in the middle see a consistent, fully refreshed state
         n = len(corpus)
@@ -144,18 +149,26 @@ def scenario(draw):
     metrics = draw(st.sets(st.sampled_from(METRICS), min_size=1)) if draw(st.booleans()) else set(METRICS)
     tokenize = draw(st.sampled_from(["13a", "13a", "char", "none"]))
     edits = draw(st.lists(edit(nrefs + 1), min_size=1, max_size=12))
-    return texts, metrics, tokenize, edits, draw(st.booleans())
+    return texts, metrics, tokenize, edits, draw(st.booleans()), draw(st.booleans())
+
+
+def small_pool_chunks():
+    """Every run of segments goes to a pool map, two segments a chunk."""
+    return mock.patch.multiple(corpus_module, POOL_MINIMUM=1, POOL_CHUNK=2)
 
 
 def _run(segmentation, data):
-    texts, metrics, tokenize, edits, score_first = data
+    texts, metrics, tokenize, edits, score_first, pooled = data
     cfg = config(metrics, segmentation=segmentation, tokenize=tokenize)
     corpus = Corpus(texts[0], texts[1:], cfg)
-    if score_first:
-        corpus.scores()
-    model = [lsp_lines(t) for t in texts]
-    for e in edits:
-        apply(corpus, model, e)
+    pool_map = map if pooled else None
+    with small_pool_chunks() if pooled else nullcontext():
+        if score_first:
+            corpus.refresh(pool_map=pool_map)
+            corpus.scores()
+        model = [lsp_lines(t) for t in texts]
+        for e in edits:
+            apply(corpus, model, e, pool_map)
     final = ["\n".join(lines) for lines in model]
     assert_same(corpus, Corpus(final[0], final[1:], cfg))
 

@@ -6,6 +6,10 @@ when a line count changes, every later segment is re-paired and marked dirty fro
 time so a caller can interleave other work, and keeps running totals by subtracting each
 segment's old statistics and adding its new ones. Tokenizations live with the segment texts,
 so re-pairing after a line insertion re-uses them.
+
+A caller can pass ``refresh`` a ``map``-like callable (a process pool's, say): a large
+re-scoring then goes to it as chunks of texts, and only statistics come back. The core starts
+no process itself. The analyses of segments scored that way are made again where needed.
 """
 
 from __future__ import annotations
@@ -14,13 +18,22 @@ import bisect
 import gc
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from functools import partial
+from itertools import chain
+from typing import Callable, Iterable, Iterator, Sequence
 
 from . import bleu, rouge, wer
 from .config import ScoringConfig
 from .findings import Finding, segment_findings
-from .segment import Analyser, Analysis, Record, SegmentStatistics
+from .segment import Analyser, Analysis, Record, SegmentStatistics, score_texts
 from .text import paragraphs, segment_count, split_lines
+
+# ``map(function, chunks)``, e.g. ``ProcessPoolExecutor.map``: results in the chunks' order
+PoolMap = Callable[[Callable[[list[list[str]]], list[Record]], Iterable[list[list[str]]]], Iterable[list[Record]]]
+# Segments per chunk handed to a pool map, and the fewest segments worth a pool (measured with
+# bench/core.py on 2 cores: below that, starting workers and moving texts cost more than they save).
+POOL_CHUNK = 2000
+POOL_MINIMUM = 4000
 
 
 class _Side:
@@ -277,8 +290,12 @@ class Corpus:
     def _references(self, segment: int) -> list[Analysis]:
         return [self._analysis(side, segment) for side in range(1, len(self._sides))]
 
-    def refresh(self, limit: int | None = None) -> bool:
-        """Re-score dirty segments, at most ``limit`` of them; True once nothing is dirty."""
+    def refresh(self, limit: int | None = None, pool_map: PoolMap | None = None) -> bool:
+        """Re-score dirty segments, at most ``limit`` of them; True once nothing is dirty.
+
+        With ``pool_map``, a run of at least ``POOL_MINIMUM`` segments to score from scratch
+        (a cold start, re-pairing after a line count changed) is scored through it.
+        """
         n = len(self)
         results = self._results
         while len(results) > n:
@@ -297,7 +314,7 @@ class Corpus:
                     budget -= 1
             if self._tail is not None and budget != 0:
                 stop = n if budget < 0 else min(n, self._tail + budget)
-                self._rescore_range(self._tail, stop)
+                self._rescore_range(self._tail, stop, pool_map)
                 self._tail = stop if stop < n else None
         return not self.dirty
 
@@ -320,17 +337,33 @@ class Corpus:
             s.analyses[start:end] = cached
         return cached + [self._empty] * (stop - max(start, end))
 
-    def _rescore_range(self, start: int, stop: int) -> None:
+    def _rescore_range(self, start: int, stop: int, pool_map: PoolMap | None = None) -> None:
         """Re-score segments ``[start, stop)`` in one pass (a cold start, or re-pairing after a
         line count changed): columns of analyses in, one record per segment out."""
-        statistics = self._analyse.statistics
-        hyps = self._analyses(0, start, stop)
-        refs = zip(*[self._analyses(side, start, stop) for side in range(1, len(self._sides))])
-        new = [statistics(h, r) for h, r in zip(hyps, refs)]
+        if pool_map is not None and stop - start >= POOL_MINIMUM:
+            new = self._pooled_records(start, stop, pool_map)
+        else:
+            statistics = self._analyse.statistics
+            hyps = self._analyses(0, start, stop)
+            refs = zip(*[self._analyses(side, start, stop) for side in range(1, len(self._sides))])
+            new = [statistics(h, r) for h, r in zip(hyps, refs)]
         old = [r for r in self._results[start:stop] if r is not None]
         self._results[start:stop] = new
         self._account_all(old, -1)
         self._account_all(new, 1)
+
+    def _pooled_records(self, start: int, stop: int, pool_map: PoolMap) -> list[Record]:
+        """Records of segments ``[start, stop)`` scored from their texts, a chunk per call.
+
+        Analyses are not sent back (pickling them would cost more than making them): the few
+        needed later, for findings or an edit's re-scoring, are made again on demand.
+        """
+        columns = []
+        for s in self._sides:
+            texts = s.texts[start:stop]
+            columns.append(texts + [""] * (stop - start - len(texts)))  # a missing segment is empty
+        chunks = ([column[i : i + POOL_CHUNK] for column in columns] for i in range(0, stop - start, POOL_CHUNK))
+        return list(chain.from_iterable(pool_map(partial(score_texts, self.config), chunks)))
 
     def _account_all(self, records: list[Record], sign: int) -> None:
         """Add (``sign`` 1) or take away (-1) many records at once, summing column by column."""

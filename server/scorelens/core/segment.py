@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import chain, count
 from typing import Callable, NamedTuple, Sequence
 
@@ -164,6 +165,26 @@ class Analyser:
             or (rouge_l is not None and (len(hyp.rouge) != len(refs[rouge_ref].rouge) or (bool(hyp.rouge) and rouge_l[2] < 1)))
         )
         return Record(bleu_stats, rouge_l, rouge_ref, rouge_lsum, word_counts, char_counts, dropped, differs)
+
+
+@lru_cache(maxsize=1)
+def _analyser(config: ScoringConfig) -> Analyser:
+    """One analyser per process and configuration: its vocabulary and word caches warm up over
+    the chunks a worker scores."""
+    return Analyser(config)
+
+
+def score_texts(config: ScoringConfig, columns: Sequence[Sequence[str]]) -> list[Record]:
+    """Records of segments given by their texts, one column of texts per side (hypothesis first).
+
+    Pure and picklable: what a corpus hands to worker processes. Tokens are numbered from this
+    process's own vocabulary; records hold only counts and scores, which depend on which tokens
+    are equal and not on their numbers, so they equal those of the corpus's own analyser.
+    """
+    analyse = _analyser(config)
+    hyps = map(analyse, columns[0])
+    refs = zip(*[map(analyse, column) for column in columns[1:]])
+    return list(map(analyse.statistics, hyps, refs))
 
 
 def _sentences(a: Analysis) -> list[Tokens]:
