@@ -23,17 +23,65 @@ const log = (...args) => console.log(new Date().toISOString().slice(11, 19), ...
 const results = [];
 let shot = 0;
 
+/**
+ * One check. The screenshot shows what the step asserted: the body calls `snap()` at that moment
+ * (before it closes a panel or moves the mouse away); otherwise, and after a failure, it is taken
+ * when the body ends.
+ */
 async function step(page, name, body) {
-  const file = `${String(++shot).padStart(2, '0')}-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.png`;
+  const file = path.join(artifacts, `${String(++shot).padStart(2, '0')}-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.png`);
+  let snapped = false;
+  const snap = async () => {
+    await page.screenshot({ path: file });
+    snapped = true;
+  };
   try {
-    const detail = await body();
+    const detail = await body(snap);
     results.push({ name, ok: true, detail });
     log(`PASS ${name}${detail ? `: ${typeof detail === 'string' ? detail : JSON.stringify(detail)}` : ''}`);
   } catch (error) {
     results.push({ name, ok: false, error: String(error.message || error) });
     log(`FAIL ${name}: ${String(error.message || error).slice(0, 2000)}`);
+    snapped = false;
   }
-  await page.screenshot({ path: path.join(artifacts, file) }).catch(() => undefined);
+  if (!snapped) await page.screenshot({ path: file }).catch(() => undefined);
+}
+
+/**
+ * Copies the README's picture of the editor (`picture`) to E2E_README_IMAGE when it differs from the
+ * one there by more than a few pixels. Rendering is not bit-exact from run to run (anti-aliasing at
+ * a corner, a fading scroll bar), and the picture is committed: each run must not leave a change.
+ */
+async function updateReadmePicture(page, picture) {
+  const target = process.env.E2E_README_IMAGE;
+  if (!target) return 'not copied (E2E_README_IMAGE unset)';
+  if (fs.existsSync(target)) {
+    const other = await page.context().browser().newPage();
+    try {
+      const dataUrl = (file) => `data:image/png;base64,${fs.readFileSync(file).toString('base64')}`;
+      const changed = await other.evaluate(async ([a, b]) => {
+        const load = (src) => new Promise((resolve, reject) => Object.assign(new Image(), { onload() { resolve(this); }, onerror: reject, src }));
+        const [ia, ib] = await Promise.all([load(a), load(b)]);
+        if (ia.width !== ib.width || ia.height !== ib.height) return Infinity;
+        const pixels = (img) => {
+          const canvas = Object.assign(document.createElement('canvas'), { width: img.width, height: img.height });
+          const context = canvas.getContext('2d');
+          context.drawImage(img, 0, 0);
+          return context.getImageData(0, 0, img.width, img.height).data;
+        };
+        const [pa, pb] = [pixels(ia), pixels(ib)];
+        let n = 0;
+        for (let i = 0; i < pa.length; i += 4) if (Math.max(Math.abs(pa[i] - pb[i]), Math.abs(pa[i + 1] - pb[i + 1]), Math.abs(pa[i + 2] - pb[i + 2])) > 8) n++;
+        return n;
+      }, [dataUrl(picture), dataUrl(target)]);
+      if (changed <= 50) return `unchanged (${changed} pixels differ): ${target} kept`;
+    } finally {
+      await other.close();
+    }
+  }
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  fs.copyFileSync(picture, target);
+  return `copied to ${target}`;
 }
 
 /** Squiggle runs per line as the editor paints them (overlapping/adjacent decorations merge). */
@@ -54,9 +102,26 @@ async function trusted(page, vs) {
   // The quick fix taken below: line 1's "The" should be "Freiburg" (a wer.substitution).
   const fixed = editedText.replace(/^The city council/, 'Freiburg city council');
   const afterFix = expectations(workspace, HYP, fixed);
-  log('expected status', before.status, '→', afterEdit.status, '→', afterFix.status);
+  // Typed while the report is open: it has to follow.
+  const LIVE = ' once more';
+  const live = fixed.split('\n').map((l, i) => (i === 2 ? l + LIVE : l)).join('\n');
+  const afterLive = expectations(workspace, HYP, live);
+  log('expected status', before.status, '→', afterEdit.status, '→', afterFix.status, '→', afterLive.status);
 
   await step(page, 'workbench opens the hypothesis', () => openHypothesis(page, vs));
+
+  await step(page, 'the .vsix is installed: ScoreLens in the Extensions view', async (snap) => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
+    await vs.runCommand('Extensions: Show Installed Extensions');
+    const rows = await vs.waitFor('ScoreLens among the installed extensions', () => vs.extensionRows(), (r) => r.some((x) => x.text.includes(manifest.displayName)), 20_000);
+    const row = rows.find((x) => x.text.includes(manifest.displayName));
+    assert.ok(row.text.includes(manifest.description.slice(0, 40)), `row: ${JSON.stringify(row)}`);
+    assert.ok(row.label.includes(`${manifest.displayName}, ${manifest.version},`), `row: ${JSON.stringify(row)}`);
+    await snap();
+    await page.keyboard.press('Control+B'); // the side bar away again
+    await vs.focusEditor();
+    return row.label || row.text;
+  });
 
   await step(page, 'status bar shows the corpus scores', async () => {
     const text = await vs.waitFor('the ScoreLens status bar item', () => vs.scoresStatus(), (t) => t === before.status, 60_000);
@@ -96,28 +161,56 @@ async function trusted(page, vs) {
     return { 1: hints(1), 2: hints(2), 3: hints(3) };
   });
 
-  await step(page, 'hover shows the sentence scores', async () => {
-    const row = (await vs.editorLines()).find((r) => r.line === 1);
-    const [x, y] = row.charBoxes[1]; // on "The"
-    const text = await vs.hoverAt(x, y);
-    assert.match(text, /ScoreLens · segment 1/);
+  await step(page, 'hover shows the sentence scores', async (snap) => {
+    // On "The" of line 1.
+    const text = await vs.hoverOn(1, 1, (t) => /ScoreLens · segment 1\b/.test(t) && t.includes('(WER: substitution)') && t.includes('Reference 1:'));
     assert.match(text, /sentence BLEU \d+\.\d\d — n-gram precisions [\d.]+\/[\d.]+\/[\d.]+\/[\d.]+, BP \d\.\d{3}/);
     assert.match(text, /ROUGE-L P \d\.\d{3} · R \d\.\d{3} · F \d\.\d{3}/);
     assert.match(text, /WER \d+\.\d% — S \d+ · D \d+ · I \d+ · H \d+/);
     assert.ok(text.includes('"The" where the reference has "Freiburg" (WER: substitution)'), 'the diagnostic under the mouse is not in the hover');
     assert.ok(text.includes('Reference 1: Freiburg city council has approved a new plan'), 'no aligned reference');
+    await snap();
     await page.mouse.move(5, 5);
     return text.slice(0, 160);
   });
 
-  await step(page, 'Problems panel lists the findings', async () => {
+  await step(page, 'one view: squiggles, inlay hints, a hover and the status bar (README screenshot)', async (snap) => {
+    // A smaller window keeps the picture readable in the README (and the file small).
+    await page.setViewportSize({ width: 1280, height: 760 });
+    try {
+      await vs.focusEditor();
+      // The cursor on a line without findings: no light bulb in the picture.
+      await vs.goToLine(3);
+      const rows = await vs.waitFor('squiggles and hints after the resize', () => vs.editorLines(),
+        (r) => r.filter((x) => x.squiggles.length && x.hints.length).length >= 10, 15_000);
+      const row = rows.find((r) => r.line === 15); // "The local chamber of industry and trade →commerce …"
+      const column = row.text.indexOf('trade');
+      assert.ok(column > 0, `line 15: ${row.text}`);
+      const text = await vs.hoverOn(15, column + 2, (t) => /ScoreLens · segment 15\b/.test(t) && t.includes('Reference 1:') && t.includes('(WER: substitution)'));
+      assert.match(text, /sentence BLEU \d+\.\d\d/);
+      assert.equal(await vs.scoresStatus(), before.status);
+      assert.ok(row.hints.includes('→commerce'), `line 15 hints: ${JSON.stringify(row.hints)}`);
+      await vs.hoverSettled();
+      await snap();
+      const picture = path.join(artifacts, 'readme-vscode-review.png');
+      await page.screenshot({ path: picture });
+      return `hover on line 15: ${text.slice(0, 80)}…; README picture ${await updateReadmePicture(page, picture)}`;
+    } finally {
+      await page.mouse.move(5, 5);
+      await page.setViewportSize({ width: 1600, height: 1000 });
+    }
+  });
+
+  await step(page, 'Problems panel lists the findings', async (snap) => {
     await page.keyboard.press('Control+Shift+M');
-    const rows = await vs.waitFor('file rows in the Problems panel', () => vs.problemRows(), (r) => r.some((x) => x.text.includes(HYP)), 30_000);
+    const count = (row) => Number((row?.text.match(/(\d+)$/) ?? [])[1]);
+    const rows = await vs.waitFor(`the ${HYP} row with ${before.problemsWhileReferencesClosed} problems in the Problems panel`, () => vs.problemRows(),
+      (r) => count(r.find((x) => x.text.startsWith(HYP))) === before.problemsWhileReferencesClosed, 30_000);
     const fileRow = rows.find((r) => r.text.startsWith(HYP));
-    assert.equal(Number((fileRow?.text.match(/(\d+)$/) ?? [])[1]), before.problemsWhileReferencesClosed, `${HYP} row: ${JSON.stringify(fileRow)}`);
     // Sorted by position: the first problem is the substitution at line 1, column 1.
     const first = rows[rows.indexOf(fileRow) + 1]?.text ?? '';
     assert.match(first, /^"The" where the reference has "Freiburg" \(WER: substitution\) scorelens\W*wer\.substitution\W*\[Ln 1, Col 1\]/);
+    await snap();
     await page.keyboard.press('Control+J'); // hide the panel again
     return [fileRow.text, first];
   });
@@ -145,7 +238,8 @@ async function trusted(page, vs) {
     const row = await vs.waitFor('line 1 after the fix', async () => (await vs.editorLines()).find((r) => r.line === 1),
       (r) => r?.text.startsWith('Freiburg city council of Freiburg'), 15_000);
     const status = await vs.waitFor('scores after the fix', () => vs.scoresStatus(), (t) => t === afterFix.status, 30_000);
-    assert.ok(afterFix.scores.bleu.score > afterEdit.scores.bleu.score, 'the CLI says the fix does not raise BLEU');
+    const bleu = (t) => Number(/BLEU (\d+\.\d)/.exec(t ?? '')?.[1]);
+    assert.ok(bleu(status) > bleu(statusBeforeFix), `BLEU did not rise in the status bar: ${statusBeforeFix} → ${status}`);
     return `${row.text.slice(0, 40)}…; ${statusBeforeFix} → ${status}`;
   });
 
@@ -177,7 +271,7 @@ async function trusted(page, vs) {
     return `${back.length} line score hints back`;
   });
 
-  await step(page, 'compare with a reference opens a diff', async () => {
+  await step(page, 'compare with a reference opens a diff', async (snap) => {
     await vs.focusEditor();
     await vs.runCommand('ScoreLens: Compare with Reference');
     // Two references: the command asks which one.
@@ -185,17 +279,20 @@ async function trusted(page, vs) {
     await page.waitForSelector('.editor-group-container.active .monaco-diff-editor', { timeout: 20_000 });
     const tab = await page.locator('.editor-group-container.active .tab.active').first().getAttribute('aria-label');
     assert.match(tab ?? '', /news\.ref2\.en ↔ news\.hyp\.en/);
+    await snap();
     await page.keyboard.press('Control+W');
     return tab;
   });
 
-  await step(page, 'the report view shows scores, histograms and the worst segments', async () => {
+  const reportBleu = (frame) => frame.$$eval('.corpus td.score', (c) => c.map((x) => x.textContent)[0]);
+
+  await step(page, 'clicking the status bar opens the report: scores, histograms, the worst segments', async (snap) => {
     await page.locator(`.tab[aria-label*="${HYP}"]`).first().click();
-    await vs.runCommand('ScoreLens: Show Report');
+    await page.locator('.part.statusbar .statusbar-item', { hasText: /BLEU/ }).first().click();
     const frame = await vs.reportFrame();
     await frame.waitForSelector('#report h1', { timeout: 20_000 });
     const expectedBleu = afterFix.scores.bleu.score.toFixed(1);
-    await vs.waitFor('the report to show the current BLEU', () => frame.$$eval('.corpus td.score', (c) => c.map((x) => x.textContent)), (v) => v[0] === expectedBleu, 20_000);
+    await vs.waitFor('the report to show the current BLEU', () => reportBleu(frame), (v) => v === expectedBleu, 20_000);
     const report = await frame.evaluate(() => ({
       title: document.querySelector('#report h1')?.textContent,
       corpus: [...document.querySelectorAll('.corpus tr')].slice(1).map((r) => [...r.children].map((c) => c.textContent)),
@@ -209,13 +306,27 @@ async function trusted(page, vs) {
     assert.equal(report.corpus[0][3], afterFix.scores.bleu.signature);
     assert.deepEqual(report.histograms, ['Sentence BLEU', 'Segment ROUGE-L', 'Segment WER']);
     assert.ok(report.bars >= 30, `only ${report.bars} histogram bars`);
-    await page.screenshot({ path: path.join(artifacts, `${String(shot).padStart(2, '0')}a-report-top.png`) });
     assert.equal(report.rows.length, lines.filter((l) => l.length).length);
+    await snap();
     // Clicking a row selects that line in the hypothesis.
     const worst = report.rows[0];
     await frame.click(`tr.segment[data-line="${worst}"]`);
-    const position = await vs.waitFor('the cursor on the clicked line', async () => (await vs.statusBarItems()).find((t) => /^Ln \d+/.test(t)), (t) => t?.startsWith(`Ln ${worst},`), 15_000);
+    const position = await vs.waitFor('the cursor on the clicked line', () => vs.cursorStatus(), (t) => t?.startsWith(`Ln ${worst},`), 15_000);
     return { corpus: report.corpus.map((r) => `${r[0]} ${r[1]}`), worstLine: worst, position };
+  });
+
+  await step(page, 'the report follows while typing', async () => {
+    const frame = await vs.reportFrame();
+    await vs.focusEditor();
+    await page.waitForSelector(`.editor-group-container.active .tab.active[aria-label*="${HYP}"]`, { timeout: 10_000 });
+    await vs.goToLine(3);
+    await page.keyboard.press('End');
+    await page.keyboard.type(LIVE, { delay: 20 });
+    const expected = afterLive.scores.bleu.score.toFixed(1);
+    assert.notEqual(expected, afterFix.scores.bleu.score.toFixed(1), 'the typed words do not change BLEU');
+    const bleu = await vs.waitFor('the report to show the new BLEU', () => reportBleu(frame), (v) => v === expected, 20_000);
+    const status = await vs.waitFor('the status bar to agree', () => vs.scoresStatus(), (t) => t === afterLive.status, 10_000);
+    return `report BLEU ${afterFix.scores.bleu.score.toFixed(1)} → ${bleu}; ${status}`;
   });
 
   // The language server is the only `-m scorelens serve` process in code-server's session.
@@ -231,7 +342,7 @@ async function trusted(page, vs) {
     process.kill(pid, 'SIGKILL');
     await vs.waitFor('a new server process', async () => serverPids(), (p) => p.length === 1 && p[0] !== pid, 30_000);
     // The restarted server gets the open documents again, with the unsaved edits.
-    const status = await vs.waitFor('scores from the new server', () => vs.scoresStatus(), (t) => t === afterFix.status, 30_000);
+    const status = await vs.waitFor('scores from the new server', () => vs.scoresStatus(), (t) => t === afterLive.status, 30_000);
     return `server ${pid} killed, ${serverPids()[0]} serving: ${status}`;
   });
 
@@ -240,19 +351,25 @@ async function trusted(page, vs) {
     await vs.focusEditor();
     await vs.runCommand('ScoreLens: Restart Server');
     await vs.waitFor('a new server process', async () => serverPids(), (p) => p.length === 1 && p[0] !== pid, 30_000);
-    const status = await vs.waitFor('scores from the new server', () => vs.scoresStatus(), (t) => t === afterFix.status, 30_000);
+    const status = await vs.waitFor('scores from the new server', () => vs.scoresStatus(), (t) => t === afterLive.status, 30_000);
     return `server ${pid} → ${serverPids()[0]}: ${status}`;
   });
 
 }
 
+/** Opens the workbench on the copy of samples/mt and the hypothesis in it. */
 async function openHypothesis(page, vs) {
   await page.goto(url, { waitUntil: 'domcontentloaded' });
   await vs.waitForWorkbench();
-  await page.waitForTimeout(2000);
+  // The explorer lists the folder's files once the workspace is open.
+  await page.waitForSelector(`.explorer-folders-view .monaco-list-row[aria-label*="${HYP}"]`, { timeout: 60_000 });
+  const folder = await page.$eval('.explorer-folders-view .monaco-list-row[aria-level="1"], .pane-header[aria-label*="Explorer Section"]', (e) => e.getAttribute('aria-label')).catch(() => '');
   await page.keyboard.press('Control+B'); // hide the side bar: whole lines stay in view
+  await page.locator('.part.sidebar').waitFor({ state: 'hidden', timeout: 10_000 });
   await vs.openFile(HYP);
-  return HYP;
+  const title = await page.title();
+  assert.match(title, /\bmt\b/, `window title ${title}: the workspace is not the copy of samples/mt`);
+  return `${title} (${folder})`;
 }
 
 /**

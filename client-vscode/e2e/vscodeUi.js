@@ -14,32 +14,67 @@ class VsCode {
     await this.page.waitForSelector('.monaco-workbench .part.statusbar', { timeout: 90_000 });
   }
 
+  /**
+   * Opens a quick input with `keys` and returns its input box once it has the keyboard focus.
+   * The widget stays in the DOM between uses, so "visible" is not enough: a key press that lands
+   * while another part has focus would type into the editor instead. Retried when it does not open.
+   */
+  async quickInput(keys, prefix = '') {
+    const input = this.page.locator('.quick-input-widget .quick-input-box input');
+    for (let attempt = 1; ; attempt++) {
+      await this.page.keyboard.press(keys);
+      try {
+        await this.page.waitForFunction(
+          (prefix) => {
+            const a = document.activeElement;
+            return !!a && a.matches('.quick-input-widget .quick-input-box input') && a.offsetParent !== null && a.value.startsWith(prefix);
+          },
+          prefix,
+          { timeout: 5_000 },
+        );
+        return input;
+      } catch (error) {
+        if (attempt === 3) throw new Error(`${keys} did not open a focused quick input: ${error.message}`);
+        await this.page.keyboard.press('Escape');
+      }
+    }
+  }
+
   /** Quick Open: results arrive asynchronously, and Enter before the row exists does nothing. */
   async openFile(name) {
-    await this.page.keyboard.press('Control+P');
-    await this.page.waitForSelector('.quick-input-widget input', { timeout: 15_000 });
-    await this.page.keyboard.type(name);
+    const input = await this.quickInput('Control+P');
+    await input.fill(name);
     await this.page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${name}"]`, { timeout: 30_000 });
-    await this.page.keyboard.press('Enter');
+    await input.press('Enter');
     await this.page.waitForSelector(`.tab.active[aria-label*="${name}"]`, { timeout: 20_000 });
     await this.page.waitForSelector('.editor-group-container.active .monaco-editor .view-lines', { timeout: 20_000 });
   }
 
   /** Runs a command by its palette title (e.g. "ScoreLens: Show Report"). */
   async runCommand(title) {
-    await this.page.keyboard.press('Control+Shift+P');
-    await this.page.waitForSelector('.quick-input-widget input', { timeout: 15_000 });
-    await this.page.keyboard.type(title);
-    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    const input = await this.quickInput('Control+Shift+P', '>');
+    await input.fill(`>${title}`);
+    const row = this.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).first();
     await row.waitFor({ timeout: 20_000 });
-    await this.page.keyboard.press('Enter');
+    await input.press('Enter');
   }
 
+  /** Puts the cursor at the start of `line` (1-based) and waits for the status bar to say so. */
   async goToLine(line) {
-    await this.page.keyboard.press('Control+G');
-    await this.page.waitForSelector('.quick-input-widget input', { timeout: 10_000 });
-    await this.page.keyboard.type(String(line));
-    await this.page.keyboard.press('Enter');
+    const input = await this.quickInput('Control+G', ':');
+    await input.fill(`:${line}`);
+    await input.press('Enter');
+    await this.waitFor(`the cursor on line ${line}`, () => this.cursorStatus(), (t) => t?.startsWith(`Ln ${line},`), 10_000);
+    await this.waitForEditorFocus();
+  }
+
+  /** The "Ln x, Col y" status bar item. */
+  async cursorStatus() {
+    return (await this.statusBarItems()).find((t) => /^Ln \d+, Col \d+/.test(t));
+  }
+
+  async waitForEditorFocus() {
+    await this.page.waitForFunction(() => !!document.activeElement?.closest('.editor-group-container.active .monaco-editor'), undefined, { timeout: 10_000 });
   }
 
   async statusBarItems() {
@@ -121,21 +156,53 @@ class VsCode {
   async focusEditor() {
     await this.page.keyboard.press('Escape');
     await this.page.keyboard.press('Control+1');
+    await this.waitForEditorFocus();
   }
 
-  async hoverAt(x, y) {
-    await this.page.mouse.move(x, y);
+  /**
+   * Hovers the character at `column` (0-based) of `line` and returns the hover's text once
+   * `complete(text)` holds: the diagnostics part and the server's markdown arrive separately.
+   * The position is measured right before the mouse moves, and measured again when no such hover
+   * comes: a code lens or inlay hint that arrives late moves the text.
+   */
+  async hoverOn(line, column, complete, timeout = 30_000) {
     const hover = this.page.locator('.monaco-hover:not(.hidden) .monaco-hover-content').first();
-    await hover.waitFor({ timeout: 15_000 });
-    await this.page.waitForTimeout(700); // diagnostics and the server's markdown arrive in parts
-    return clean(await hover.innerText());
+    const end = Date.now() + timeout;
+    let last = '';
+    while (Date.now() < end) {
+      const row = (await this.editorLines()).find((r) => r.line === line);
+      if (row?.charBoxes[column]) {
+        await this.page.mouse.move(5, 5);
+        await this.page.mouse.move(...row.charBoxes[column]);
+        const settle = Date.now() + 5_000;
+        while (Date.now() < settle) {
+          last = clean(await hover.innerText({ timeout: 250 }).catch(() => ''));
+          if (complete(last)) return last;
+          await this.page.waitForTimeout(200);
+        }
+      }
+    }
+    throw new Error(`timed out waiting for the hover on line ${line}, column ${column + 1}; last seen: ${last.slice(0, 400) || 'none'}`);
+  }
+
+  /** Waits for the hover's scroll bar to fade out (it shows while the content changes): steady pictures. */
+  async hoverSettled() {
+    await this.page
+      .waitForFunction(() => [...document.querySelectorAll('.monaco-hover:not(.hidden) .scrollbar')].every((b) => getComputedStyle(b).opacity === '0'), undefined, { timeout: 5_000 })
+      .catch(() => undefined);
   }
 
   /** Problems panel rows as displayed (file rows carry their problem count). */
   async problemRows() {
     await this.page.waitForSelector('.markers-panel .monaco-list-row', { timeout: 20_000 });
-    await this.page.waitForTimeout(1000);
     return this.page.$$eval('.markers-panel .monaco-list-row', (rows) =>
+      rows.map((r) => ({ label: r.getAttribute('aria-label') ?? '', text: (r.innerText || '').replace(/[\s\u00a0]+/g, ' ').trim() })),
+    );
+  }
+
+  /** Rows of the Extensions view's list: aria-label and displayed text. */
+  async extensionRows() {
+    return this.page.$$eval('.extensions-viewlet .monaco-list-row', (rows) =>
       rows.map((r) => ({ label: r.getAttribute('aria-label') ?? '', text: (r.innerText || '').replace(/[\s\u00a0]+/g, ' ').trim() })),
     );
   }

