@@ -19,11 +19,13 @@ demo: $(STAMP)
 	$(BIN)/scorelens check samples/mt/news.hyp.en --min-bleu 20 | tail -n 15
 
 # Every suite runs even when an earlier one fails; the target fails if any did.
+# test-e2e installs its parts into .cache/vscode-e2e on first use; without network it is skipped
+# with the reason printed, except under CI=true (.ci/run sets it), where that is a failure.
 test: $(STAMP)
 	@status=0; \
 	$(MAKE) --no-print-directory test-python || status=1; \
 	$(MAKE) --no-print-directory test-client || status=1; \
-	[ "$${SCORELENS_E2E:-0}" = 0 ] || $(MAKE) --no-print-directory test-e2e || status=1; \
+	$(MAKE) --no-print-directory test-e2e || status=1; \
 	exit $$status
 
 test-python: $(STAMP)
