@@ -11,6 +11,8 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from lsp_support import diagnostics, open_doc, scores
 from lsprotocol import types
 
@@ -44,12 +46,19 @@ def _shape(diags):
     )
 
 
-async def test_random_edits_equal_a_fresh_review(client):
+@pytest.mark.parametrize("segmentation", ["line", "paragraph"])
+async def test_random_edits_equal_a_fresh_review(client, segmentation):
+    # paragraphs: an edit in one segment moves the lines of the segments after it, whose
+    # texts (and cached diagnostics) stay the same
+    client.set_configuration({"scorelens": {"debounceMs": 0, "segmentation": segmentation}})
     folder = client.workspace / "replay"
     folder.mkdir()
     for seed in range(12):
         rng = random.Random(seed)
-        texts = ["the cat sat on the mat\nsome words here\n😀 東京 é\n", "the cat sat on a mat\nsome other words\n東京 é\n"]
+        texts = [
+            "the cat sat on the mat\nsome words here\n\n😀 東京 é\n\nlast one here\n",
+            "the cat sat on a mat\nsome other words\n\n東京 é\n\nlast here\n",
+        ]
         paths = [folder / f"r{seed}.hyp.txt", folder / f"r{seed}.ref.txt"]
         for p, t in zip(paths, texts):
             p.write_text(t, encoding="utf-8")

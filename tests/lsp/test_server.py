@@ -398,3 +398,16 @@ async def test_cap_is_never_silent(client):
     diags = await diagnostics(client, uri)
     assert len(diags) == 5
     assert diags[-1].code == "scorelens.truncated" and "not shown" in diags[-1].message
+
+
+async def test_paragraph_moved_down_by_an_edit_above_moves_its_diagnostics(client):
+    client.set_configuration({"scorelens": {"debounceMs": 0, "segmentation": "paragraph"}})
+    uri, _ = write_pair(client, "para", "a b\n\nthe cat\n", "a b\n\nthe dog\n")
+    await scores(client, uri)
+    assert [d.range.start.line for d in by_code(await diagnostics(client, uri), "wer.substitution")] == [2]
+    # the second paragraph's text is unchanged, but it now starts a line further down
+    change(client, uri, 2, (0, 3), (0, 3), "\nc")
+    await scores(client, uri, version=2)
+    subs = [d for d in by_code(await diagnostics(client, uri), "wer.substitution") if '"cat"' in d.message]
+    assert [d.range.start.line for d in subs] == [3]
+    assert subs[0].data["range"]["start"]["line"] == 3

@@ -1,13 +1,17 @@
 """Findings as diagnostics, pushed after each re-score or answered to a pull.
 
-Per segment, diagnostics are cached with the statistics object they were made from: a
-keystroke re-scores one segment, so only its diagnostics are rebuilt. At most
-``maxProblems`` are sent per file; one more diagnostic says how many segments were left out.
+Per segment, diagnostics are cached as JSON text, keyed by the segment's texts and first lines
+(all they are made from): a keystroke changes one segment, so only its diagnostics are rebuilt,
+and a push joins cached text instead of encoding up to ``maxProblems`` diagnostics again. At
+most ``maxProblems`` are sent per file; one more diagnostic says how many were left out.
 """
 
 from __future__ import annotations
 
+import json
+
 from lsprotocol import types
+from pygls.protocol import default_converter
 from pygls.uris import to_fs_path
 
 from ..core import Finding
@@ -25,6 +29,7 @@ _CATEGORY = {"bleu": "bleu", "wer": "wer", "rouge": "rouge", "pairing": "pairing
 DROPPED_TEXT = "rouge.tokenizer-dropped-text"
 LINE_COUNTS = "pairing.line-count-mismatch"
 TRUNCATED = "scorelens.truncated"
+_CONVERTER = default_converter()
 
 
 def severity(review: Review, code: str) -> types.DiagnosticSeverity | None:
@@ -142,24 +147,30 @@ def _line_range(ls, review: Review, side: int, segment: int) -> types.Range:
     return _range(ls, review, side, segment, 0, len(text))
 
 
-def _segment(ls, review: Review, segment: int) -> dict[int, list[types.Diagnostic]]:
-    """Diagnostics of one segment per side, from the cache while its statistics are unchanged."""
-    st = review.corpus.statistics(segment)
+def _segment(ls, review: Review, segment: int) -> dict[int, list[str]]:
+    """JSON of one segment's diagnostics per side, rebuilt only when the segment changed."""
+    corpus = review.corpus
+    sides = range(corpus.references + 1)
+    key = (tuple(corpus.text(side, segment) for side in sides), tuple(corpus.first_line(side, segment) for side in sides))
     cached = review.cache.get(segment)
-    if cached is not None and cached[0] is st:
+    if cached is not None and cached[0] == key:
         return cached[1]
-    per_side: dict[int, list[types.Diagnostic]] = {}
-    if st.differs:
-        for finding in review.corpus.findings(segment):
+    per_side: dict[int, list[str]] = {}
+    if corpus.statistics(segment).differs:
+        for finding in corpus.findings(segment):
             shown_on = [finding.side]
             if finding.code == codes.DELETION:
                 shown_on.append(0)
             for side in shown_on:
                 d = _diagnostic(ls, review, finding, side)
                 if d is not None:
-                    per_side.setdefault(side, []).append(d)
-    review.cache[segment] = (st, per_side)
+                    per_side.setdefault(side, []).append(_json(ls, d))
+    review.cache[segment] = (key, per_side)
     return per_side
+
+
+def _json(ls, diagnostic: types.Diagnostic) -> str:
+    return json.dumps(_CONVERTER.unstructure(diagnostic))
 
 
 def _document_problems(ls, review: Review) -> list[types.Diagnostic]:
@@ -203,10 +214,10 @@ def _document_problems(ls, review: Review) -> list[types.Diagnostic]:
     return found
 
 
-def collect(ls, review: Review) -> dict[str, list[types.Diagnostic]]:
-    """Every document's diagnostics from this review: the hypothesis and its open references."""
-    hyp = _document_problems(ls, review)
-    out: dict[str, list[types.Diagnostic]] = {review.uri: hyp}
+def collect(ls, review: Review) -> dict[str, list[str]]:
+    """Every document's diagnostics (as JSON) from this review: the hypothesis and its open references."""
+    hyp = [_json(ls, d) for d in _document_problems(ls, review)]
+    out: dict[str, list[str]] = {review.uri: hyp}
     corpus = review.corpus
     if corpus is None:
         return out
@@ -238,15 +249,14 @@ def collect(ls, review: Review) -> dict[str, list[types.Diagnostic]]:
         parts = [f"{cut} more findings"] if cut else []
         if left:
             parts.append(f"{left} more segments with differences")
-        diags.append(
-            types.Diagnostic(
-                types.Range(types.Position(0, 0), types.Position(0, 0)),
-                " and ".join(parts) + f" not shown (scorelens.maxProblems = {cap})",
-                types.DiagnosticSeverity.Information,
-                code=TRUNCATED,
-                source=SOURCE,
-            )
+        summary = types.Diagnostic(
+            types.Range(types.Position(0, 0), types.Position(0, 0)),
+            " and ".join(parts) + f" not shown (scorelens.maxProblems = {cap})",
+            types.DiagnosticSeverity.Information,
+            code=TRUNCATED,
+            source=SOURCE,
         )
+        diags.append(_json(ls, summary))
     return out
 
 
@@ -257,9 +267,10 @@ def publish(ls, review: Review) -> None:
         return
     doc = ls.documents.open.get(review.uri)
     for uri, diags in collect(ls, review).items():
-        version = ls.documents.open[uri].version if uri in ls.documents.open else None
-        ls.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, diagnostics=diags, version=version if doc else None)
+        version = ls.documents.open[uri].version if uri in ls.documents.open and doc else None
+        ls.notify_json(
+            types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
+            f'{{"uri":{json.dumps(uri)},"version":{json.dumps(version)},"diagnostics":[{",".join(diags)}]}}',
         )
 
 
@@ -277,9 +288,9 @@ def register(server) -> None:
     )
     async def pull(ls, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
         uri = params.text_document.uri
-        items: list[types.Diagnostic] = []
+        items: list[str] = []
         for review in ls.reviews_of(uri):
             await ls.settled(review)
             items.extend(collect(ls, review).get(uri, []))
-        return types.RelatedFullDocumentDiagnosticReport(items=items)
+        return {"kind": "full", "items": json.loads(f"[{','.join(items)}]")}
 

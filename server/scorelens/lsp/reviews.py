@@ -9,6 +9,7 @@ refreshes the corpus a slice at a time so the event loop keeps serving, and then
 from __future__ import annotations
 
 import asyncio
+import gc
 from dataclasses import dataclass, field
 
 from ..core import Corpus, ScoringConfig
@@ -51,14 +52,21 @@ class Review:
     async def refresh(self, progress=None) -> None:
         """Re-score what is dirty, yielding between slices; ``progress(done, total)`` if long."""
         corpus = self.corpus
-        if corpus is None:
+        if corpus is None or corpus.refresh(SLICE):
             return
-        total = None
-        scored = 0
-        while not corpus.refresh(SLICE):
-            scored += SLICE
-            if progress is not None:
-                if total is None:
-                    total = len(corpus)
-                progress(min(scored, total), total)
-            await asyncio.sleep(0)
+        # A cold start keeps millions of new objects; the core pauses the garbage collector
+        # within one call only, and full collections between slices would cost seconds.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            scored = SLICE
+            while True:
+                if progress is not None:
+                    progress(min(scored, len(corpus)), len(corpus))
+                await asyncio.sleep(0)
+                if corpus.refresh(SLICE):
+                    return
+                scored += SLICE
+        finally:
+            if collecting:
+                gc.enable()

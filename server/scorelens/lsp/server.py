@@ -8,6 +8,7 @@ into LSP types.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import time
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import Any
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.uris import to_fs_path
 
 from .. import __version__
@@ -32,9 +34,35 @@ log = logging.getLogger(__name__)
 PROGRESS_AFTER_S = 0.5
 
 
+class ScoreLensProtocol(LanguageServerProtocol):
+    """pygls's protocol without its own copy of the open documents.
+
+    The server keeps open documents in its line model (:mod:`.documents`); pygls's copy would
+    split and re-join a whole 100,000-line text on every keystroke.
+    """
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
+        yield self.fm.features[types.TEXT_DOCUMENT_DID_OPEN], (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
+        yield self.fm.features[types.TEXT_DOCUMENT_DID_CHANGE], (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams):
+        yield self.fm.features[types.TEXT_DOCUMENT_DID_CLOSE], (params,), None
+
+
 class ScoreLensServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("scorelens", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental, max_workers=2)
+        super().__init__(
+            "scorelens",
+            __version__,
+            protocol_cls=ScoreLensProtocol,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            max_workers=2,
+        )
         self.documents = Documents()
         self.pairings = Pairings()
         self.reviews: dict[str, Review] = {}
@@ -52,6 +80,13 @@ class ScoreLensServer(LanguageServer):
 
     def log(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
         self.window_log_message(types.LogMessageParams(type=kind, message=message))
+
+    def notify_json(self, method: str, params: str) -> None:
+        """Send a notification whose params are JSON text already (see :mod:`.diagnostics`)."""
+        body = f'{{"jsonrpc":"2.0","method":"{method}","params":{params}}}'.encode()
+        sent = self.protocol.writer.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+        if inspect.isawaitable(sent):  # the TCP and WebSocket writers
+            asyncio.ensure_future(sent)
 
     def tell(self, message: str, kind: types.MessageType = types.MessageType.Warning) -> None:
         self.window_show_message(types.ShowMessageParams(type=kind, message=f"ScoreLens: {message}"))
