@@ -411,3 +411,18 @@ async def test_paragraph_moved_down_by_an_edit_above_moves_its_diagnostics(clien
     subs = [d for d in by_code(await diagnostics(client, uri), "wer.substitution") if '"cat"' in d.message]
     assert [d.range.start.line for d in subs] == [3]
     assert subs[0].data["range"]["start"]["line"] == 3
+
+
+async def test_report_built_across_an_edit_is_of_one_version(client):
+    lines = [f"line {i} the cat sat" for i in range(1500)]
+    uri, _ = write_pair(client, "big", "\n".join(lines) + "\n", "\n".join(lines) + "\n")
+    await scores(client, uri)
+    pending = asyncio.ensure_future(client.protocol.send_request_async("scorelens/report", {"uri": uri}))
+    await asyncio.sleep(0)
+    change(client, uri, 2, (1400, 0), (1400, 0), "new ")
+    report = await pending
+    report = report if isinstance(report, dict) else report._asdict()
+    rows = report["segments"]
+    row = rows[1400] if isinstance(rows[1400], dict) else rows[1400]._asdict()
+    assert len(rows) == 1500
+    assert row["hypothesis"] == ("new " if report["version"] == 2 else "") + "line 1400 the cat sat"

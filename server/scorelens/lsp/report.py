@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from ..core import rates
 from ..summary import scores_dict
 from .reviews import Review
 
 SCORES = "scorelens/scores"
+# Report rows built between two yields to the event loop: a few milliseconds of work.
+ROWS_PER_YIELD = 500
 REPORT = "scorelens/report"
 
 
@@ -28,10 +32,16 @@ def _version(ls, uri: str) -> int | None:
     return doc.version if doc else None
 
 
-def report(ls, review: Review) -> dict:
+async def report(ls, review: Review) -> dict | None:
+    """Every segment's scores; None if the document changed while the report was being built."""
     corpus = review.corpus
+    version = _version(ls, review.uri)
     segments = []
     for i in range(len(corpus)):
+        if i % ROWS_PER_YIELD == ROWS_PER_YIELD - 1:
+            await asyncio.sleep(0)  # a 100,000-line report takes a second or more to build
+            if ls.reviews.get(review.uri) is not review or _version(ls, review.uri) != version or corpus.dirty:
+                return None
         s = corpus.segment_scores(i)
         row = {
             "line": corpus.first_line(0, i),
@@ -50,7 +60,7 @@ def report(ls, review: Review) -> dict:
         segments.append(row)
     return {
         "uri": review.uri,
-        "version": _version(ls, review.uri),
+        "version": version,
         "references": list(review.pairing.references),
         "scores": scores_dict(corpus.scores()),
         "segments": segments,
@@ -58,11 +68,14 @@ def report(ls, review: Review) -> dict:
 
 
 async def report_for(ls, uri: str) -> dict | None:
-    review = ls.reviews.get(uri)
-    if review is None or review.corpus is None:
-        return None
-    await ls.settled(review)
-    return report(ls, review)
+    while True:
+        review = ls.reviews.get(uri)
+        if review is None or review.corpus is None:
+            return None
+        await ls.settled(review)
+        built = await report(ls, review)
+        if built is not None:
+            return built
 
 
 def register(server) -> None:
