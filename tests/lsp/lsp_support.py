@@ -23,7 +23,11 @@ SAMPLES = ROOT / "samples"
 
 def capabilities(profile: str) -> types.ClientCapabilities:
     if profile == "neovim":
-        return client_capabilities("neovim")
+        caps = client_capabilities("neovim")
+        # Neovim 0.11 cannot be told to re-pull diagnostics, so the server pushes to it (the
+        # real Neovim is driven in test_neovim.py); with refresh support this profile pulls.
+        caps.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(refresh_support=True)
+        return caps
     caps = client_capabilities("visual-studio-code")
     caps.text_document.inlay_hint = types.InlayHintClientCapabilities(
         dynamic_registration=True, resolve_support=types.ClientInlayHintResolveOptions(properties=["tooltip"])

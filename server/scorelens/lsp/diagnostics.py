@@ -281,16 +281,24 @@ def clear(ls, review: Review) -> None:
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
 
-def register(server) -> None:
-    @server.feature(
+def offer_pull(ls) -> None:
+    """Called from ``initialize``: answer ``textDocument/diagnostic`` instead of pushing if the
+    client can be told to re-pull, as a hypothesis's diagnostics also change when its
+    reference or the settings do. Neovim 0.11 pulls but cannot be told to, so it gets pushes."""
+    ls.pull_diagnostics = ls.client_supports("text_document", "diagnostic") and ls.client_supports(
+        "workspace", "diagnostics", "refresh_support"
+    )
+    if not ls.pull_diagnostics:
+        return
+
+    @ls.feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
         types.DiagnosticOptions(identifier=SOURCE, inter_file_dependencies=True, workspace_diagnostics=False),
     )
-    async def pull(ls, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
+    async def pull(ls, params: types.DocumentDiagnosticParams) -> dict:
         uri = params.text_document.uri
         items: list[str] = []
         for review in ls.reviews_of(uri):
             await ls.settled(review)
             items.extend(collect(ls, review).get(uri, []))
         return {"kind": "full", "items": json.loads(f"[{','.join(items)}]")}
-

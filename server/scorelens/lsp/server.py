@@ -296,7 +296,9 @@ def initialize(ls: ScoreLensServer, params: types.InitializeParams) -> None:
     if not folders and params.root_uri:
         folders = [Path(to_fs_path(params.root_uri))]
     ls.pairings.set_folders(folders)
-    ls.pull_diagnostics = ls.client_supports("text_document", "diagnostic")
+    from . import diagnostics
+
+    diagnostics.offer_pull(ls)
 
 
 @server.feature(types.INITIALIZED)
@@ -401,9 +403,9 @@ async def did_change_watched_files(ls: ScoreLensServer, params: types.DidChangeW
 
 
 def main(tcp: tuple[str, int] | None = None) -> None:
-    from . import code_actions, code_lens, commands, diagnostics, hover, inlay_hints, report
+    from . import code_actions, code_lens, commands, hover, inlay_hints, report
 
-    for feature in (code_actions, code_lens, commands, diagnostics, hover, inlay_hints, report):
+    for feature in (code_actions, code_lens, commands, hover, inlay_hints, report):
         feature.register(server)
     logging.basicConfig(level=logging.WARNING)
     if tcp is not None:
