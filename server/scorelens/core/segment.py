@@ -94,49 +94,110 @@ class _WordNumbers(dict):
         return numbers
 
 
-def _numberer(tokenizer, number: Callable[[str], int]) -> Callable[[str], Tokens]:
-    """text -> its tokens' numbers; words repeat, so word-local tokenizers run once per word."""
-    if hasattr(tokenizer, "word_tokens"):
-        words, numbers = tokenizer.words, _WordNumbers(tokenizer.word_tokens, number).__getitem__
-        return lambda text: tuple(chain.from_iterable(map(numbers, words(text))))
-    tokens = tokenizer.tokens
-    return lambda text: tuple(map(number, tokens(text)))
+def _lowered(tokens: Callable[[str], Tokens]) -> Callable[[str], Tokens]:
+    return lambda text: tokens(text.lower())
+
+
+def _numberers(tokenizer, number: Callable[[str], int], lower: bool):
+    """(text -> its tokens' numbers, word -> its tokens' numbers), lowercasing first if asked.
+
+    Words repeat, so word-local tokenizers run once per distinct word of a text. The word
+    function is None for a tokenizer whose tokens can cross words.
+    """
+    word_tokens = getattr(tokenizer, "word_tokens", None)
+    if word_tokens is None:
+        tokens = tokenizer.tokens
+        of_text = lambda text: tuple(map(number, tokens(text)))
+        of_word = None
+    else:
+        words, numbers = tokenizer.words, _WordNumbers(word_tokens, number).__getitem__
+        of_text = lambda text: tuple(chain.from_iterable(map(numbers, words(text))))
+        of_word = lambda word: tuple(map(number, word_tokens(word)))
+    if lower:
+        return _lowered(of_text), of_word and _lowered(of_word)
+    return of_text, of_word
+
+
+def _nothing(word: str) -> Tokens:
+    return ()
+
+
+class _WordEntries(dict):
+    """Each distinct word's (BLEU token numbers, ROUGE token numbers, number as jiwer's word)."""
+
+    def __init__(self, bleu_: Callable[[str], Tokens], rouge_: Callable[[str], Tokens], number: Callable[[str], int]) -> None:
+        self.bleu = bleu_
+        self.rouge = rouge_
+        self.number = number
+
+    def __missing__(self, word: str) -> tuple[Tokens, Tokens, int]:
+        entry = self[word] = (self.bleu(word), self.rouge(word), self.number(word))
+        return entry
+
+
+def _plain(text: str, words: list[str]) -> bool:
+    """Whether ``words`` (``text.split()``) are the text's words for every word-local tokenizer:
+    single spaces only (jiwer splits at spaces only), nothing 13a unescapes (entities, <skipped>)."""
+    return "&" not in text and "<" not in text and " ".join(words) == text
 
 
 class Analyser:
-    """Analyses texts and scores segments under one configuration (tokenizers looked up once)."""
+    """Analyses texts and scores segments under one configuration (tokenizers looked up once).
+
+    A text has up to three token streams: BLEU's, ROUGE's and jiwer's words. When BLEU's
+    tokenizer is word-local (13a) or BLEU is off, a plain text is split once and each of its
+    words looked up for all three at once (a word's entry is made the first time it is met);
+    other texts go through each tokenizer. Lowercasing is word-local too: its one context rule
+    (Greek final sigma) stops at whitespace.
+    """
 
     def __init__(self, config: ScoringConfig) -> None:
         metrics = config.metrics
         self.vocabulary: defaultdict[str, int] = defaultdict(count().__next__)
         number = self.vocabulary.__getitem__
         self.order = config.bleu.max_ngram_order
-        self.bleu_tokens = _numberer(config.bleu.tokenizer, number) if "bleu" in metrics else None
-        self.bleu_lower = config.bleu.lowercase
+        self.bleu = "bleu" in metrics
         self.rouge_l = "rougeL" in metrics
         self.rouge_lsum = "rougeLsum" in metrics
-        self.rouge_tokens = _numberer(config.rouge.tokenizer, number) if self.rouge_l or self.rouge_lsum else None
-        self.check_dropped = self.rouge_tokens is not None and config.rouge.tokenizer_name == "rouge-score"
+        self.rouge = self.rouge_l or self.rouge_lsum
+        self.wer = "wer" in metrics
+        self.check_dropped = self.rouge and config.rouge.tokenizer_name == "rouge-score"
         self.lower = config.wer_transform == "lowercase"
-        self.jiwer_words = jiwer_words(self.lower).tokens if "wer" in metrics else None
         self.cer = "cer" in metrics
+        self.bleu_tokens, bleu_word = _numberers(config.bleu.tokenizer, number, config.bleu.lowercase) if self.bleu else (None, _nothing)
+        self.rouge_tokens, rouge_word = _numberers(config.rouge.tokenizer, number, False)
+        jiwer = jiwer_words(self.lower).tokens
+        self.word_numbers = lambda text: tuple(map(number, jiwer(text)))
+        self.by_word = None
+        if bleu_word is not None:
+            word_number = (lambda word: number(word.lower())) if self.lower else number
+            self.by_word = _WordEntries(bleu_word, rouge_word if self.rouge else _nothing, word_number).__getitem__
 
     def __call__(self, text: str) -> Analysis:
-        tokens = rouge_tokens = sentences = words = chars = None
-        dropped = False
-        if self.bleu_tokens is not None:
-            tokens = self.bleu_tokens(text.lower() if self.bleu_lower else text)
-        if self.rouge_tokens is not None:
-            tokenize = self.rouge_tokens
-            rouge_tokens = tokenize(text)
-            if self.rouge_lsum and "\n" in text:
-                sentences = [tokenize(s) for s in text.split("\n") if s]
-            dropped = self.check_dropped and RougeScoreTokenizer.dropped(text)
-        if self.jiwer_words is not None:
-            words = tuple(map(self.vocabulary.__getitem__, self.jiwer_words(text)))
+        bleu_tokens = rouge_tokens = word_numbers = None
+        if self.by_word is not None and _plain(text, words := text.split()):
+            bleu_column, rouge_column, numbers = zip(*map(self.by_word, words)) if words else ((), (), ())
+            if self.bleu:
+                bleu_tokens = tuple(chain.from_iterable(bleu_column))
+            if self.rouge:
+                rouge_tokens = tuple(chain.from_iterable(rouge_column))
+            if self.wer:
+                word_numbers = numbers
+        else:
+            if self.bleu:
+                bleu_tokens = self.bleu_tokens(text)
+            if self.rouge:
+                rouge_tokens = self.rouge_tokens(text)
+            if self.wer:
+                word_numbers = self.word_numbers(text)
+        sentences = None
+        if self.rouge_lsum and "\n" in text:
+            sentences = [self.rouge_tokens(s) for s in text.split("\n") if s]
+        dropped = self.check_dropped and RougeScoreTokenizer.dropped(text)
+        chars = None
         if self.cer:
             chars = text.lower().strip() if self.lower else text.strip()
-        return Analysis(text, tokens, rouge_tokens, sentences, words, chars, dropped)
+        return Analysis(text, bleu_tokens, rouge_tokens, sentences, word_numbers, chars, dropped)
 
     def statistics(self, hyp: Analysis, refs: Sequence[Analysis]) -> Record:
         bleu_stats = bleu.numbered_statistics(hyp.bleu, [r.bleu for r in refs], self.order) if hyp.bleu is not None else None
