@@ -140,6 +140,13 @@ def assert_same(incremental: Corpus, fresh: Corpus) -> None:
     for side in range(nsides):
         for ln in range(len(fresh.lines(side)) + 1):
             assert incremental.segment_at(side, ln) == fresh.segment_at(side, ln)
+    differing = [i for i in range(len(fresh)) if fresh.statistics(i).differs]
+    for corpus in (incremental, fresh):
+        found, i = [], corpus.next_differing()
+        while i is not None:
+            found.append(i)
+            i = corpus.next_differing(i + 1)
+        assert found == differing
 
 
 @st.composite

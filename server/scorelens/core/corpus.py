@@ -89,6 +89,7 @@ class Corpus:
         self._analyse = Analyser(self.config)
         self._empty = self._analyse("")
         self._results: list[Record | None] = []
+        self._differs = bytearray()  # per segment: 1 if it has findings, for a fast skip over the rest
         self._dirty: set[int] = set()
         self._tail: int | None = None
         order = self.config.bleu.max_ngram_order
@@ -202,6 +203,12 @@ class Corpus:
         self.refresh()
         return SegmentStatistics.of(self._results[segment])
 
+    def next_differing(self, start: int = 0) -> int | None:
+        """The first segment from ``start`` on that has findings, if any."""
+        self.refresh()
+        found = self._differs.find(1, start)
+        return found if found >= 0 else None
+
     def segment_scores(self, segment: int) -> SegmentScores:
         st = self.statistics(segment)
         return SegmentScores(
@@ -300,9 +307,11 @@ class Corpus:
         results = self._results
         while len(results) > n:
             self._account(results.pop(), -1)
+        del self._differs[n:]
         if len(results) < n:
             start = len(results)
             results.extend([None] * (n - start))
+            self._differs.extend(bytes(n - start))
             self._tail = start if self._tail is None else min(self._tail, start)
         budget = limit if limit is not None else -1
         pending = len(self._dirty) + (n - self._tail if self._tail is not None else 0)
@@ -324,6 +333,7 @@ class Corpus:
             self._account(old, -1)
         new = self._analyse.statistics(self._analysis(0, i), self._references(i))
         self._results[i] = new
+        self._differs[i] = new.differs
         self._account(new, 1)
 
     def _analyses(self, side: int, start: int, stop: int) -> list[Analysis]:
@@ -349,6 +359,7 @@ class Corpus:
             new = [statistics(h, r) for h, r in zip(hyps, refs)]
         old = [r for r in self._results[start:stop] if r is not None]
         self._results[start:stop] = new
+        self._differs[start:stop] = bytes(r.differs for r in new)
         self._account_all(old, -1)
         self._account_all(new, 1)
 

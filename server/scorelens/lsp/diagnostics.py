@@ -148,7 +148,7 @@ def _line_range(ls, review: Review, side: int, segment: int) -> types.Range:
 
 
 def _segment(ls, review: Review, segment: int) -> dict[int, list[str]]:
-    """JSON of one segment's diagnostics per side, rebuilt only when the segment changed."""
+    """JSON of one differing segment's diagnostics per side, rebuilt only when it changed."""
     corpus = review.corpus
     sides = range(corpus.references + 1)
     key = (tuple(corpus.text(side, segment) for side in sides), tuple(corpus.first_line(side, segment) for side in sides))
@@ -156,20 +156,19 @@ def _segment(ls, review: Review, segment: int) -> dict[int, list[str]]:
     if cached is not None and cached[0] == key:
         return cached[1]
     per_side: dict[int, list[str]] = {}
-    if corpus.statistics(segment).differs:
-        for finding in corpus.findings(segment):
-            shown_on = [finding.side]
-            if finding.code == codes.DELETION:
-                shown_on.append(0)
-            for side in shown_on:
-                d = _diagnostic(ls, review, finding, side)
-                if d is not None:
-                    per_side.setdefault(side, []).append(_json(ls, d))
+    for finding in corpus.findings(segment):
+        shown_on = [finding.side]
+        if finding.code == codes.DELETION:
+            shown_on.append(0)
+        for side in shown_on:
+            d = _diagnostic(ls, review, finding, side)
+            if d is not None:
+                per_side.setdefault(side, []).append(_json(d))
     review.cache[segment] = (key, per_side)
     return per_side
 
 
-def _json(ls, diagnostic: types.Diagnostic) -> str:
+def _json(diagnostic: types.Diagnostic) -> str:
     return json.dumps(_CONVERTER.unstructure(diagnostic))
 
 
@@ -216,7 +215,7 @@ def _document_problems(ls, review: Review) -> list[types.Diagnostic]:
 
 def collect(ls, review: Review) -> dict[str, list[str]]:
     """Every document's diagnostics (as JSON) from this review: the hypothesis and its open references."""
-    hyp = [_json(ls, d) for d in _document_problems(ls, review)]
+    hyp = [_json(d) for d in _document_problems(ls, review)]
     out: dict[str, list[str]] = {review.uri: hyp}
     corpus = review.corpus
     if corpus is None:
@@ -225,22 +224,16 @@ def collect(ls, review: Review) -> dict[str, list[str]]:
     open_refs = {k + 1: ref for k, ref in enumerate(review.pairing.references) if ref in ls.documents.open}
     for ref in open_refs.values():
         out.setdefault(ref, [])
-    differing = corpus.totals().differing
     seen_differing = 0
-    n = len(corpus)
-    segment = 0
-    while segment < n and seen_differing < differing:
-        per_side = _segment(ls, review, segment)
-        if corpus.statistics(segment).differs:
-            seen_differing += 1
-        for side, diags in per_side.items():
+    segment = corpus.next_differing()
+    while segment is not None and len(hyp) < cap:
+        seen_differing += 1
+        for side, diags in _segment(ls, review, segment).items():
             uri = review.uri if side == 0 else open_refs.get(side)
             if uri is not None:
                 out[uri].extend(diags)
-        segment += 1
-        if len(hyp) >= cap:
-            break
-    left = differing - seen_differing
+        segment = corpus.next_differing(segment + 1)
+    left = corpus.totals().differing - seen_differing
     for diags in out.values():
         cut = max(len(diags) - (cap - 1), 0) if len(diags) > cap or left else 0
         if not cut and not left:
@@ -256,14 +249,13 @@ def collect(ls, review: Review) -> dict[str, list[str]]:
             code=TRUNCATED,
             source=SOURCE,
         )
-        diags.append(_json(ls, summary))
+        diags.append(_json(summary))
     return out
 
 
 def publish(ls, review: Review) -> None:
     if ls.pull_diagnostics:
-        if ls.client_supports("workspace", "diagnostics", "refresh_support"):
-            ls.workspace_diagnostic_refresh(None)
+        ls.workspace_diagnostic_refresh(None)
         return
     doc = ls.documents.open.get(review.uri)
     for uri, diags in collect(ls, review).items():
