@@ -119,6 +119,7 @@ async function trusted(page, vs) {
     assert.ok(row.label.includes(`${manifest.displayName}, ${manifest.version},`), `row: ${JSON.stringify(row)}`);
     await snap();
     await page.keyboard.press('Control+B'); // the side bar away again
+    await page.locator('.part.sidebar').waitFor({ state: 'hidden', timeout: 10_000 });
     await vs.focusEditor();
     return row.label || row.text;
   });
@@ -315,7 +316,7 @@ async function trusted(page, vs) {
     return { corpus: report.corpus.map((r) => `${r[0]} ${r[1]}`), worstLine: worst, position };
   });
 
-  await step(page, 'the report follows while typing', async () => {
+  await step(page, 'the report follows while typing', async (snap) => {
     const frame = await vs.reportFrame();
     await vs.focusEditor();
     await page.waitForSelector(`.editor-group-container.active .tab.active[aria-label*="${HYP}"]`, { timeout: 10_000 });
@@ -326,6 +327,12 @@ async function trusted(page, vs) {
     assert.notEqual(expected, afterFix.scores.bleu.score.toFixed(1), 'the typed words do not change BLEU');
     const bleu = await vs.waitFor('the report to show the new BLEU', () => reportBleu(frame), (v) => v === expected, 20_000);
     const status = await vs.waitFor('the status bar to agree', () => vs.scoresStatus(), (t) => t === afterLive.status, 10_000);
+    // The code lens catches up too (VS Code asks for lenses again a little after an edit).
+    await vs.waitFor('the code lens to agree', () => page.$$eval('.editor-group-container.active .codelens-decoration a', (as) => as.map((a) => a.textContent)),
+      (t) => t.includes(`ScoreLens: ${afterLive.status} (${afterLive.scores.segments} segments)`), 10_000);
+    await frame.evaluate(() => window.scrollTo(0, 0)); // the corpus scores into the picture
+    await frame.waitForFunction(() => window.scrollY === 0);
+    await snap();
     return `report BLEU ${afterFix.scores.bleu.score.toFixed(1)} → ${bleu}; ${status}`;
   });
 
