@@ -19,8 +19,6 @@ def _free_port() -> int:
 
 
 async def test_diagnostics_over_tcp(tmp_path):
-    port = _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "scorelens", "serve", "--tcp", f"127.0.0.1:{port}"])
     client = LanguageClient("tcp-test", "0")
     published: asyncio.Queue = asyncio.Queue()
 
@@ -28,6 +26,8 @@ async def test_diagnostics_over_tcp(tmp_path):
     def on_diagnostics(params: types.PublishDiagnosticsParams) -> None:
         published.put_nowait(params)
 
+    port = _free_port()
+    server = subprocess.Popen([sys.executable, "-m", "scorelens", "serve", "--tcp", f"127.0.0.1:{port}"])
     try:
         for _ in range(100):
             try:
