@@ -12,8 +12,10 @@ through a pool map (the built-in ``map``, chunks of two segments): the cold star
 
 from __future__ import annotations
 
+import gc
 import math
 import re
+import weakref
 from contextlib import nullcontext
 from dataclasses import fields
 from unittest import mock
@@ -24,7 +26,7 @@ from hypothesis import strategies as st
 from peers import config
 from texts import examples, line
 
-from scorelens.core import Corpus
+from scorelens.core import Corpus, ScoringConfig
 from scorelens.core import corpus as corpus_module
 
 _BREAK = re.compile(r"\r\n|\r|\n")
@@ -211,3 +213,20 @@ def test_insert_line_shifts_pairing_and_reuses_work():
     c.replace_lines(0, 0, 1, [])
     assert_same(c, Corpus("\n".join(hyp) + "\n", ["\n".join(ref) + "\n"], cfg))
     _close(c.scores(), before, "back to the start")
+
+
+def test_corpus_is_freed_by_reference_counting_alone():
+    # the language server freezes what a cold start made (gc.freeze): that is only safe while
+    # a corpus holds no reference cycles
+    cfg = ScoringConfig(metrics=frozenset({"bleu", "rougeL", "rougeLsum", "wer", "cer"}))
+    gc.disable()
+    try:
+        c = Corpus("the cat sat\non the mat\n", ["the cat sat down\non a mat\n"], cfg)
+        c.findings(1)
+        c.replace_lines(0, 0, 1, ["a cat", "sat"])
+        c.scores()
+        gone = weakref.ref(c)
+        del c
+        assert gone() is None
+    finally:
+        gc.enable()

@@ -55,7 +55,9 @@ class Review:
         if corpus is None or corpus.refresh(SLICE):
             return
         # A cold start keeps millions of new objects; the core pauses the garbage collector
-        # within one call only, and full collections between slices would cost seconds.
+        # within one call only, and full collections between slices would cost seconds. They
+        # are acyclic (reference counting frees them), so once made they are frozen: the next
+        # full collection would otherwise walk them all, blocking for half a second.
         collecting = gc.isenabled()
         gc.disable()
         try:
@@ -69,4 +71,5 @@ class Review:
                 scored += SLICE
         finally:
             if collecting:
+                gc.freeze()
                 gc.enable()
