@@ -1,6 +1,6 @@
 """Benchmark: ScoreLens's scoring core against sacreBLEU, rouge-score and jiwer, in one run.
 
-    .venv/bin/python bench/core.py [--sizes 1000,10000,100000] [--edits 50] [--write bench/RESULTS.md]
+    .venv/bin/python bench/core.py [--sizes 1000,10000,100000] [--jobs N] [--edits 50] [--write bench/RESULTS.md]
 
 For each size it generates a line-aligned reference and hypothesis (fixed seed): sentences of
 20-30 tokens cut from the real TED text in ../shared/data/compare-mt when present, else drawn
@@ -10,6 +10,9 @@ insertions, deletions). It then times, on the same lines:
 - the peers: sacreBLEU ``BLEU().corpus_score``, rouge-score ``rougeL`` over every pair (and
   the mean), jiwer ``process_words``;
 - ScoreLens cold: a new ``Corpus`` with BLEU + ROUGE-L + WER and ``scores()``, and each metric alone;
+- ScoreLens cold in ``--jobs`` processes (default: the CPUs available): the same, the corpus
+  refreshed through a new ``ProcessPoolExecutor``'s ``map`` (starting the pool is timed too;
+  the core uses it from ``POOL_MINIMUM`` segments on, as the CLI does);
 - ScoreLens incremental: one hypothesis line replaced mid-document, then ``scores()``
   (median over ``--edits`` edits), and a line inserted mid-document (every later line re-paired);
 - peak memory of a process holding the largest corpus with all five metrics, in a subprocess.
@@ -31,6 +34,7 @@ import statistics
 import subprocess
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,6 +42,7 @@ TED = ROOT.parent / "shared" / "data" / "compare-mt"
 sys.path.insert(0, str(ROOT / "server"))
 
 from scorelens.core import Corpus, ScoringConfig, rates  # noqa: E402
+from scorelens.core.corpus import POOL_MINIMUM  # noqa: E402
 
 SEED = 20240607
 ERROR_RATE = 0.30
@@ -133,6 +138,19 @@ def scorelens(hyp_text, ref_text, metrics):
     return timed(lambda: Corpus(hyp_text, [ref_text], config).scores())
 
 
+def scorelens_pooled(hyp_text, ref_text, jobs):
+    """Cold BLEU + ROUGE-L + WER through a pool of ``jobs`` processes, started inside the timing."""
+    config = ScoringConfig(metrics=frozenset({"bleu", "rougeL", "wer"}))
+
+    def cold():
+        with ProcessPoolExecutor(jobs) as pool:
+            corpus = Corpus(hyp_text, [ref_text], config)
+            corpus.refresh(pool_map=pool.map)
+        return corpus.scores()
+
+    return timed(cold)
+
+
 def check_parity(ours, theirs):
     """The benchmark compares equal computations: ScoreLens's figures are the peers'."""
     bleu, rouge_f, wer = theirs["bleu"][1], theirs["rougeL"][1], theirs["wer"][1]
@@ -205,6 +223,7 @@ def fmt_s(seconds: float) -> str:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="1000,10000,100000", help="line counts, comma-separated")
+    parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)), help="processes for the pooled cold scoring")
     parser.add_argument("--edits", type=int, default=50, help="one-line edits timed on the largest size")
     parser.add_argument("--repeat", type=int, default=2, help="runs per figure (the best is kept)")
     parser.add_argument("--no-memory", action="store_true", help="skip the memory subprocess")
@@ -219,19 +238,28 @@ def main(argv=None) -> None:
         hyps, refs, source = generate(size)
         hyp_text, ref_text = text(hyps), text(refs)
         # rounds alternate ScoreLens and the peers, so neither always runs on the other's heap
-        cold, best = float("inf"), {}
+        cold = pooled = float("inf")
+        best = {}
         for _ in range(args.repeat):
             gc.collect()
             seconds, ours = scorelens(hyp_text, ref_text, {"bleu", "rougeL", "wer"})
             cold = min(cold, seconds)
+            gc.collect()
+            seconds, ours_pooled = scorelens_pooled(hyp_text, ref_text, args.jobs)
+            pooled = min(pooled, seconds)
+            assert ours_pooled == ours
             gc.collect()
             theirs = peers(hyps, refs)
             check_parity(ours, theirs)
             for m, (seconds, _) in theirs.items():
                 best[m] = min(best.get(m, seconds), seconds)
         alone = {m: min(scorelens(hyp_text, ref_text, {m})[0] for _ in range(args.repeat)) for m in ("bleu", "rougeL", "wer")}
-        rows.append((size, best, cold, alone))
-        print(f"{size:>7} lines: peers {sum(t for t, _ in theirs.values()):.2f} s, ScoreLens cold {cold:.2f} s", file=sys.stderr)
+        rows.append((size, best, cold, pooled, alone))
+        print(
+            f"{size:>7} lines: peers {sum(t for t, _ in theirs.values()):.2f} s, ScoreLens cold {cold:.2f} s, "
+            f"{args.jobs} processes {pooled:.2f} s",
+            file=sys.stderr,
+        )
 
     largest = max(sizes)
     hyps, refs, _ = generate(largest)
@@ -240,14 +268,19 @@ def main(argv=None) -> None:
     load_after = os.getloadavg()
 
     lines = []
-    lines.append("| lines | sacreBLEU BLEU | rouge-score rougeL | jiwer WER | peers total | ScoreLens BLEU | ScoreLens ROUGE-L | ScoreLens WER | ScoreLens all three (cold) | peers total / ScoreLens |")
-    lines.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for size, theirs, cold, alone in rows:
+    lines.append(
+        "| lines | sacreBLEU BLEU | rouge-score rougeL | jiwer WER | peers total | ScoreLens BLEU | ScoreLens ROUGE-L | ScoreLens WER "
+        f"| ScoreLens all three (cold, 1 process) | peers total / ScoreLens, 1 process | ScoreLens all three (cold, {args.jobs} processes) | peers total / ScoreLens, {args.jobs} processes |"
+    )
+    lines.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for size, theirs, cold, pooled, alone in rows:
         total = sum(theirs.values())
+        in_pool = "" if size >= POOL_MINIMUM else " (no pool: too small)"
         lines.append(
             f"| {size:,} | {fmt_s(theirs['bleu'])} | {fmt_s(theirs['rougeL'])} | {fmt_s(theirs['wer'])} | {fmt_s(total)} "
             f"| {fmt_s(alone['bleu'])} ({theirs['bleu'] / alone['bleu']:.1f}×) | {fmt_s(alone['rougeL'])} ({theirs['rougeL'] / alone['rougeL']:.1f}×) "
-            f"| {fmt_s(alone['wer'])} ({theirs['wer'] / alone['wer']:.1f}×) | {fmt_s(cold)} | **{total / cold:.1f}×** |"
+            f"| {fmt_s(alone['wer'])} ({theirs['wer'] / alone['wer']:.1f}×) | {fmt_s(cold)} | **{total / cold:.1f}×** "
+            f"| {fmt_s(pooled)}{in_pool} | **{total / pooled:.1f}×** |"
         )
     lines.append("")
     lines.append(f"| {largest:,}-line pair, BLEU + ROUGE-L + WER | |")
@@ -263,7 +296,9 @@ def main(argv=None) -> None:
         f"{platform.python_implementation()} {platform.python_version()}, Linux {platform.release()}); "
         f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after (a shared machine). "
         f"Text: {source}, 20-30 tokens a line, {ERROR_RATE:.0%} word errors, seed {SEED}. "
-        f"Wall-clock times, best of {args.repeat}; ScoreLens's figures were checked equal to the peers' (1e-9)."
+        f"Wall-clock times, best of {args.repeat}; ScoreLens's figures were checked equal to the peers' (1e-9), "
+        f"and the {args.jobs}-process ones equal to the 1-process ones. The pooled cold scoring starts {args.jobs} worker "
+        f"processes on these {os.cpu_count()} cores, inside the timing, for {POOL_MINIMUM:,} segments or more."
     )
     print(table)
     print()

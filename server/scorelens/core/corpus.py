@@ -30,10 +30,11 @@ from .text import paragraphs, segment_count, split_lines
 
 # ``map(function, chunks)``, e.g. ``ProcessPoolExecutor.map``: results in the chunks' order
 PoolMap = Callable[[Callable[[list[list[str]]], list[Record]], Iterable[list[list[str]]]], Iterable[list[Record]]]
-# Segments per chunk handed to a pool map, and the fewest segments worth a pool (measured with
-# bench/core.py on 2 cores: below that, starting workers and moving texts cost more than they save).
-POOL_CHUNK = 2000
-POOL_MINIMUM = 4000
+# Segments per chunk handed to a pool map, and the fewest segments worth one. Measured on 2 cores
+# with lines of 20-30 words: starting 2 workers costs 25 ms or more (forking a larger process
+# costs more), which `scorelens score` wins back from about 1,000 lines; 2,000 leaves a margin.
+POOL_CHUNK = 500
+POOL_MINIMUM = 2000
 
 
 class _Side:
