@@ -144,10 +144,10 @@ def _plain(text: str, words: list[str]) -> bool:
 class Analyser:
     """Analyses texts and scores segments under one configuration (tokenizers looked up once).
 
-    A text has up to three token streams: BLEU's, ROUGE's and jiwer's words. When BLEU's
-    tokenizer is word-local (13a) or BLEU is off, a plain text is split once and each of its
-    words looked up for all three at once (a word's entry is made the first time it is met);
-    other texts go through each tokenizer. Lowercasing is word-local too: its one context rule
+    A text has up to three token streams: BLEU's, ROUGE's and jiwer's words. When two or more
+    are on and BLEU's tokenizer is word-local (13a) or BLEU is off, a plain text is split once
+    and each of its words looked up for all three at once (a word's entry is made the first time
+    it is met); other texts go through each tokenizer. Lowercasing is word-local too: its one context rule
     (Greek final sigma) stops at whitespace.
     """
 
@@ -169,7 +169,7 @@ class Analyser:
         jiwer = jiwer_words(self.lower).tokens
         self.word_numbers = lambda text: tuple(map(number, jiwer(text)))
         self.by_word = None
-        if bleu_word is not None:
+        if bleu_word is not None and self.bleu + self.rouge + self.wer > 1:  # one stream is as fast alone
             word_number = (lambda word: number(word.lower())) if self.lower else number
             self.by_word = _WordEntries(bleu_word, rouge_word if self.rouge else _nothing, word_number).__getitem__
 
