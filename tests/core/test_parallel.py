@@ -7,6 +7,7 @@ equal those of a corpus scored in-process, exactly: the same records, summed in 
 
 from __future__ import annotations
 
+import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
@@ -30,8 +31,12 @@ def assert_identical(pooled: Corpus, fresh: Corpus) -> None:
         assert pooled.findings(i) == fresh.findings(i), i
 
 
-def test_process_pool_equals_in_process(shared, monkeypatch):
-    """Real worker processes, several chunks each; references of other lengths than the hypothesis."""
+@pytest.mark.parametrize("start_method", ["fork", "spawn"])
+def test_process_pool_equals_in_process(shared, monkeypatch, start_method):
+    """Real worker processes, several chunks each; references of other lengths than the hypothesis.
+    Spawned workers (macOS's and Windows's way) have their own hash seed: nothing may depend on it."""
+    if start_method not in multiprocessing.get_all_start_methods():
+        pytest.skip(f"no {start_method} start method here")
     hyp = file_lines(read(shared("compare-mt", "ted.sys1.detok.eng")))[:1500]
     refs = [
         file_lines(read(shared("compare-mt", "ted.ref.detok.eng")))[:1500],
@@ -41,7 +46,7 @@ def test_process_pool_equals_in_process(shared, monkeypatch):
     monkeypatch.setattr(corpus_module, "POOL_MINIMUM", 1)
     monkeypatch.setattr(corpus_module, "POOL_CHUNK", 200)
     pooled = Corpus(document(hyp), [document(r) for r in refs], cfg)
-    with ProcessPoolExecutor(2) as pool:
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context(start_method)) as pool:
         assert pooled.refresh(pool_map=pool.map)
     assert_identical(pooled, Corpus(document(hyp), [document(r) for r in refs], cfg))
     # an edit after the pooled cold start re-scores from analyses made on demand
