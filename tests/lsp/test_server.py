@@ -426,3 +426,36 @@ async def test_report_built_across_an_edit_is_of_one_version(client):
     row = rows[1400] if isinstance(rows[1400], dict) else rows[1400]._asdict()
     assert len(rows) == 1500
     assert row["hypothesis"] == ("new " if report["version"] == 2 else "") + "line 1400 the cat sat"
+
+
+async def test_long_cold_rescore_shows_progress_keeps_serving_and_takes_an_edit(client):
+    """30,000 lines are scored in slices: work-done progress is shown, another document's hover
+    is answered meanwhile, and an edit sent mid-way ends in the scores and diagnostics of the
+    final text."""
+    small, _ = write_pair(client, "small", "the cat sat\n", "the dog sat\n")
+    await scores(client, small)
+    n = 30_000
+    # about 1.5 s to score here: long enough for progress (shown after half a second)
+    hyp = [f"line {i} the cat sat on a mat while {i % 97} birds sang in {i % 89} old trees near the river {i % 13}" for i in range(n)]
+    ref = [f"line {i} the dog sat on the mat as {i % 97} birds sang in {i % 83} tall trees by the river {i % 13}" for i in range(n)]
+    uri, _ = write_pair(client, "long", "\n".join(hyp) + "\n", "\n".join(ref) + "\n")
+    hover = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(small), types.Position(0, 5))
+    )
+    assert "sentence BLEU" in hover.contents.value
+    assert not [p for p in client.scores_log if p["uri"] == uri], "the hover waited for the long re-score"
+    change(client, uri, 2, (0, 0), (0, 0), "extra ")
+    final = await scores(client, uri, version=2, timeout=60)
+
+    hyp[0] = "extra " + hyp[0]
+    expected = sacrebleu.BLEU().corpus_score(hyp, [ref])
+    assert final["scores"]["bleu"]["score"] == pytest.approx(expected.score, abs=1e-9)
+    assert final["scores"]["wer"]["insertions"] == 1
+    diags = await diagnostics(client, uri)
+    inserted = by_code(diags, "wer.insertion")
+    assert [(d.range.start.line, d.range.start.character, d.range.end.character) for d in inserted] == [(0, 0, 5)]
+    assert diags[-1].code == "scorelens.truncated"
+
+    begun = [reports for reports in client.progress_reports.values() if reports and reports[0].kind == "begin"]
+    assert begun and all(r[-1].kind == "end" for r in begun)
+    assert begun[0][0].title == "ScoreLens: scoring"

@@ -8,7 +8,9 @@ most ``maxProblems`` are sent per file; one more diagnostic says how many were l
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 
 from lsprotocol import types
 from pygls.protocol import default_converter
@@ -16,7 +18,7 @@ from pygls.uris import to_fs_path
 
 from ..core import Finding
 from ..core import findings as codes
-from .reviews import Review
+from .reviews import SLICE_SECONDS, Review
 
 SOURCE = "scorelens"
 _SEVERITY = {
@@ -213,6 +215,25 @@ def _document_problems(ls, review: Review) -> list[types.Diagnostic]:
     return found
 
 
+async def prepare(ls, review: Review) -> None:
+    """Build what the next push or pull sends, yielding to the event loop now and then: after a
+    cold re-score nothing is cached, and ``maxProblems`` diagnostics at once take tens of ms."""
+    corpus = review.corpus
+    if corpus is None:
+        return
+    shown = 0
+    deadline = time.perf_counter() + SLICE_SECONDS
+    segment = corpus.next_differing()
+    while segment is not None and shown < review.settings.max_problems:
+        shown += len(_segment(ls, review, segment).get(0, ()))
+        if time.perf_counter() > deadline:
+            await asyncio.sleep(0)
+            if review.corpus is not corpus or corpus.dirty:
+                return  # changed meanwhile: the caller re-scores and prepares again
+            deadline = time.perf_counter() + SLICE_SECONDS
+        segment = corpus.next_differing(segment + 1)
+
+
 def collect(ls, review: Review) -> dict[str, list[str]]:
     """Every document's diagnostics (as JSON) from this review: the hypothesis and its open references."""
     hyp = [_json(d) for d in _document_problems(ls, review)]
@@ -292,5 +313,7 @@ def offer_pull(ls) -> None:
         items: list[str] = []
         for review in ls.reviews_of(uri):
             await ls.settled(review)
+            await prepare(ls, review)
+            await ls.settled(review)  # an edit may have come in while preparing
             items.extend(collect(ls, review).get(uri, []))
         return {"kind": "full", "items": json.loads(f"[{','.join(items)}]")}

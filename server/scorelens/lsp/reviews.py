@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import time
 from dataclasses import dataclass, field
 
 from ..core import Corpus, ScoringConfig
 from .pairing import Pairing
 from .settings import Settings
 
-# Segments re-scored between two yields to the event loop: a few milliseconds of work.
-SLICE = 200
+# Work done between two yields to the event loop, so a request or a keystroke waits at most this.
+SLICE_SECONDS = 0.004
+# Segments in a cold re-score's first slice; later slices are sized from the time the last took.
+FIRST_SLICE = 50
 
 
 @dataclass
@@ -39,7 +42,7 @@ class Review:
     problems: list[Problem] = field(default_factory=list)
     task: asyncio.Task | None = None
     done: asyncio.Event = field(default_factory=asyncio.Event)
-    # per segment: the statistics object the cached diagnostics were made from
+    # per segment: its diagnostics as JSON, with the texts and first lines they were made from
     cache: dict = field(default_factory=dict)
     # inlay hints and code lenses the client holds may be out of date: ask it to re-request them
     views_stale: bool = True
@@ -52,7 +55,7 @@ class Review:
     async def refresh(self, progress=None) -> None:
         """Re-score what is dirty, yielding between slices; ``progress(done, total)`` if long."""
         corpus = self.corpus
-        if corpus is None or corpus.refresh(SLICE):
+        if corpus is None or corpus.refresh(FIRST_SLICE):
             return
         # A cold start keeps millions of new objects; the core pauses the garbage collector
         # within one call only, and full collections between slices would cost seconds. They
@@ -61,14 +64,17 @@ class Review:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            scored = SLICE
+            size = scored = FIRST_SLICE
             while True:
                 if progress is not None:
                     progress(min(scored, len(corpus)), len(corpus))
                 await asyncio.sleep(0)
-                if corpus.refresh(SLICE):
+                started = time.perf_counter()
+                if corpus.refresh(size):
                     return
-                scored += SLICE
+                scored += size
+                took = max(time.perf_counter() - started, 1e-6)
+                size = max(1, min(2 * size, int(size * SLICE_SECONDS / took)))
         finally:
             if collecting:
                 gc.freeze()
