@@ -19,8 +19,9 @@ from .settings import Settings
 
 # Work done between two yields to the event loop, so a request or a keystroke waits at most this.
 SLICE_SECONDS = 0.004
-# Segments in a cold re-score's first slice; later slices are sized from the time the last took.
-FIRST_SLICE = 50
+# Segments in a cold re-score's first slice (the first texts meet only unseen words, so are slow);
+# later slices are sized from the time the last one took.
+FIRST_SLICE = 10
 
 
 @dataclass
@@ -55,27 +56,29 @@ class Review:
     async def refresh(self, progress=None) -> None:
         """Re-score what is dirty, yielding between slices; ``progress(done, total)`` if long."""
         corpus = self.corpus
-        if corpus is None or corpus.refresh(FIRST_SLICE):
+        if corpus is None or not corpus.dirty:
             return
         # A cold start keeps millions of new objects; the core pauses the garbage collector
-        # within one call only, and full collections between slices would cost seconds. They
-        # are acyclic (reference counting frees them), so once made they are frozen: the next
-        # full collection would otherwise walk them all, blocking for half a second.
+        # within one call only, and collections between slices would walk them (and a freshly
+        # opened document's lines) again and again. They are acyclic (reference counting frees
+        # them), so once made they are frozen: the next full collection would otherwise walk
+        # them all, blocking for half a second.
         collecting = gc.isenabled()
         gc.disable()
+        size = scored = FIRST_SLICE
         try:
-            size = scored = FIRST_SLICE
             while True:
-                if progress is not None:
-                    progress(min(scored, len(corpus)), len(corpus))
-                await asyncio.sleep(0)
                 started = time.perf_counter()
                 if corpus.refresh(size):
                     return
-                scored += size
                 took = max(time.perf_counter() - started, 1e-6)
                 size = max(1, min(2 * size, int(size * SLICE_SECONDS / took)))
+                if progress is not None:
+                    progress(min(scored, len(corpus)), len(corpus))
+                await asyncio.sleep(0)
+                scored += size
         finally:
             if collecting:
-                gc.freeze()
+                if scored > FIRST_SLICE:
+                    gc.freeze()
                 gc.enable()
