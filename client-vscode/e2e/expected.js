@@ -64,9 +64,11 @@ function toRuns(columns) {
   return runs;
 }
 
-function expectations(workspace, hypName, hypText) {
-  const scores = cli(workspace, hypName, hypText, ['score', '--json']);
-  const check = cli(workspace, hypName, hypText, ['check', '--format', 'json', '--max-findings', '100000']);
+/** `references` (file names in the workspace) stand for an explicit pairing; else they are found by name. */
+function expectations(workspace, hypName, hypText, references = []) {
+  const pairing = references.flatMap((r) => ['--reference', r]);
+  const scores = cli(workspace, hypName, hypText, ['score', '--json', ...pairing]);
+  const check = cli(workspace, hypName, hypText, ['check', '--format', 'json', '--max-findings', '100000', ...pairing]);
   const squiggled = check.findings.filter((f) => SQUIGGLED.test(f.code));
   return {
     scores,

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { ClientCommand } from './commandIds';
 import { ALL_METRICS, MetricId, ServerCommand } from './protocol';
 import { ReportPanel } from './report/reportPanel';
+import { PairingStore } from './pairings';
 import { fileNameOf } from './report/reportData';
 import { METRIC_LABEL } from './scoreFormat';
 import { CommandInterceptor, ServerManager } from './serverManager';
@@ -17,6 +18,7 @@ export interface CommandContext {
   statusBar: ScoresStatusBar;
   report: ReportPanel;
   scrollSync: ScrollSync;
+  pairings: PairingStore;
   log: vscode.LogOutputChannel;
 }
 
@@ -106,14 +108,24 @@ export class Commands {
       defaultUri: vscode.Uri.file(path.dirname(hyp.fsPath)),
     });
     if (!references?.length) return;
-    await this.ctx.server.executeServerCommand(ServerCommand.pair, hyp.toString(), references.map((r) => r.toString()));
+    const refs = references.map((r) => r.toString());
+    await this.ctx.server.executeServerCommand(ServerCommand.pair, hyp.toString(), refs);
+    await this.ctx.pairings.pair(hyp.toString(), refs);
     vscode.window.setStatusBarMessage(`ScoreLens: ${fileNameOf(hyp.toString())} paired with ${references.map((r) => fileNameOf(r.toString())).join(', ')}`, 5000);
   }
 
   private async unpair(hypothesis: vscode.Uri | undefined): Promise<void> {
     const hyp = requireFile(hypothesis);
     await this.ctx.server.executeServerCommand(ServerCommand.unpair, hyp.toString());
+    await this.ctx.pairings.unpair(hyp.toString());
     vscode.window.setStatusBarMessage(`ScoreLens: ${fileNameOf(hyp.toString())} unpaired`, 5000);
+  }
+
+  /** Tells a newly started server the pairings made in this workspace before. */
+  async restorePairings(): Promise<void> {
+    for (const [hypothesis, references] of Object.entries(await this.ctx.pairings.restorable())) {
+      await this.guarded(ServerCommand.pair, () => this.ctx.server.executeServerCommand(ServerCommand.pair, hypothesis, references));
+    }
   }
 
   /** The hypothesis's references (from the last scores, else from the server); asks when there are several. */

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { ClientCommand } from './commandIds';
 import { Commands } from './commands';
+import { PairingStore } from './pairings';
 import { onDidChangeActiveInterpreter } from './pythonExtension';
 import { ReportPanel } from './report/reportPanel';
 import { CommandInterceptor, ServerManager } from './serverManager';
@@ -21,7 +22,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const statusBar = new ScoresStatusBar(ClientCommand.showReport);
   const report = new ReportPanel(context.extensionUri, (uri) => manager.requestReport(uri));
   const scrollSync = new ScrollSync();
-  const commands = new Commands({ server: manager, statusBar, report, scrollSync, log });
+  const pairings = new PairingStore(context.workspaceState, exists);
+  const commands = new Commands({ server: manager, statusBar, report, scrollSync, pairings, log });
   for (const [command, interceptor] of commands.interceptors()) interceptors.set(command, interceptor);
 
   context.subscriptions.push(
@@ -35,6 +37,7 @@ export function activate(context: vscode.ExtensionContext): void {
       report.onScores(params);
     }),
     manager.onStopped(() => statusBar.clear()),
+    manager.onStarted(() => void commands.restorePairings()),
     // Server settings reach the server through workspace/didChangeConfiguration (see ServerManager);
     // only a different program to run needs a restart.
     vscode.workspace.onDidChangeConfiguration((e) => {
@@ -49,6 +52,15 @@ export function activate(context: vscode.ExtensionContext): void {
 
   // Not awaited: finding an interpreter may take seconds, activation should not.
   void manager.start();
+}
+
+async function exists(uri: string): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(vscode.Uri.parse(uri));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export async function deactivate(): Promise<void> {

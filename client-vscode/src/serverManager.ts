@@ -43,10 +43,13 @@ export class ServerManager implements vscode.Disposable {
   private readonly restartPolicy = new RestartPolicy();
   private readonly scoresEmitter = new vscode.EventEmitter<ScoresParams>();
   private readonly stoppedEmitter = new vscode.EventEmitter<void>();
+  private readonly startedEmitter = new vscode.EventEmitter<void>();
   /** Corpus scores as the server publishes them. */
   readonly onScores = this.scoresEmitter.event;
   /** The server went away: every score shown so far is stale. */
   readonly onStopped = this.stoppedEmitter.event;
+  /** A server is up (first start, restart, or back after a crash) and knows nothing it was told before. */
+  readonly onStarted = this.startedEmitter.event;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -83,6 +86,7 @@ export class ServerManager implements vscode.Disposable {
     await this.stop();
     this.scoresEmitter.dispose();
     this.stoppedEmitter.dispose();
+    this.startedEmitter.dispose();
   }
 
   /** Runs a server command directly (not through the VS Code command, so no interceptor applies). */
@@ -217,6 +221,7 @@ export class ServerManager implements vscode.Disposable {
     client.onNotification(SCORES_NOTIFICATION, (params: ScoresParams) => this.scoresEmitter.fire(params));
     client.onDidChangeState((e) => {
       if (e.newState === State.Stopped) this.stoppedEmitter.fire();
+      if (e.newState === State.Running) this.startedEmitter.fire();
     });
     this.client = client;
     try {
