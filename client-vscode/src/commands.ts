@@ -3,9 +3,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ClientCommand } from './commandIds';
+import { PairingStore } from './pairings';
 import { ALL_METRICS, MetricId, ServerCommand } from './protocol';
 import { ReportPanel } from './report/reportPanel';
-import { PairingStore } from './pairings';
 import { fileNameOf } from './report/reportData';
 import { METRIC_LABEL } from './scoreFormat';
 import { CommandInterceptor, ServerManager } from './serverManager';
