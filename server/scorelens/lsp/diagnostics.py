@@ -216,8 +216,8 @@ def _document_problems(ls, review: Review) -> list[types.Diagnostic]:
 
 
 async def prepare(ls, review: Review) -> None:
-    """Build what the next push or pull sends, yielding to the event loop now and then: after a
-    cold re-score nothing is cached, and ``maxProblems`` diagnostics at once take tens of ms."""
+    """After a cold re-score, build what the next push or pull sends, yielding to the event loop
+    now and then: nothing is cached, and ``maxProblems`` diagnostics at once take tens of ms."""
     corpus = review.corpus
     if corpus is None:
         return
@@ -313,7 +313,5 @@ def offer_pull(ls) -> None:
         items: list[str] = []
         for review in ls.reviews_of(uri):
             await ls.settled(review)
-            await prepare(ls, review)
-            await ls.settled(review)  # an edit may have come in while preparing
             items.extend(collect(ls, review).get(uri, []))
         return {"kind": "full", "items": json.loads(f"[{','.join(items)}]")}

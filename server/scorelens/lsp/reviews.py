@@ -53,11 +53,12 @@ class Review:
         found = [0] if uri == self.uri else []
         return found + [k + 1 for k, ref in enumerate(self.pairing.references) if ref == uri]
 
-    async def refresh(self, progress=None) -> None:
-        """Re-score what is dirty, yielding between slices; ``progress(done, total)`` if long."""
+    async def refresh(self, progress=None) -> bool:
+        """Re-score what is dirty, yielding between slices; ``progress(done, total)`` if long.
+        True if it took more than one slice (a cold start, not a keystroke)."""
         corpus = self.corpus
         if corpus is None or not corpus.dirty:
-            return
+            return False
         # A cold start keeps millions of new objects; the core pauses the garbage collector
         # within one call only, and collections between slices would walk them (and a freshly
         # opened document's lines) again and again. They are acyclic (reference counting frees
@@ -70,7 +71,7 @@ class Review:
             while True:
                 started = time.perf_counter()
                 if corpus.refresh(size):
-                    return
+                    return scored > FIRST_SLICE
                 took = max(time.perf_counter() - started, 1e-6)
                 size = max(1, min(2 * size, int(size * SLICE_SECONDS / took)))
                 if progress is not None:

@@ -196,19 +196,18 @@ class ScoreLensServer(LanguageServer):
 
         if delay:
             await asyncio.sleep(delay)
-        # Preparing the diagnostics yields too, and an edit meanwhile that does not cancel this
-        # task (run on save) leaves the corpus dirty again: publish only from a clean one.
-        while True:
-            if review.corpus is not None and review.corpus.dirty:
-                started = time.monotonic()
-                progress = _Progress(self, review)
-                try:
-                    await review.refresh(lambda done, total: progress.report(done, total, started))
-                finally:
-                    progress.end()  # also when an edit cancels this re-score: the client shows it until told
-            await diagnostics.prepare(self, review)
-            if review.corpus is None or not review.corpus.dirty:
-                break
+        # After a cold re-score the diagnostics are built in slices too (a keystroke's few are built
+        # as they are sent). That yields, and an edit meanwhile that does not cancel this task (run
+        # on save) leaves the corpus dirty again: publish only from a clean one.
+        while review.corpus is not None and review.corpus.dirty:
+            started = time.monotonic()
+            progress = _Progress(self, review)
+            try:
+                sliced = await review.refresh(lambda done, total: progress.report(done, total, started))
+            finally:
+                progress.end()  # also when an edit cancels this re-score: the client shows it until told
+            if sliced:
+                await diagnostics.prepare(self, review)
         diagnostics.publish(self, review)
         report.notify_scores(self, review.uri, review)
         if review.views_stale:
