@@ -414,6 +414,43 @@ async function trusted(page, vs) {
     const unpaired = await vs.waitFor('scores against both references again', () => vs.scoresStatus(), (t) => t === afterLive.status, 20_000);
     return `paired: ${paired}; after restart: ${restored}; unpaired: ${unpaired}`;
   });
+
+  await step(page, 'the reference opened beside scrolls with the hypothesis, and the hypothesis with it', async (snap) => {
+    // More segments than fit the window, in a pair of their own (paired by name).
+    const segments = (kind) => Array.from({ length: 200 }, (_, i) => `${kind} segment ${i + 1} of the long document`).join('\n') + '\n';
+    fs.writeFileSync(path.join(workspace, 'long.ref.en'), segments('reference'));
+    fs.writeFileSync(path.join(workspace, 'long.hyp.en'), segments('hypothesis'));
+    await vs.focusEditor(); // the first group: the reference opens in the second
+    await vs.openFile('long.hyp.en', path.join(workspace, 'long.hyp.en'));
+    await vs.waitFor('scores for the long pair', () => vs.scoresStatus(), (t) => t !== undefined, 30_000);
+    await vs.runCommand('ScoreLens: Open Reference Beside');
+    await page.waitForSelector('.editor-group-container:not(.active) .tab.active[aria-label*="long.ref.en"]', { timeout: 20_000 });
+    // Scroll events are not awaited: the same reading twice in a row means the scrolling is over.
+    const alignedBelow = (line) => {
+      let previous;
+      return (groups) => {
+        const same = JSON.stringify(groups) === JSON.stringify(previous);
+        previous = groups;
+        return same && groups.length === 2 && groups[0].line > line && groups[0].line === groups[1].line;
+      };
+    };
+    const tops = () => vs.firstVisibleLines();
+    const opened = await vs.waitFor('both editors at the same line', tops, alignedBelow(0), 10_000);
+    assert.equal(opened[0].line, 1, 'the hypothesis did not open at its top');
+    // The hypothesis by keyboard, a line at a time, as fast as keys go. (The code lens above line 1
+    // is not a line high, so 20 lines down leaves a sliver of line 20 above line 21.)
+    await vs.focusEditor();
+    for (let i = 0; i < 20; i++) await page.keyboard.press('Control+ArrowDown');
+    const down = await vs.waitFor('the reference where the hypothesis is', tops, alignedBelow(15), 10_000);
+    // The reference by mouse wheel: the hypothesis follows.
+    const refEditor = page.locator('.editor-group-container', { has: page.locator('.tab.active[aria-label*="long.ref.en"]') }).locator('.monaco-editor .overflow-guard');
+    const box = await refEditor.boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    for (let i = 0; i < 5; i++) await page.mouse.wheel(0, 120);
+    const wheeled = await vs.waitFor('the hypothesis where the reference is', tops, alignedBelow(down[0].line), 10_000);
+    await snap();
+    return `${opened.map((g) => g.line)} → ${down.map((g) => g.line)} → ${wheeled.map((g) => g.line)}`;
+  });
 }
 
 /** Opens the workbench on the copy of samples/mt and the hypothesis in it. */

@@ -40,10 +40,13 @@ class VsCode {
     }
   }
 
-  /** Quick Open: results arrive asynchronously, and Enter before the row exists does nothing. */
-  async openFile(name) {
+  /**
+   * Quick Open: results arrive asynchronously, and Enter before the row exists does nothing.
+   * `query` may be the file's absolute path: found even before the workspace's file index has it.
+   */
+  async openFile(name, query = name) {
     const input = await this.quickInput('Control+P');
-    await input.fill(name);
+    await input.fill(query);
     await this.page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${name}"]`, { timeout: 30_000 });
     await input.press('Enter');
     await this.page.waitForSelector(`.tab.active[aria-label*="${name}"]`, { timeout: 20_000 });
@@ -150,6 +153,26 @@ class VsCode {
         .sort((a, b) => a.line - b.line)
         .map(({ chars, ...row }) => ({ ...row, charBoxes: chars.map((c) => [c.x, c.y]) }));
     }, kind);
+  }
+
+  /**
+   * Per editor group, left to right: the active tab's label and the number of the first line that
+   * shows whole in its editor (VS Code's visibleRanges leave out a line cut off at the top).
+   */
+  async firstVisibleLines() {
+    return this.page.$$eval('.editor-group-container', (groups) =>
+      groups
+        .map((group) => {
+          const guard = group.querySelector('.monaco-editor .overflow-guard');
+          if (!guard) return undefined;
+          const top = guard.getBoundingClientRect().top;
+          const shown = [...guard.querySelectorAll('.margin-view-overlays .line-numbers')]
+            .filter((n) => n.getBoundingClientRect().top >= top - 1)
+            .map((n) => Number(n.textContent));
+          return { tab: group.querySelector('.tab.active')?.getAttribute('aria-label') ?? '', line: Math.min(...shown) };
+        })
+        .filter(Boolean),
+    );
   }
 
   /** Keyboard focus into the active editor (not a panel or a widget). */

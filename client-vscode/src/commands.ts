@@ -86,8 +86,8 @@ export class Commands {
     const hypEditor = await vscode.window.showTextDocument(hyp, { preview: false });
     const top = hypEditor.visibleRanges[0]?.start.line ?? 0;
     const refEditor = await vscode.window.showTextDocument(reference, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: false });
-    refEditor.revealRange(new vscode.Range(top, 0, top, 0), vscode.TextEditorRevealType.AtTop);
     this.ctx.scrollSync.link(hyp, reference);
+    this.ctx.scrollSync.align(refEditor, top);
   }
 
   /** Reference on the left (the "original"), hypothesis on the right, editable. */

@@ -32,3 +32,12 @@ export class RestartPolicy {
     this.crashTimes = [];
   }
 }
+
+/**
+ * Whether the client should shut the connection down after a transport error. A pipe that broke
+ * because the server died (EPIPE) reports no count; shutting down then would keep the close
+ * handler, and so this policy, from ever restarting the server. The close that follows decides.
+ */
+export function shutDownOnConnectionError(count: number | undefined): boolean {
+  return count !== undefined && count > 3;
+}

@@ -15,7 +15,7 @@ import {
 import { activeInterpreter, isPythonExtensionInstalled } from './pythonExtension';
 import { findBundledWheel, installPrivateEnv, privateEnvDir } from './privateEnv';
 import { REPORT_REQUEST, Report, SCORES_NOTIFICATION, ScoresParams } from './protocol';
-import { RestartPolicy } from './restartPolicy';
+import { RestartPolicy, shutDownOnConnectionError } from './restartPolicy';
 import {
   Discovery,
   ServerLaunch,
@@ -253,7 +253,7 @@ export class ServerManager implements vscode.Disposable {
       outputChannel: this.log,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       errorHandler: {
-        error: (_error, _message, count) => ({ action: count !== undefined && count <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown }),
+        error: (_error, _message, count) => ({ action: shutDownOnConnectionError(count) ? ErrorAction.Shutdown : ErrorAction.Continue }),
         closed: () => this.onServerClosed(generation),
       },
       middleware: {

@@ -1,6 +1,7 @@
 // Synchronised scrolling between a hypothesis and its reference: segment i is line i in both, so
 // keeping the same top line keeps the segments side by side.
 import * as vscode from 'vscode';
+import { lineToRevealAtTop } from './revealAtTop';
 
 /** How long an editor's own scroll events are ignored after we scrolled it (stops ping-pong when one file is shorter). */
 const ECHO_WINDOW_MS = 150;
@@ -24,6 +25,20 @@ export class ScrollSync implements vscode.Disposable {
     add(b.toString(), a.toString());
   }
 
+  /** Scrolls `editor` so that `top` (0-based) is its first whole line, as far as the document allows. */
+  align(editor: vscode.TextEditor, top: number): void {
+    this.drivenAt.set(editor, Date.now());
+    const config = vscode.workspace.getConfiguration('editor', editor.document);
+    const line = lineToRevealAtTop(top, editor.document.lineCount, {
+      cursorSurroundingLines: config.get<number>('cursorSurroundingLines', 0),
+      stickyScrollEnabled: config.get<boolean>('stickyScroll.enabled', true),
+      stickyScrollMaxLineCount: config.get<number>('stickyScroll.maxLineCount', 5),
+      // An editor just opened may not have reported what it shows yet.
+      viewportLines: editor.visibleRanges.reduce((n, r) => n + r.end.line - r.start.line + 1, 0) || Infinity,
+    });
+    editor.revealRange(new vscode.Range(line, 0, line, 0), vscode.TextEditorRevealType.AtTop);
+  }
+
   dispose(): void {
     vscode.Disposable.from(...this.disposables).dispose();
   }
@@ -40,10 +55,7 @@ export class ScrollSync implements vscode.Disposable {
     if (Date.now() - (this.drivenAt.get(source) ?? 0) < ECHO_WINDOW_MS) return;
     for (const editor of vscode.window.visibleTextEditors) {
       if (editor === source || !partners.has(editor.document.uri.toString())) continue;
-      if (editor.visibleRanges[0]?.start.line === top) continue;
-      this.drivenAt.set(editor, Date.now());
-      const line = Math.min(top, Math.max(editor.document.lineCount - 1, 0));
-      editor.revealRange(new vscode.Range(line, 0, line, 0), vscode.TextEditorRevealType.AtTop);
+      if (editor.visibleRanges[0]?.start.line !== top) this.align(editor, top);
     }
   }
 }

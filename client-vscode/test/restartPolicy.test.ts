@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RestartPolicy } from '../src/restartPolicy';
+import { RestartPolicy, shutDownOnConnectionError } from '../src/restartPolicy';
 
 describe('RestartPolicy', () => {
   it('backs off exponentially up to the cap', () => {
@@ -23,5 +23,14 @@ describe('RestartPolicy', () => {
     policy.onCrash(0);
     policy.reset();
     assert.equal(policy.onCrash(1).restart, true);
+  });
+});
+
+describe('shutDownOnConnectionError', () => {
+  it('keeps the connection when a dead server broke the pipe (no count): the close restarts it', () => {
+    assert.equal(shutDownOnConnectionError(undefined), false);
+  });
+  it('shuts down after repeated write errors only', () => {
+    assert.deepEqual([1, 3, 4].map(shutDownOnConnectionError), [false, false, true]);
   });
 });
