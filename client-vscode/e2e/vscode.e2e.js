@@ -12,7 +12,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { chromium } = require('playwright-core');
 const { expectations, toRuns } = require('./expected');
-const { VsCode } = require('./vscodeUi');
+const { VsCode, clean } = require('./vscodeUi');
 
 const [scenario, url, workspace] = process.argv.slice(2);
 const artifacts = process.env.E2E_ARTIFACTS || path.resolve('e2e-artifacts/vscode');
@@ -82,6 +82,37 @@ async function updateReadmePicture(page, picture) {
   fs.mkdirSync(path.dirname(target), { recursive: true });
   fs.copyFileSync(picture, target);
   return `copied to ${target}`;
+}
+
+/** The language servers code-server started (its session holds them): pid and command line. */
+function serverProcesses() {
+  return execFileSync('ps', ['-s', String(process.env.E2E_SESSION), '-o', 'pid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => /-m scorelens serve/.test(line))
+    .map((line) => {
+      const [, pid, args] = /^\s*(\d+)\s+(.*)$/.exec(line);
+      return { pid: Number(pid), args };
+    });
+}
+
+/** The ScoreLens output channel as VS Code writes it to disk (the newest session's). */
+function serverLog() {
+  const logs = path.join(process.env.E2E_STATE, 'user-data', 'logs');
+  const files = fs.readdirSync(logs).sort().reverse().flatMap((session) => {
+    const dir = path.join(logs, session);
+    return fs.readdirSync(dir).filter((d) => d.startsWith('exthost')).map((d) => path.join(dir, d, 'scorelens.scorelens', 'ScoreLens.log'));
+  });
+  const file = files.find((f) => fs.existsSync(f));
+  return file ? fs.readFileSync(file, 'utf8') : '';
+}
+
+/** Sets (or with `undefined` removes) one user setting in the settings.json editor. */
+async function setUserSetting(vs, key, value) {
+  const file = path.join(process.env.E2E_STATE, 'user-data', 'User', 'settings.json');
+  const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+  if (value === undefined) delete settings[key];
+  else settings[key] = value;
+  await vs.editUserSettings(settings, file);
 }
 
 /** Squiggle runs per line as the editor paints them (overlapping/adjacent decorations merge). */
@@ -364,11 +395,7 @@ async function trusted(page, vs) {
   });
 
   // The language server is the only `-m scorelens serve` process in code-server's session.
-  const serverPids = () =>
-    execFileSync('ps', ['-s', String(process.env.E2E_SESSION), '-o', 'pid=,args='], { encoding: 'utf8' })
-      .split('\n')
-      .filter((line) => /-m scorelens serve/.test(line))
-      .map((line) => Number(line.trim().split(/\s+/)[0]));
+  const serverPids = () => serverProcesses().map((p) => p.pid);
 
   await step(page, 'a crashed server is restarted', async () => {
     await page.locator(`.tab[aria-label*="${HYP}"]`).first().click(); // scores show for the active editor
@@ -413,6 +440,47 @@ async function trusted(page, vs) {
     await vs.runCommand('ScoreLens: Unpair');
     const unpaired = await vs.waitFor('scores against both references again', () => vs.scoresStatus(), (t) => t === afterLive.status, 20_000);
     return `paired: ${paired}; after restart: ${restored}; unpaired: ${unpaired}`;
+  });
+
+  await step(page, 'the LSP trace setting logs the messages to the ScoreLens output channel, and stops', async () => {
+    const traced = (pattern) => () => (serverLog().match(pattern) ?? []).length;
+    const requests = traced(/Sending request 'textDocument\/codeAction/g);
+    const messages = traced(/(Sending|Received) (request|notification|response) '/g);
+    const moveCursor = async () => {
+      await vs.goToLine(5);
+      await vs.goToLine(1);
+    };
+    const untraced = requests();
+    await vs.focusEditor();
+    await setUserSetting(vs, 'scorelens.trace.server', 'messages');
+    await page.locator(`.tab[aria-label*="${HYP}"]`).first().click();
+    // Every cursor move asks the server for code actions.
+    const seen = await vs.waitFor('code action requests in the trace', async () => (await moveCursor(), requests()), (n) => n > untraced, 20_000);
+    await vs.focusEditor();
+    await setUserSetting(vs, 'scorelens.trace.server', undefined);
+    await page.waitForTimeout(2_000); // the setting reaching the extension host
+    const settled = messages();
+    await page.locator(`.tab[aria-label*="${HYP}"]`).first().click();
+    await moveCursor();
+    await page.waitForTimeout(2_000); // the log reaching its file
+    assert.equal(messages(), settled, 'still tracing after the setting went back to "off"');
+    return `${seen - untraced} code action requests traced; no message after "off"`;
+  });
+
+  await step(page, '"Select Metrics…" drops BLEU from the status bar and brings it back', async (snap) => {
+    const pickBleu = async () => {
+      await vs.focusEditor();
+      await vs.runCommand('ScoreLens: Select Metrics…');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'BLEU' }).first().click({ timeout: 15_000 });
+      await page.locator('.quick-input-widget .monaco-button', { hasText: 'OK' }).first().click({ timeout: 15_000 });
+    };
+    await pickBleu();
+    const withoutBleu = afterLive.status.replace(/^BLEU [\d.]+ · /, '');
+    const dropped = await vs.waitFor('the status bar without BLEU', () => vs.scoresStatus(), (t) => t === withoutBleu, 20_000);
+    await snap();
+    await pickBleu();
+    const back = await vs.waitFor('BLEU back in the status bar', () => vs.scoresStatus(), (t) => t === afterLive.status, 20_000);
+    return `${dropped} → ${back}`;
   });
 
   await step(page, 'the reference opened beside scrolls with the hypothesis, and the hypothesis with it', async (snap) => {
@@ -489,6 +557,35 @@ async function restricted(page, vs) {
   });
 }
 
+/**
+ * No ScoreLens where the extension looks (no interpreter set, python3 on PATH without it): one
+ * message with the command that fixes it, and the private environment it offers, built from the
+ * wheel inside the .vsix (its dependencies come from PyPI).
+ */
+async function fresh(page, vs) {
+  const before = expectations(workspace, HYP, fs.readFileSync(path.join(workspace, HYP), 'utf8'));
+  const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'ScoreLens is not installed' }).first();
+
+  await step(page, 'without ScoreLens anywhere, one message says so and gives the command that fixes it', async (snap) => {
+    await openHypothesis(page, vs);
+    await toast.waitFor({ timeout: 60_000 });
+    const text = clean(await toast.innerText());
+    assert.match(text, /Run `?\S*python3 -m pip install \S+scorelens-[\d.]+-py3-none-any\.whl/);
+    assert.equal(await page.locator('.notifications-toasts .notification-toast').count(), 1, 'more than one message');
+    await snap();
+    return text;
+  });
+
+  await step(page, '"Install in Private Environment" installs ScoreLens and starts the server from there', async () => {
+    await toast.locator('.monaco-button', { hasText: 'Install in Private Environment' }).click();
+    const status = await vs.waitFor('scores from the server', () => vs.scoresStatus(), (t) => t === before.status, 300_000);
+    const servers = serverProcesses();
+    assert.equal(servers.length, 1, JSON.stringify(servers));
+    assert.match(servers[0].args, /scorelens\.scorelens\/venv\/bin\/python/);
+    return `${status}; ${servers[0].args}`;
+  });
+}
+
 async function main() {
   fs.mkdirSync(artifacts, { recursive: true });
   const browser = await chromium.launch({
@@ -499,7 +596,7 @@ async function main() {
   });
   const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
   page.on('pageerror', (e) => log('pageerror', String(e).slice(0, 200)));
-  const scenarios = { trusted, restricted };
+  const scenarios = { trusted, restricted, fresh };
   if (!scenarios[scenario]) throw new Error(`unknown scenario ${scenario}`);
   await scenarios[scenario](page, new VsCode(page));
   await browser.close();

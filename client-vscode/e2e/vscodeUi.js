@@ -1,6 +1,7 @@
 // Driving and reading VS Code's workbench (code-server) through the DOM with playwright-core.
 // Selectors are VS Code's own class names; what they mean is noted where it is not obvious.
 'use strict';
+const fs = require('node:fs');
 
 /** VS Code renders spaces in hovers and lists as U+00A0 and breaks text over elements. */
 const clean = (text) => (text ?? '').replace(/[\s\u00a0]+/g, ' ').trim();
@@ -173,6 +174,32 @@ class VsCode {
         })
         .filter(Boolean),
     );
+  }
+
+  /**
+   * Replaces the user settings (the file `file`) with `settings` in the settings.json editor and
+   * saves, as a user would: code-server does not notice the file changing on disk. The editor may
+   * open as a tab or, in newer VS Code, as a modal over the workbench: either way it has the focus.
+   */
+  async editUserSettings(settings, file) {
+    // One line: the editor would indent every pasted line by the one before.
+    const text = JSON.stringify(settings);
+    const firstKey = JSON.stringify(Object.keys(JSON.parse(fs.readFileSync(file, 'utf8')))[0]);
+    await this.runCommand('Preferences: Open User Settings (JSON)');
+    await this.page.waitForFunction(
+      (key) => document.activeElement?.closest('.monaco-editor')?.querySelector('.view-lines')?.textContent.includes(key),
+      firstKey,
+      { timeout: 20_000 },
+    );
+    await this.page.keyboard.press('Control+A');
+    await this.page.keyboard.press('Delete');
+    await this.page.keyboard.insertText(text);
+    // The editor may have closed the first brace and quote itself: they stand after the cursor.
+    await this.page.keyboard.press('Control+Shift+End');
+    await this.page.keyboard.press('Delete');
+    await this.page.keyboard.press('Control+S');
+    await this.waitFor('settings.json saved', async () => fs.readFileSync(file, 'utf8').trim(), (t) => t === text, 10_000);
+    await this.page.keyboard.press('Control+W');
   }
 
   /** Keyboard focus into the active editor (not a panel or a widget). */

@@ -8,8 +8,10 @@
 #     `.venv/bin/python -m scorelens serve`, and the test asks the CLI for the expected numbers;
 #   - screenshots and logs go to <repo>/e2e-artifacts/vscode/ (one per step, showing what it checked);
 #     the README's picture of the editor goes to docs/images/vscode-review.png when it changed.
-# Two scenarios: "trusted" (the features) and "restricted" (an untrusted workspace whose settings
-# name another interpreter: it must not run, and the server must get default settings).
+# Three scenarios: "trusted" (the features), "restricted" (an untrusted workspace whose settings
+# name another interpreter: it must not run, and the server must get default settings) and "fresh"
+# (no ScoreLens where the extension looks: it offers, and builds, its private environment; that
+# needs PyPI for ScoreLens's dependencies).
 # Prints "vscode e2e: N passed, N failed"; exits non-zero on any failure.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -59,9 +61,17 @@ run_scenario() {
   local ws=$dir/mt
   mkdir -p "$dir/user-data/User" "$dir/user-data/Machine" "$dir/extensions" "$out"
   cp -r "$ROOT/samples/mt" "$ws"
-  # scorelens.interpreter is machine-scoped: with code-server (a remote window) it belongs in the
-  # remote machine's settings, not in the browser user's.
-  printf '{ "scorelens.interpreter": "%s" }\n' "$PYTHON" > "$dir/user-data/Machine/settings.json"
+  local path=$PATH
+  if [ "$name" = fresh ]; then
+    # No interpreter set, and python3 on PATH is the venv's base Python, without ScoreLens.
+    mkdir -p "$dir/bin"
+    ln -s "$("$PYTHON" -c 'import sys; print(sys._base_executable)')" "$dir/bin/python3"
+    path=$dir/bin:$PATH
+  else
+    # scorelens.interpreter is machine-scoped: with code-server (a remote window) it belongs in the
+    # remote machine's settings, not in the browser user's.
+    printf '{ "scorelens.interpreter": "%s" }\n' "$PYTHON" > "$dir/user-data/Machine/settings.json"
+  fi
   cat > "$dir/user-data/User/settings.json" <<'JSON'
 {
   "editor.inlayHints.enabled": "on",
@@ -104,7 +114,7 @@ JSON
   local port
   port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
   # Its own session (setsid), so stopping its process group takes its helpers along.
-  setsid "${cs[@]}" --auth none --bind-addr "127.0.0.1:$port" --disable-telemetry --disable-update-check \
+  PATH=$path setsid "${cs[@]}" --auth none --bind-addr "127.0.0.1:$port" --disable-telemetry --disable-update-check \
     --disable-getting-started-override --config "$dir/config.yaml" "$@" "$ws" > "$out/code-server.log" 2>&1 &
   CS_PID=$!
   for _ in $(seq 60); do
@@ -133,11 +143,12 @@ trap stop_code_server EXIT
 
 run_scenario trusted --disable-workspace-trust
 run_scenario restricted
+run_scenario fresh --disable-workspace-trust
 # Each scenario wrote its counts; a scenario that could not run at all counts as one failure.
 node -e '
 const fs = require("fs");
 let passed = 0, failed = 0;
-for (const name of ["trusted", "restricted"]) {
+for (const name of ["trusted", "restricted", "fresh"]) {
   try { const r = JSON.parse(fs.readFileSync(`${process.argv[1]}/${name}/result.json`, "utf8")); passed += r.passed; failed += r.failed; }
   catch { failed += 1; console.log(`${name}: no result`); }
 }

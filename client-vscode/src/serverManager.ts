@@ -29,6 +29,7 @@ import {
   venvPython,
 } from './serverDiscovery';
 import { SECTION, defaultServerSettings, restrictedConfigurationValue } from './settings';
+import { TraceChannel } from './traceChannel';
 
 /** Client-side handling of a server command clicked in a code lens (instead of the server's). */
 export type CommandInterceptor = (args: unknown[]) => Promise<unknown>;
@@ -51,11 +52,15 @@ export class ServerManager implements vscode.Disposable {
   /** A server is up (first start, restart, or back after a crash) and knows nothing it was told before. */
   readonly onStarted = this.startedEmitter.event;
 
+  private readonly traceChannel: TraceChannel;
+
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
     private readonly interceptors: ReadonlyMap<string, CommandInterceptor>,
-  ) {}
+  ) {
+    this.traceChannel = new TraceChannel(log);
+  }
 
   get isRunning(): boolean {
     return this.client?.isRunning() ?? false;
@@ -84,6 +89,7 @@ export class ServerManager implements vscode.Disposable {
 
   async dispose(): Promise<void> {
     await this.stop();
+    this.traceChannel.dispose();
     this.scoresEmitter.dispose();
     this.stoppedEmitter.dispose();
     this.startedEmitter.dispose();
@@ -251,6 +257,7 @@ export class ServerManager implements vscode.Disposable {
     return {
       documentSelector: [{ scheme: 'file' }],
       outputChannel: this.log,
+      traceOutputChannel: this.traceChannel,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       errorHandler: {
         error: (_error, _message, count) => ({ action: shutDownOnConnectionError(count) ? ErrorAction.Shutdown : ErrorAction.Continue }),
