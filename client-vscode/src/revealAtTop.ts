@@ -1,4 +1,4 @@
-// Which line to reveal "at top" so that an editor's first visible line becomes a given line.
+// Which line to reveal "at top" so that an editor's first whole line becomes a given line.
 // VS Code keeps context lines above a line revealed by the API: as many as
 // max(editor.cursorSurroundingLines, editor.stickyScroll.maxLineCount while sticky scroll is on),
 // at most half the viewport. With the defaults that is 5, so revealing line n itself leaves the
@@ -21,7 +21,7 @@ export function contextAbove(context: RevealContext): number {
 }
 
 /**
- * The 0-based line to reveal at top for `top` to become the first visible line of a document of
+ * The 0-based line to reveal at top for `top` to become the first whole line of a document of
  * `lineCount` lines. Near the end of the document the answer is its last line: the editor then
  * stops up to `contextAbove` lines short of `top`.
  */

@@ -1,23 +1,28 @@
 // vscode-languageclient traces LSP messages only into a channel whose log level is Trace, and only
 // the user can set a channel's level (Output panel › gear). This channel stands in between: it is
-// at Trace exactly while scorelens.trace.server is not "off", and writes the messages into the
-// ScoreLens log, so the setting alone turns tracing on and off, as its description says.
+// at Trace while scorelens.trace.server is not "off" (or the user set the ScoreLens log to Trace),
+// and writes the messages into the ScoreLens log, so the setting alone turns tracing on and off,
+// as its description says.
 import * as vscode from 'vscode';
 import { SECTION } from './settings';
 
 export class TraceChannel implements vscode.LogOutputChannel {
   private readonly levelEmitter = new vscode.EventEmitter<vscode.LogLevel>();
-  private readonly watcher: vscode.Disposable;
+  private readonly watchers: vscode.Disposable[];
   readonly onDidChangeLogLevel = this.levelEmitter.event;
 
   constructor(private readonly log: vscode.LogOutputChannel) {
-    this.watcher = vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(`${SECTION}.trace.server`)) this.levelEmitter.fire(this.logLevel);
-    });
+    this.watchers = [
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(`${SECTION}.trace.server`)) this.levelEmitter.fire(this.logLevel);
+      }),
+      log.onDidChangeLogLevel(() => this.levelEmitter.fire(this.logLevel)),
+    ];
   }
 
   get logLevel(): vscode.LogLevel {
-    const tracing = vscode.workspace.getConfiguration(SECTION).get<string>('trace.server', 'off') !== 'off';
+    const tracing =
+      vscode.workspace.getConfiguration(SECTION).get<string>('trace.server', 'off') !== 'off' || this.log.logLevel === vscode.LogLevel.Trace;
     return tracing ? vscode.LogLevel.Trace : vscode.LogLevel.Info;
   }
 
@@ -72,7 +77,7 @@ export class TraceChannel implements vscode.LogOutputChannel {
   }
 
   dispose(): void {
-    this.watcher.dispose();
+    vscode.Disposable.from(...this.watchers).dispose();
     this.levelEmitter.dispose();
   }
 }
