@@ -200,6 +200,10 @@ class VsCode {
     await this.page.keyboard.press('Control+S');
     await this.waitFor('settings.json saved', async () => fs.readFileSync(file, 'utf8').trim(), (t) => t === text, 10_000);
     await this.page.keyboard.press('Control+W');
+    // The editor may not know yet that the save is done and ask to save again: same text, so yes.
+    const save = this.page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Save$/ });
+    if (await save.waitFor({ timeout: 1_000 }).then(() => true, () => false)) await save.click();
+    await this.page.locator('.monaco-dialog-box').waitFor({ state: 'hidden', timeout: 10_000 });
   }
 
   /** Keyboard focus into the active editor (not a panel or a widget). */
