@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import math
 import os
 import signal
 import sys
@@ -46,7 +47,7 @@ from .core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
 from .core.wer import ErrorCounts
 from .pairing_rules import NoReferences, find_references
 from .summary import scores_dict
-from .textfile import UnreadableText, decode, read_text
+from .textfile import BOM, BOM_NOTE, DEFAULT_MAX_BYTES, UnreadableText, decode, read_text, too_large
 
 EXIT_OK = 0
 EXIT_THRESHOLD = 1
@@ -60,6 +61,7 @@ STDIN_NAME = "<stdin>"
 LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 
 LINE_COUNT_MISMATCH = "pairing.line-count-mismatch"
+BYTE_ORDER_MARK = "pairing.byte-order-mark"
 
 
 class CliError(Exception):
@@ -84,6 +86,22 @@ def _jobs(value: str) -> int:
     if not value.isdigit() or int(value) < 1:
         raise argparse.ArgumentTypeError(f"expected a number of processes, 1 or more, got {value!r}")
     return int(value)
+
+
+def _byte_count(value: str) -> int:
+    if not value.isdigit() or int(value) < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of bytes, 1 or more, got {value!r}")
+    return int(value)
+
+
+def _finite(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {value!r}") from None
+    if not math.isfinite(number):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {value!r}")
+    return number
 
 
 def _available_cpus() -> int:
@@ -134,6 +152,13 @@ def _scoring_options() -> argparse.ArgumentParser:
         metavar="N",
         help=f"processes that score an input of {POOL_MINIMUM:,} segments or more "
         "(default: one per available CPU; 1 scores in this process only)",
+    )
+    p.add_argument(
+        "--max-file-bytes",
+        type=_byte_count,
+        default=DEFAULT_MAX_BYTES,
+        metavar="N",
+        help=f"refuse a hypothesis or reference larger than N bytes (default: {DEFAULT_MAX_BYTES:,})",
     )
 
     bleu = p.add_argument_group("BLEU (as sacreBLEU)")
@@ -213,11 +238,11 @@ def build_parser() -> argparse.ArgumentParser:
         "the scores. Exits 1 when a threshold is crossed.",
     )
     gates = check.add_argument_group("thresholds (exit 1 when crossed)")
-    gates.add_argument("--min-bleu", type=float, metavar="X", help="fail when BLEU (0-100) is below X")
-    gates.add_argument("--max-wer", type=float, metavar="Y", help="fail when WER (0-1) is above Y")
-    gates.add_argument("--max-cer", type=float, metavar="Y", help="fail when CER (0-1) is above Y")
+    gates.add_argument("--min-bleu", type=_finite, metavar="X", help="fail when BLEU (0-100) is below X")
+    gates.add_argument("--max-wer", type=_finite, metavar="Y", help="fail when WER (0-1) is above Y")
+    gates.add_argument("--max-cer", type=_finite, metavar="Y", help="fail when CER (0-1) is above Y")
     gates.add_argument(
-        "--min-rouge", type=float, metavar="Z", help="fail when the ROUGE-L (and ROUGE-Lsum) F-measure (0-1) is below Z"
+        "--min-rouge", type=_finite, metavar="Z", help="fail when the ROUGE-L (and ROUGE-Lsum) F-measure (0-1) is below Z"
     )
     check.add_argument(
         "--format",
@@ -278,18 +303,22 @@ class Document:
     text: str
 
 
-def _read_stdin() -> bytes:
+def _read_stdin(max_bytes: int) -> bytes:
     if sys.stdin is None:
         raise CliError("no standard input to read the hypothesis from")
     buffer = getattr(sys.stdin, "buffer", None)
-    return buffer.read() if buffer is not None else sys.stdin.read().encode("utf-8")
+    # one byte more than the limit tells an input that is too large
+    data = buffer.read(max_bytes + 1) if buffer is not None else sys.stdin.read(max_bytes + 1).encode("utf-8")
+    if len(data) > max_bytes:
+        raise too_large(STDIN_NAME, max_bytes, "--max-file-bytes")
+    return data
 
 
-def read_document(path: str) -> Document:
+def read_document(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Document:
     try:
         if path == STDIN:
-            return Document(STDIN_NAME, decode(STDIN_NAME, _read_stdin()))
-        return Document(path, read_text(path))
+            return Document(STDIN_NAME, decode(STDIN_NAME, _read_stdin(max_bytes)))
+        return Document(path, read_text(path, max_bytes, "--max-file-bytes"))
     except UnreadableText as exc:
         raise CliError(str(exc)) from None
 
@@ -309,9 +338,9 @@ def read_documents(args: argparse.Namespace) -> list[Document]:
     if args.hypothesis == STDIN and not args.references:
         # said before reading, or a terminal would wait for input first
         raise CliError("reading the hypothesis from standard input (-) needs -r REF")
-    hypothesis = read_document(args.hypothesis)
+    hypothesis = read_document(args.hypothesis, args.max_file_bytes)
     references = args.references or found_references(args.hypothesis)
-    return [hypothesis, *(read_document(r) for r in references)]
+    return [hypothesis, *(read_document(r, args.max_file_bytes) for r in references)]
 
 
 # -- scoring --------------------------------------------------------------------------------
@@ -562,10 +591,19 @@ def mismatch_findings(ev: Evaluation) -> list[Located]:
     return found
 
 
+def byte_order_mark_findings(ev: Evaluation) -> list[Located]:
+    """A leading U+FEFF is scored as a character of the first word (as sacreBLEU does): say so."""
+    return [
+        Located(d.path, 1, 1, 1, 2, BYTE_ORDER_MARK, BOM_NOTE, BOM)
+        for d in ev.documents
+        if d.text.startswith(BOM)
+    ]
+
+
 def all_findings(ev: Evaluation) -> list[Located]:
     """Pairing problems first, then segment by segment: hypothesis findings, then the references'."""
     corpus = ev.corpus
-    located = mismatch_findings(ev)
+    located = byte_order_mark_findings(ev) + mismatch_findings(ev)
     for i in range(len(corpus)):
         for f in sorted(corpus.findings(i), key=lambda f: (f.side, f.start, f.end, f.code)):
             located.append(locate(ev, f))
@@ -673,7 +711,7 @@ class CheckReport:
 
     @staticmethod
     def _annotation(f: Located) -> str:
-        level = "warning" if f.code == LINE_COUNT_MISMATCH else "notice"
+        level = "warning" if f.code in (LINE_COUNT_MISMATCH, BYTE_ORDER_MARK) else "notice"
         props = [f"file={_github_escape(f.path, True)}", f"line={f.line}"]
         if f.end_line != f.line:
             props.append(f"endLine={f.end_line}")

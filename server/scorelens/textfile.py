@@ -1,39 +1,89 @@
-"""Reading a hypothesis or reference: UTF-8 (a byte-order mark tolerated) or a clear error."""
+"""Reading a hypothesis or reference: UTF-8 text from a regular file of bounded size, or a clear error.
+
+A leading byte-order mark stays part of the text, as sacreBLEU's command line keeps it (its
+published WMT17 scores count it in the first word); :data:`BOM` lets callers point it out.
+"""
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
+
+BOM = "\ufeff"
+BOM_NOTE = (
+    "the file starts with a byte-order mark (U+FEFF); it is scored as part of the first word, "
+    "as sacreBLEU's command line scores it"
+)
+DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+
+# O_NONBLOCK: opening a FIFO must not wait for a writer (fstat then refuses it);
+# O_NOCTTY: opening a terminal must not make it ours.
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 class UnreadableText(Exception):
     """A file that cannot be scored; the message names the file and, where it helps, the byte."""
 
 
+class MissingFile(UnreadableText):
+    pass
+
+
+class TooLarge(UnreadableText):
+    pass
+
+
 def decode(name: str, data: bytes) -> str:
-    """UTF-8 text with any byte-order mark removed; anything else is :class:`UnreadableText`."""
+    """UTF-8 text, a byte-order mark included; anything else is :class:`UnreadableText`."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise UnreadableText(f"{name}: looks like UTF-16 (byte-order mark at byte offset 0); convert it to UTF-8")
     nul = data.find(b"\0")
     if nul >= 0:
         raise UnreadableText(f"{name}: binary file (NUL byte at byte offset {nul}); expected UTF-8 text")
     try:
-        # plain utf-8, not utf-8-sig: error offsets must count the mark's bytes too
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise UnreadableText(
             f"{name}: not UTF-8: byte 0x{data[exc.start]:02x} at byte offset {exc.start} (line {line})"
         ) from None
-    return text.removeprefix("\ufeff")
 
 
-def read_text(path: str | Path) -> str:
+def too_large(name: str, max_bytes: int, limit: str = "") -> TooLarge:
+    """``limit`` names what sets the limit (a setting, an option), for the message."""
+    return TooLarge(f"{name}: larger than the limit of {max_bytes:,} bytes" + (f" ({limit})" if limit else ""))
+
+
+def read_bytes(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES, limit: str = "") -> bytes:
+    """A regular file's bytes, at most ``max_bytes`` of them; ``limit`` names the setting that sets it."""
     try:
-        data = Path(path).read_bytes()
+        fd = os.open(path, _OPEN_FLAGS)
     except FileNotFoundError:
-        raise UnreadableText(f"{path}: no such file") from None
+        raise MissingFile(f"{path}: no such file") from None
     except IsADirectoryError:
         raise UnreadableText(f"{path}: is a directory, not a file") from None
     except OSError as exc:
         raise UnreadableText(f"{path}: cannot read it ({exc.strerror or exc})") from None
-    return decode(str(path), data)
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise UnreadableText(f"{path}: is a directory, not a file")
+        if not stat.S_ISREG(st.st_mode):
+            raise UnreadableText(f"{path}: not a regular file (a FIFO, device or socket); only files are scored")
+        if st.st_size > max_bytes:
+            raise too_large(str(path), max_bytes, limit)
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(max_bytes + 1)  # one byte more tells a file that grew past the limit
+    except OSError as exc:
+        raise UnreadableText(f"{path}: cannot read it ({exc.strerror or exc})") from None
+    finally:
+        os.close(fd)
+    if len(data) > max_bytes:
+        raise too_large(str(path), max_bytes, limit)
+    return data
+
+
+def read_text(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES, limit: str = "") -> str:
+    return decode(str(path), read_bytes(path, max_bytes, limit))

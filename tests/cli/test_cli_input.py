@@ -1,4 +1,4 @@
-"""Bad and awkward input: one clear line on stderr and exit 2, never a traceback; BOM and CRLF tolerated."""
+"""Bad and awkward input: one clear line on stderr and exit 2, never a traceback; a BOM kept, CRLF tolerated."""
 
 from __future__ import annotations
 
@@ -77,20 +77,17 @@ def test_directory_instead_of_file(run, tmp_path, command):
     assert_one_line_error(run(command, ASR_HYP, "-r", tmp_path), f"{tmp_path}: is a directory, not a file")
 
 
-def test_bom_scores_like_the_same_file_without(run, tmp_path):
-    hyp, ref = tmp_path / "bom.hyp.txt", tmp_path / "bom.ref.txt"
-    hyp.write_bytes(b"\xef\xbb\xbf" + Path(ASR_HYP).read_bytes())
-    ref.write_bytes(b"\xef\xbb\xbf" + Path(ASR_REF).read_bytes())
-    plain = json.loads(run("score", ASR_HYP, "-r", ASR_REF, "--json", *ALL).out)
-    bom = run("score", hyp, "-r", ref, "--json", *ALL)
-    assert bom.code == 0
-    assert json.loads(bom.out) == plain
-    # and the findings sit at the same columns (the mark is not a character of line 1)
-    plain_check = json.loads(run("check", ASR_HYP, "-r", ASR_REF, "--format", "json").out)
-    bom_check = json.loads(run("check", hyp, "-r", ref, "--format", "json").out)
-    assert [(f["line"], f["column"], f["code"]) for f in bom_check["findings"]] == [
-        (f["line"], f["column"], f["code"]) for f in plain_check["findings"]
-    ]
+def test_bom_is_part_of_the_first_word_as_sacrebleu_keeps_it(run, tmp_path):
+    hyp = tmp_path / "bom.hyp.txt"
+    hyp.write_bytes(b"\xef\xbb\xbf" + Path(ASR_REF).read_bytes())  # the reference itself, but for the mark
+    out = json.loads(run("score", hyp, "-r", ASR_REF, "--json", *ALL).out)
+    assert (out["wer"]["substitutions"], out["wer"]["deletions"], out["wer"]["insertions"]) == (1, 0, 0)
+    assert out["cer"]["insertions"] == 1 and out["cer"]["cer"] > 0
+    check = json.loads(run("check", hyp, "-r", ASR_REF, "--format", "json").out)
+    first_word = Path(ASR_REF).read_text(encoding="utf-8").split()[0]
+    found = [(f["code"], f["line"], f["column"], f["text"]) for f in check["findings"]]
+    assert found[0] == ("pairing.byte-order-mark", 1, 1, "\ufeff")
+    assert ("wer.substitution", 1, 1, "\ufeff" + first_word) in found
 
 
 @pytest.mark.parametrize("newline", [b"\r\n", b"\r"])

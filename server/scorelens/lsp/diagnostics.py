@@ -18,6 +18,7 @@ from pygls.uris import to_fs_path
 
 from ..core import Finding
 from ..core import findings as codes
+from ..textfile import BOM, BOM_NOTE
 from .reviews import SLICE_SECONDS, Review
 
 SOURCE = "scorelens"
@@ -30,6 +31,7 @@ _SEVERITY = {
 _CATEGORY = {"bleu": "bleu", "wer": "wer", "rouge": "rouge", "pairing": "pairing", "scorelens": "pairing"}
 DROPPED_TEXT = "rouge.tokenizer-dropped-text"
 LINE_COUNTS = "pairing.line-count-mismatch"
+BYTE_ORDER_MARK = "pairing.byte-order-mark"
 TRUNCATED = "scorelens.truncated"
 _CONVERTER = default_converter()
 
@@ -234,6 +236,29 @@ async def prepare(ls, review: Review) -> None:
         segment = corpus.next_differing(segment + 1)
 
 
+def _byte_order_marks(ls, review: Review, open_refs: dict[int, str]) -> dict[str, list[str]]:
+    """A leading U+FEFF is scored as part of the first word: said on that character, or on the
+    hypothesis's first line for a reference that is not open."""
+    sev = severity(review, BYTE_ORDER_MARK)
+    found: dict[str, list[str]] = {}
+    if sev is None:
+        return found
+    for side in range(review.corpus.references + 1):
+        lines = review.corpus.lines(side)
+        if not lines or not lines[0].startswith(BOM):
+            continue
+        uri = review.uri if side == 0 else open_refs.get(side)
+        if uri is None:
+            where = types.Range(types.Position(0, 0), types.Position(0, 0))
+            message = f"reference {to_fs_path(side_uri(review, side))}: {BOM_NOTE}"
+            uri = review.uri
+        else:
+            where = types.Range(ls.columns.position(lines, 0, 0), ls.columns.position(lines, 0, 1))
+            message = BOM_NOTE
+        found.setdefault(uri, []).append(_json(types.Diagnostic(where, message, sev, code=BYTE_ORDER_MARK, source=SOURCE)))
+    return found
+
+
 def collect(ls, review: Review) -> dict[str, list[str]]:
     """Every document's diagnostics (as JSON) from this review: the hypothesis and its open references."""
     hyp = [_json(d) for d in _document_problems(ls, review)]
@@ -245,6 +270,8 @@ def collect(ls, review: Review) -> dict[str, list[str]]:
     open_refs = {k + 1: ref for k, ref in enumerate(review.pairing.references) if ref in ls.documents.open}
     for ref in open_refs.values():
         out.setdefault(ref, [])
+    for uri, diags in _byte_order_marks(ls, review, open_refs).items():
+        out[uri].extend(diags)
     seen_differing = 0
     segment = corpus.next_differing()
     while segment is not None and len(hyp) < cap:

@@ -13,8 +13,10 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from ..core import split_lines
-from ..textfile import UnreadableText, read_text
+from ..textfile import DEFAULT_MAX_BYTES, MissingFile, UnreadableText, read_text, too_large
 from .positions import Columns
+
+LIMIT = "scorelens.maxFileBytes"
 
 
 @dataclass
@@ -53,9 +55,9 @@ class OpenDocument:
 
 @dataclass
 class _Cached:
-    stamp: tuple[int, int]
+    stamp: tuple[int, int, int]
     text: str | None
-    problem: str | None
+    problem: UnreadableText | None
 
 
 @dataclass
@@ -63,27 +65,33 @@ class Documents:
     open: dict[str, OpenDocument] = field(default_factory=dict)
     _disk: dict[str, _Cached] = field(default_factory=dict)
 
-    def text(self, uri: str) -> str:
-        """An open document's live text, else the file's text; raises UnreadableText."""
+    def text(self, uri: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
+        """An open document's live text, else the file's text; raises UnreadableText.
+
+        The caller decides first whether the file may be read at all (the workspace check)."""
         doc = self.open.get(uri)
-        if doc is not None:
-            return doc.text
         path = to_fs_path(uri) or uri
+        if doc is not None:
+            text = doc.text
+            # a code point is at most 4 bytes in UTF-8: encode only when that could pass the limit
+            if len(text) * 4 > max_bytes and len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+                raise too_large(path, max_bytes, LIMIT)
+            return text
         try:
             st = os.stat(path)
         except OSError:
             self._disk.pop(uri, None)
-            raise UnreadableText(f"{path}: no such file") from None
-        stamp = (st.st_mtime_ns, st.st_size)
+            raise MissingFile(f"{path}: no such file") from None
+        stamp = (st.st_mtime_ns, st.st_size, max_bytes)
         cached = self._disk.get(uri)
         if cached is None or cached.stamp != stamp:
             try:
-                cached = _Cached(stamp, read_text(path), None)
+                cached = _Cached(stamp, read_text(path, max_bytes, LIMIT), None)
             except UnreadableText as exc:
-                cached = _Cached(stamp, None, str(exc))
+                cached = _Cached(stamp, None, exc)
             self._disk[uri] = cached
         if cached.problem is not None:
-            raise UnreadableText(cached.problem)
+            raise cached.problem
         return cached.text
 
     def forget(self, uri: str) -> None:

@@ -21,7 +21,7 @@ from pygls.uris import to_fs_path
 
 from .. import __version__
 from ..core import Corpus, TokenizerUnavailable
-from ..textfile import UnreadableText
+from ..textfile import MissingFile, UnreadableText
 from .documents import Documents, OpenDocument
 from .pairing import Pairings, files_in
 from .positions import Columns
@@ -145,22 +145,25 @@ class ScoreLensServer(LanguageServer):
         review.cache.clear()
         review.views_stale = True
         pairing = review.pairing
-        for ref in pairing.outside:
-            if not review.settings.allow_outside_workspace:
-                review.problems.append(
-                    Problem(
-                        "pairing.outside-workspace",
-                        f"reference {to_fs_path(ref)} is outside the workspace folders; "
-                        "set scorelens.allowOutsideWorkspace to use it",
-                        ref,
-                    )
+        refused = () if review.settings.allow_outside_workspace else pairing.outside
+        for ref in refused:
+            review.problems.append(
+                Problem(
+                    "pairing.outside-workspace",
+                    f"reference {to_fs_path(ref)} is outside the workspace folders; "
+                    "set scorelens.allowOutsideWorkspace to use it",
+                    ref,
                 )
+            )
+        max_bytes = review.settings.max_file_bytes
         texts = []
         for ref in pairing.references:
+            if ref in refused:
+                continue  # never opened: the message above cannot tell anything about it
             try:
-                texts.append(self.documents.text(ref))
+                texts.append(self.documents.text(ref, max_bytes))
             except UnreadableText as exc:
-                code = "pairing.missing-reference" if str(exc).endswith("no such file") else "pairing.unreadable-reference"
+                code = "pairing.missing-reference" if isinstance(exc, MissingFile) else "pairing.unreadable-reference"
                 review.problems.append(Problem(code, f"reference {exc}", ref))
         if review.problems:
             for p in review.problems:
@@ -168,7 +171,7 @@ class ScoreLensServer(LanguageServer):
             review.corpus = None
             return
         try:
-            review.corpus = Corpus(self.documents.text(review.uri), texts, review.config)
+            review.corpus = Corpus(self.documents.text(review.uri, max_bytes), texts, review.config)
         except (UnreadableText, TokenizerUnavailable, ValueError) as exc:
             review.problems.append(Problem("pairing.unreadable-reference", str(exc)))
             review.corpus = None

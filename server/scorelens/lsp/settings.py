@@ -15,6 +15,7 @@ import cattrs
 from ..core import METRICS, SEGMENTATIONS, WER_TRANSFORMS, BleuConfig, RougeConfig, ScoringConfig
 from ..core.bleu import SMOOTH_DEFAULTS
 from ..core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
+from ..textfile import DEFAULT_MAX_BYTES
 
 SEVERITIES = ("error", "warning", "information", "hint", "off")
 _in = attrs.validators.in_
@@ -74,6 +75,7 @@ class Settings:
     debounce_ms: int = attrs.field(default=150, validator=attrs.validators.ge(0))
     run: str = attrs.field(default="onType", validator=_in(("onType", "onSave")))
     allow_outside_workspace: bool = False
+    max_file_bytes: int = attrs.field(default=DEFAULT_MAX_BYTES, validator=attrs.validators.ge(1))
 
 
 _converter = cattrs.Converter(forbid_extra_keys=True)
