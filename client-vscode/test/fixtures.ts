@@ -3,7 +3,7 @@ import type { CorpusScores, Report } from '../src/protocol';
 
 export const corpusScores: CorpusScores = {
   bleu: { score: 31.2345, precisions: [62.14, 38.0, 25.33, 17.1], bp: 1.0, sys_len: 412, ref_len: 405, signature: 'nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:scorelens-0.1.0' },
-  rougeL: { precision: 0.61, recall: 0.6, fmeasure: 0.6049, signature: 'rougeL|tok:rouge-score|stem:no' },
+  rougeL: { precision: 0.61, recall: 0.6, fmeasure: 0.6049, signature: 'nrefs:1|tok:rouge-score|stem:no|agg:mean|version:scorelens-0.1.0' },
   wer: { wer: 0.31, mer: 0.29, wil: 0.44, hits: 280, substitutions: 90, deletions: 20, insertions: 12, signature: 'wer|transform:default' },
   segments: 30,
 };

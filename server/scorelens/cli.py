@@ -60,7 +60,6 @@ STDIN_NAME = "<stdin>"
 # sacreBLEU's choice of tokenizer for a target language when none is given
 LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 
-LINE_COUNT_MISMATCH = "pairing.line-count-mismatch"
 BYTE_ORDER_MARK = "pairing.byte-order-mark"
 
 
@@ -228,7 +227,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Corpus scores with their signatures. Line i of HYP is scored against line i of every REF.",
     )
     score.add_argument("--json", action="store_true", help="print one JSON object instead of text")
-    score.set_defaults(run=run_score)
+    score.set_defaults(run=run_score, parser=score)
 
     check = commands.add_parser(
         "check",
@@ -251,7 +250,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="text: path:line:col: code message; json: one object; github: GitHub Actions annotations",
     )
     check.add_argument("--max-findings", type=int, metavar="N", help="show at most N findings (and say how many more)")
-    check.set_defaults(run=run_check)
+    check.set_defaults(run=run_check, parser=check)
 
     serve = commands.add_parser(
         "serve",
@@ -260,7 +259,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--tcp", type=_host_port, metavar="HOST:PORT", help="listen on a TCP socket instead of stdio")
     serve.add_argument("--stdio", action="store_true", help="use standard input/output (the default)")
-    serve.set_defaults(run=run_serve)
+    serve.set_defaults(run=run_serve, parser=serve)
     return parser
 
 
@@ -324,11 +323,19 @@ def read_document(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Document:
 
 
 def found_references(hypothesis: str) -> list[str]:
-    """The references the naming conventions find next to the hypothesis (when -r is not given)."""
+    """The references the naming conventions find next to the hypothesis (when -r is not given).
+
+    The path is made absolute first, so ``hyp/NAME`` is found however the hypothesis is written (from
+    inside ``hyp/`` too); references are named as the hypothesis is, relative or absolute.
+    """
+    resolved = Path(os.path.abspath(hypothesis))  # not resolve(): a symlinked hypothesis pairs where it is linked
     try:
-        found = [str(p) for p in find_references(Path(hypothesis))]
+        found = find_references(resolved)
     except NoReferences as exc:
-        raise CliError(str(exc)) from None
+        raise CliError(f"{hypothesis}: {exc}") from None
+    if not Path(hypothesis).is_absolute():
+        found = [Path(os.path.relpath(p)) for p in found]
+    found = [str(p) for p in found]
     print(f"scorelens: {hypothesis}: references found by name: {', '.join(found)}", file=sys.stderr)
     return found
 
@@ -385,12 +392,34 @@ class Evaluation:
         counts = self.corpus.segment_counts()
         return [(side, counts[0], n) for side, n in enumerate(counts) if side and n != counts[0]]
 
+    def require_lined_up(self) -> None:
+        """Files that do not line up are bad input for ``score`` and ``check`` alike (sacreBLEU
+        refuses them too): scores over shifted segments would look valid and mean nothing."""
+        mismatches = self.mismatches()
+        if not mismatches:
+            return
+        paths = [d.path for d in self.documents]
+        details = []
+        for side, hyp_count, ref_count in mismatches:
+            longer, first_alone = (0, ref_count) if hyp_count > ref_count else (side, hyp_count)
+            line = self.corpus.first_line(longer, first_alone) + 1
+            details.append(
+                f"{paths[0]} has {hyp_count} {self.unit}, {paths[side]} has {ref_count} "
+                f"(from {paths[longer]}:{line} on without a partner)"
+            )
+        raise CliError(
+            f"the files do not line up: {'; '.join(details)}; "
+            "segment i of the hypothesis pairs with segment i of each reference"
+        )
+
 
 def evaluation(args: argparse.Namespace) -> Evaluation:
     config = scoring_config(args)
     documents = read_documents(args)
     corpus = Corpus(documents[0].text, [d.text for d in documents[1:]], config)
-    return Evaluation(documents, corpus, args.jobs or _available_cpus())
+    ev = Evaluation(documents, corpus, args.jobs or _available_cpus())
+    ev.require_lined_up()
+    return ev
 
 
 # -- score: formatting ----------------------------------------------------------------------
@@ -479,16 +508,6 @@ def scores_json(ev: Evaluation) -> dict:
 
 def run_score(args: argparse.Namespace) -> int:
     ev = evaluation(args)
-    mismatches = ev.mismatches()
-    if mismatches:
-        hyp = ev.documents[0].path
-        details = "; ".join(
-            f"{hyp} has {h} {ev.unit}, {ev.documents[side].path} has {r}" for side, h, r in mismatches
-        )
-        raise CliError(
-            f"the files do not line up: {details} "
-            "(segment i of the hypothesis pairs with segment i of each reference)"
-        )
     if args.json:
         print(json.dumps(scores_json(ev), ensure_ascii=False))
         for note in notes(ev):
@@ -576,21 +595,6 @@ def locate(ev: Evaluation, f: Finding) -> Located:
     )
 
 
-def mismatch_findings(ev: Evaluation) -> list[Located]:
-    """One finding per reference whose segment count differs, at the first segment without a partner."""
-    paths = [d.path for d in ev.documents]
-    found = []
-    for side, hyp_count, ref_count in ev.mismatches():
-        longer, first_alone = (0, ref_count) if hyp_count > ref_count else (side, hyp_count)
-        line = ev.corpus.first_line(longer, first_alone) + 1
-        message = (
-            f"{paths[0]} has {hyp_count} {ev.unit}, {paths[side]} has {ref_count}; "
-            f"{ev.unit} without a partner are scored against empty text"
-        )
-        found.append(Located(paths[longer], line, 1, line, 1, LINE_COUNT_MISMATCH, message))
-    return found
-
-
 def byte_order_mark_findings(ev: Evaluation) -> list[Located]:
     """A leading U+FEFF is scored as a character of the first word (as sacreBLEU does): say so."""
     return [
@@ -601,9 +605,9 @@ def byte_order_mark_findings(ev: Evaluation) -> list[Located]:
 
 
 def all_findings(ev: Evaluation) -> list[Located]:
-    """Pairing problems first, then segment by segment: hypothesis findings, then the references'."""
+    """A byte order mark first, then segment by segment: hypothesis findings, then the references'."""
     corpus = ev.corpus
-    located = byte_order_mark_findings(ev) + mismatch_findings(ev)
+    located = byte_order_mark_findings(ev)
     for i in range(len(corpus)):
         for f in sorted(corpus.findings(i), key=lambda f: (f.side, f.start, f.end, f.code)):
             located.append(locate(ev, f))
@@ -711,7 +715,7 @@ class CheckReport:
 
     @staticmethod
     def _annotation(f: Located) -> str:
-        level = "warning" if f.code in (LINE_COUNT_MISMATCH, BYTE_ORDER_MARK) else "notice"
+        level = "warning" if f.code == BYTE_ORDER_MARK else "notice"
         props = [f"file={_github_escape(f.path, True)}", f"line={f.line}"]
         if f.end_line != f.line:
             props.append(f"endLine={f.end_line}")
@@ -776,7 +780,9 @@ def run_serve(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        args = build_parser().parse_args(argv)
+        args, unknown = build_parser().parse_known_args(argv)
+        if unknown:  # argparse would blame them on the top-level parser and show its usage
+            args.parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     except SystemExit as exc:  # --help, --version and usage errors; argparse has printed them
         return exc.code if isinstance(exc.code, int) else EXIT_ERROR
     try:

@@ -101,11 +101,11 @@ def find_references(hypothesis: Path) -> list[Path]:
         tried = rules(hypothesis)
         if not tried:
             raise NoReferences(
-                f"{hypothesis}: no reference given and the name follows no convention "
+                "no reference given and the name follows no convention "
                 "(NAME.hyp.EXT, NAME.sysN.EXT or hyp/NAME); pass -r REF"
             )
         raise NoReferences(
-            f"{hypothesis}: no reference given and none found; looked for "
+            "no reference given and none found; looked for "
             + ", ".join(rule.describe() for rule in tried)
         )
     return [Path(p) for p in found[1]]

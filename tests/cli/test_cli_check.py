@@ -255,53 +255,40 @@ def test_max_findings_is_never_silent(run, asr_pair):
 # -- files that do not line up ---------------------------------------------------------------
 
 
-def test_line_count_mismatch_is_a_finding_and_scoring_continues(run, tmp_path):
-    hyp, ref, padded = tmp_path / "h.txt", tmp_path / "r.txt", tmp_path / "padded.txt"
+@pytest.mark.parametrize("command", ["score", "check"])
+def test_files_that_do_not_line_up_are_refused_alike(run, tmp_path, command):
+    """One rule (README): score and check both stop with exit 2 and the same one-line message."""
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
     hyp.write_text("a b c\nd e f\ng h i\n", encoding="utf-8")
     ref.write_text("a b c\nd x f\n", encoding="utf-8")
-    padded.write_text("a b c\nd x f\n\n", encoding="utf-8")
-    result = run("check", hyp, "-r", ref, "--format", "json")
-    assert result.code == 0
-    report = json.loads(result.out)
-    first = report["findings"][0]
-    assert first["code"] == "pairing.line-count-mismatch"
-    assert (first["path"], first["line"], first["column"]) == (str(hyp), 3, 1)
-    assert first["message"] == f"{hyp} has 3 lines, {ref} has 2; lines without a partner are scored against empty text"
-    # the missing line scores as an empty one
-    same = json.loads(run("score", hyp, "-r", padded, "--json").out)
-    for key in ("bleu", "rougeL", "wer"):
-        report["scores"][key].pop("signature"), same[key].pop("signature")
-    assert report["scores"] == same
-    assert report["scores"]["segments"] == 3
-    text = run("check", hyp, "-r", ref).out
-    assert text.splitlines()[0] == (
-        f"{hyp}:3:1: pairing.line-count-mismatch {hyp} has 3 lines, {ref} has 2; "
-        "lines without a partner are scored against empty text"
+    result = run(command, hyp, "-r", ref)
+    assert (result.code, result.out) == (2, "")
+    assert result.err == (
+        f"scorelens: error: the files do not line up: {hyp} has 3 lines, {ref} has 2 "
+        f"(from {hyp}:3 on without a partner); segment i of the hypothesis pairs with segment i of each reference\n"
     )
 
 
-def test_longer_reference_is_where_the_mismatch_is_reported(run, tmp_path):
+@pytest.mark.parametrize("fmt", ["text", "json", "github"])
+def test_longer_reference_is_where_the_mismatch_is_reported(run, tmp_path, fmt):
     hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
     hyp.write_text("a\n", encoding="utf-8")
     ref.write_text("a\nb\nc\n", encoding="utf-8")
-    result = run("check", hyp, "-r", ref, "--metrics", "wer")
-    lines = findings_of(result.out)
-    assert lines[0].startswith(f"{ref}:2:1: pairing.line-count-mismatch {hyp} has 1 lines, {ref} has 3")
-    assert f'{ref}:2:1: wer.deletion missing "b"' in lines[1]
-    github = run("check", hyp, "-r", ref, "--metrics", "wer", "--format", "github").out.splitlines()
-    assert github[0].startswith(f"::warning file={ref},line=2,col=1,endColumn=1,title=pairing.line-count-mismatch::")
+    result = run("check", hyp, "-r", ref, "--metrics", "wer", "--format", fmt)
+    assert (result.code, result.out) == (2, "")
+    assert f"{hyp} has 1 lines, {ref} has 3 (from {ref}:2 on without a partner)" in result.err
 
 
 def test_paragraph_mismatch_counts_paragraphs(run, tmp_path):
     hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
     hyp.write_text("a b\nc d\n\ne f\n", encoding="utf-8")
     ref.write_text("a b\nc d\n", encoding="utf-8")
-    result = run("check", hyp, "-r", ref, "--segmentation", "paragraph", "--metrics", "rougeL")
-    assert findings_of(result.out)[0].startswith(
-        f"{hyp}:4:1: pairing.line-count-mismatch {hyp} has 2 paragraphs, {ref} has 1"
-    )
-    score = run("score", hyp, "-r", ref, "--segmentation", "paragraph")
-    assert score.code == 2 and f"{hyp} has 2 paragraphs, {ref} has 1" in score.err
+    for command in ("score", "check"):
+        result = run(command, hyp, "-r", ref, "--segmentation", "paragraph", "--metrics", "rougeL")
+        assert result.code == 2
+        assert f"{hyp} has 2 paragraphs, {ref} has 1 (from {hyp}:4 on without a partner)" in result.err
+    # one segment each, whatever the line counts
+    assert run("check", hyp, "-r", ref, "--segmentation", "document").code == 0
 
 
 def test_stdin_check(run, asr_pair):

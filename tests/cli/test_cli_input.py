@@ -139,3 +139,16 @@ def test_help_and_version(run):
     assert "score" in result.out and "check" in result.out and "serve" in result.out
     version = run("--version")
     assert version.code == 0 and version.out.startswith("scorelens 0.")
+
+
+@pytest.mark.parametrize("command", ["score", "check", "serve"])
+def test_errors_in_a_subcommands_options_show_its_usage(run, command):
+    hyp = [] if command == "serve" else [ASR_HYP]
+    for argv in ([command, "--no-such-option", *hyp], [command, *hyp, "--no-such-option", "x"]):
+        result = run(*argv)
+        assert result.code == 2
+        assert result.err.startswith(f"usage: scorelens {command} ")
+        assert f"scorelens {command}: error: unrecognized arguments: " in result.err
+    if command != "serve":
+        wrong_type = run(command, ASR_HYP, "--max-ngram-order", "four")
+        assert wrong_type.code == 2 and wrong_type.err.startswith(f"usage: scorelens {command} ")

@@ -95,7 +95,7 @@ def test_find_references_says_where_it_looked(tmp_path):
     with pytest.raises(NoReferences) as info:
         find_references(tmp_path / "news.hyp.en")
     assert str(info.value) == (
-        f"{tmp_path / 'news.hyp.en'}: no reference given and none found; looked for "
+        "no reference given and none found; looked for "
         f"{tmp_path / 'news.ref.en'} (NAME.hyp.EXT -> NAME.ref.EXT)"
     )
 
@@ -172,3 +172,21 @@ def test_samples_pair_by_name(run):
     assert result.code == 0
     assert json.loads(result.out)["bleu"]["signature"].startswith("nrefs:2|")
     assert "news.ref.en, " in result.err and result.err.rstrip().endswith("news.ref2.en")
+
+
+def test_discovery_does_not_depend_on_how_the_path_is_written(run, tmp_path, monkeypatch):
+    hyp, ref = tmp_path / "d" / "hyp" / "news.txt", tmp_path / "d" / "ref" / "news.txt"
+    _write_pair(hyp, [ref])
+    expected = json.loads(run("score", hyp, "-r", ref, "--json").out)
+    for cwd, written, named in [
+        (hyp.parent, "news.txt", "../ref/news.txt"),
+        (hyp.parent, "./news.txt", "../ref/news.txt"),
+        (tmp_path, "d/hyp/news.txt", "d/ref/news.txt"),
+        (tmp_path / "d" / "ref", "../hyp/news.txt", "news.txt"),
+        (tmp_path, str(hyp), str(ref)),
+    ]:
+        monkeypatch.chdir(cwd)
+        result = run("score", written, "--json")
+        assert result.code == 0, (written, result.err)
+        assert json.loads(result.out) == expected
+        assert result.err == f"scorelens: {written}: references found by name: {named}\n"

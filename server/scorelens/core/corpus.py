@@ -185,7 +185,7 @@ class Corpus:
             signatures["bleu"] = bleu.signature(self.config.bleu, nrefs)
         for key in ("rougeL", "rougeLsum"):
             if key in metrics:
-                signatures[key] = f"{key}|" + rouge.signature(self.config.rouge, nrefs)
+                signatures[key] = rouge.signature(self.config.rouge, nrefs)
         for key, unit in (("wer", "word"), ("cer", "char")):
             if key in metrics:
                 signatures[key] = wer.signature(unit, self.config.wer_transform, nrefs)
