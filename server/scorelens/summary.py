@@ -6,7 +6,7 @@ from .core import CorpusScores, rates
 
 
 def scores_dict(s: CorpusScores) -> dict:
-    """Only enabled metrics; BLEU on sacreBLEU's 0-100 scale, the rest 0-1."""
+    """Only enabled metrics; BLEU and chrF on sacreBLEU's 0-100 scale, the rest 0-1."""
     out: dict = {}
     if s.bleu is not None:
         b = s.bleu
@@ -18,7 +18,15 @@ def scores_dict(s: CorpusScores) -> dict:
             "ref_len": b.ref_len,
             "signature": s.signatures["bleu"],
         }
-    for key, value in (("rougeL", s.rouge_l), ("rougeLsum", s.rouge_lsum)):
+    if s.chrf is not None:
+        out["chrf"] = {
+            "score": s.chrf.score,
+            "char_order": s.chrf.char_order,
+            "word_order": s.chrf.word_order,
+            "beta": s.chrf.beta,
+            "signature": s.signatures["chrf"],
+        }
+    for key, value in (("rougeL", s.rouge_l), ("rougeLsum", s.rouge_lsum), *s.rouge_n.items()):
         if value is not None:
             out[key] = {
                 "precision": value.precision,

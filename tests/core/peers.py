@@ -14,9 +14,10 @@ from typing import Sequence
 import jiwer
 import jiwer.transforms as jt
 from rouge_score import rouge_scorer
-from sacrebleu.metrics import BLEU
+from sacrebleu.metrics import BLEU, CHRF
 
-from scorelens.core import BleuConfig, Corpus, RougeConfig, ScoringConfig
+from scorelens.core import BleuConfig, ChrfConfig, Corpus, RougeConfig, ScoringConfig
+from scorelens.core.rouge import ROUGE_N
 
 TOL = 1e-9
 
@@ -39,11 +40,13 @@ def read(path) -> str:
         return f.read()
 
 
-def config(metrics, segmentation="line", wer_transform="default", rouge_tokenizer="rouge-score", stem=False, **bleu):
+def config(metrics, segmentation="line", wer_transform="default", rouge_tokenizer="rouge-score", stem=False, chrf=None, **bleu):
+    """``chrf``: ``CHRF``'s keyword arguments (char_order, word_order, beta, lowercase, whitespace, eps_smoothing)."""
     return ScoringConfig(
         metrics=frozenset(metrics),
         bleu=BleuConfig(**bleu),
         rouge=RougeConfig(tokenizer_name=rouge_tokenizer, stem=stem),
+        chrf=ChrfConfig(**(chrf or {})),
         wer_transform=wer_transform,
         segmentation=segmentation,
     )
@@ -97,6 +100,31 @@ def assert_bleu(ours, theirs, what=""):
     assert abs(ours.bp - theirs.bp) <= TOL, (what, ours.bp, theirs.bp)
     for a, b in zip(ours.precisions, theirs.precisions, strict=True):
         assert abs(a - b) <= TOL, (what, ours.precisions, theirs.precisions)
+
+
+@lru_cache(maxsize=None)
+def _chrf(**options):
+    return CHRF(**options)
+
+
+def chrf_metric(options=None) -> CHRF:
+    return _chrf(**(options or {}))
+
+
+def corpus_chrf(hyps, refs, options=None):
+    return chrf_metric(options).corpus_score(list(hyps), [list(r) for r in refs])
+
+
+def chrf_statistics(hyps, refs, options=None) -> list[list[int]]:
+    """sacreBLEU's per-segment chrF statistics (best reference chosen), what ``sentence_score`` scores."""
+    return chrf_metric(options)._extract_corpus_statistics(list(hyps), [list(r) for r in refs])
+
+
+def assert_chrf(ours, theirs, what=""):
+    assert ours is not None
+    assert abs(ours.score - theirs.score) <= TOL, (what, ours.score, theirs.score)
+    assert (ours.char_order, ours.word_order, ours.beta) == (theirs.char_order, theirs.word_order, theirs.beta), what
+    assert ours.name == theirs.name, (what, ours.name, theirs.name)
 
 
 # -- rouge-score ----------------------------------------------------------------------------
@@ -181,25 +209,34 @@ def assert_counts(ours, theirs, what=""):
 BLEU_OPTIONS = ("tokenize", "smooth_method", "smooth_value", "lowercase", "max_ngram_order")
 
 
-def assert_parity(hyps, refs, metrics, segments=True, stem=False, wer_transform="default", **bleu_options):
+def assert_parity(hyps, refs, metrics, segments=True, stem=False, wer_transform="default", chrf=None, **bleu_options):
     """Corpus figures and, with ``segments``, every segment's figures equal the peers' on these lines.
 
     ``refs`` are reference streams, each as long as ``hyps``. WER and CER use the first stream
-    (jiwer takes one reference). Returns the ScoreLens corpus for further checks.
+    (jiwer takes one reference). ``chrf``: ``CHRF``'s options. Returns the ScoreLens corpus for
+    further checks.
     """
     assert all(len(r) == len(hyps) for r in refs)
-    c = corpus(hyps, refs, config(metrics, stem=stem, wer_transform=wer_transform, **bleu_options))
+    c = corpus(hyps, refs, config(metrics, stem=stem, wer_transform=wer_transform, chrf=chrf, **bleu_options))
     s = c.scores()
     assert s.segments == len(hyps)
     lowercase = wer_transform == "lowercase"
     if "bleu" in metrics:
         assert_bleu(s.bleu, corpus_bleu(hyps, refs, **bleu_options), "corpus BLEU")
-    rouge_types = [t for t in ("rougeL", "rougeLsum") if t in metrics]
+    if "chrf" in metrics and hyps:
+        assert_chrf(s.chrf, corpus_chrf(hyps, refs, chrf), "corpus chrF")
+        chrf_stats = chrf_statistics(hyps, refs, chrf)
+        assert c.totals().chrf == [sum(column) for column in zip(*chrf_stats)]
+    rouge_n = [t for t in ROUGE_N if t in metrics]
+    rouge_types = [t for t in ("rougeL", "rougeLsum", *rouge_n) if t in metrics]
     pairs = rouge_pairs(hyps, refs, rouge_types, stem) if rouge_types else []
     if "rougeL" in metrics:
         assert_rouge(s.rouge_l, rouge_mean(pairs, "rougeL"), "corpus rougeL")
     if "rougeLsum" in metrics:
         assert_rouge(s.rouge_lsum, rouge_mean(pairs, "rougeLsum"), "corpus rougeLsum")
+    assert list(s.rouge_n) == rouge_n
+    for t in rouge_n:
+        assert_rouge(s.rouge_n[t], rouge_mean(pairs, t), f"corpus {t}")
     words = process_words(refs[0], hyps, lowercase) if "wer" in metrics and hyps else None
     if words is not None:
         assert_counts(s.wer, words, "corpus WER")
@@ -221,6 +258,13 @@ def assert_parity(hyps, refs, metrics, segments=True, stem=False, wer_transform=
             assert_rouge(seg.rouge_l, pairs[i]["rougeL"], what)
         if "rougeLsum" in metrics:
             assert_rouge(seg.rouge_lsum, pairs[i]["rougeLsum"], what)
+        for t in rouge_n:
+            assert_rouge(seg.rouge_n[t], pairs[i][t], f"{what} {t}")
+        if "chrf" in metrics:
+            assert list(c.statistics(i).chrf) == chrf_stats[i], what
+            assert_chrf(seg.chrf, chrf_metric(chrf)._compute_score_from_stats(chrf_stats[i]), what)
+            if i % 97 == 0:  # the batched oracle is the public call's figures
+                assert_chrf(seg.chrf, chrf_metric(chrf).sentence_score(hyp, [r[i] for r in refs]), what)
         if words is not None:
             a = words.alignments[i]
             assert _chunk_counts(a) == (seg.wer.hits, seg.wer.substitutions, seg.wer.deletions, seg.wer.insertions), what

@@ -10,11 +10,13 @@ import re
 
 import pytest
 from peers import (
+    assert_chrf,
     assert_counts,
     assert_parity,
     assert_rouge,
     config,
     corpus,
+    corpus_chrf,
     file_lines,
     process_characters,
     process_words,
@@ -25,7 +27,9 @@ from peers import (
 
 from scorelens.core import Corpus, rates
 
-ALL = {"bleu", "rougeL", "rougeLsum", "wer", "cer"}
+ALL = {"bleu", "rougeL", "rougeLsum", "wer", "cer", "chrf", "rouge1", "rouge2"}
+# chrF++, lowercased; and chrF with whitespace and eps smoothing
+CHRF_VARIANTS = [{"word_order": 2, "lowercase": True}, {"whitespace": True, "eps_smoothing": True, "beta": 1}]
 
 
 def _lines(shared, *parts):
@@ -51,12 +55,20 @@ def test_ted(shared, system, suffix, tokenize):
 
 
 @pytest.mark.parametrize("system", ["sys1", "sys2"])
+@pytest.mark.parametrize("options", CHRF_VARIANTS)
+def test_ted_chrf_variants(shared, system, options):
+    hyps = _lines(shared, "compare-mt", f"ted.{system}.detok.eng")
+    refs = _lines(shared, "compare-mt", "ted.ref.detok.eng")
+    assert_parity(hyps, [refs], {"chrf"}, chrf=options)
+
+
+@pytest.mark.parametrize("system", ["sys1", "sys2"])
 @pytest.mark.parametrize("tokenize", ["none", "char", "ja-mecab"])
 def test_multited_japanese(shared, system, tokenize):
     hyps = _lines(shared, "compare-mt", f"multited.{system}.jpn")
     refs = _lines(shared, "compare-mt", "multited.ref.jpn")
     assert len(hyps) == len(refs) == 3446
-    c = assert_parity(hyps, [refs], {"bleu", "wer", "cer"}, tokenize=tokenize)
+    c = assert_parity(hyps, [refs], {"bleu", "wer", "cer", "chrf"}, tokenize=tokenize)
     if tokenize == "none":
         expected = _expected(shared, "compare-mt")[f"multited.{system}.jpn|none"]
         assert abs(c.scores().bleu.score - expected["score"]) <= 1e-9
@@ -68,13 +80,14 @@ def test_headlines(shared, system, stem):
     hyps = _lines(shared, "compare-mt", f"sum.{system}.eng")
     refs = _lines(shared, "compare-mt", "sum.ref.eng")
     assert len(hyps) == len(refs) == 2000
-    c = assert_parity(hyps, [refs], {"rougeL", "rougeLsum"}, stem=stem)
+    c = assert_parity(hyps, [refs], {"rougeL", "rougeLsum", "rouge1", "rouge2", "rouge3"}, stem=stem)
     if not stem:
-        expected = _expected(shared, "compare-mt")[f"sum.{system}.eng|rouge"]["rougeL"]
-        got = c.scores().rouge_l
-        assert abs(got.precision - expected["mean_precision"]) <= 1e-9
-        assert abs(got.recall - expected["mean_recall"]) <= 1e-9
-        assert abs(got.fmeasure - expected["mean_fmeasure"]) <= 1e-9
+        s = c.scores()
+        for key, got in (("rougeL", s.rouge_l), ("rouge1", s.rouge_n["rouge1"]), ("rouge2", s.rouge_n["rouge2"])):
+            expected = _expected(shared, "compare-mt")[f"sum.{system}.eng|rouge"][key]
+            assert abs(got.precision - expected["mean_precision"]) <= 1e-9
+            assert abs(got.recall - expected["mean_recall"]) <= 1e-9
+            assert abs(got.fmeasure - expected["mean_fmeasure"]) <= 1e-9
 
 
 # -- CNN/DM: multi-sentence summaries ---------------------------------------------------------
@@ -95,22 +108,27 @@ def cnndm(shared):
     hyps = [_sentence_split(h) for h in hyps]
     refs = [_sentence_split(r) for r in refs]
     assert all(line.strip() for text in hyps + refs for line in text.split("\n"))
-    return hyps, refs, rouge_pairs(hyps, [refs], ("rougeL", "rougeLsum"))
+    return hyps, refs, rouge_pairs(hyps, [refs], ("rougeL", "rougeLsum", "rouge1", "rouge2"))
 
 
 def test_cnndm_paragraphs(cnndm):
     hyps, refs, pairs = cnndm
-    c = Corpus("\n\n".join(hyps) + "\n", ["\n\n".join(refs) + "\n"], config({"rougeL", "rougeLsum"}, segmentation="paragraph"))
+    metrics = {"rougeL", "rougeLsum", "rouge1", "rouge2", "chrf"}
+    c = Corpus("\n\n".join(hyps) + "\n", ["\n\n".join(refs) + "\n"], config(metrics, segmentation="paragraph"))
     s = c.scores()
     assert s.segments == 3000
     assert_rouge(s.rouge_l, rouge_mean(pairs, "rougeL"), "rougeL")
     assert_rouge(s.rouge_lsum, rouge_mean(pairs, "rougeLsum"), "rougeLsum")
+    assert_rouge(s.rouge_n["rouge1"], rouge_mean(pairs, "rouge1"), "rouge1")
+    assert_rouge(s.rouge_n["rouge2"], rouge_mean(pairs, "rouge2"), "rouge2")
+    assert_chrf(s.chrf, corpus_chrf(hyps, [refs]), "chrF")
     # summary-level LCS really differs from the flat one here
     assert abs(s.rouge_lsum.fmeasure - s.rouge_l.fmeasure) > 1e-3
     for i in range(3000):
         seg = c.segment_scores(i)
         assert_rouge(seg.rouge_l, pairs[i]["rougeL"], i)
         assert_rouge(seg.rouge_lsum, pairs[i]["rougeLsum"], i)
+        assert_rouge(seg.rouge_n["rouge2"], pairs[i]["rouge2"], i)
 
 
 def test_cnndm_documents(cnndm):
@@ -128,7 +146,7 @@ def test_cnndm_unsplit_lines(shared):
     """Unsplit one-line summaries, line segmentation: rouge-score then has one sentence per side."""
     hyps = _lines(shared, "cnndm", "cnndm.simcls.txt")[:1000]
     refs = _lines(shared, "cnndm", "cnndm.ref.txt")[:1000]
-    assert_parity(hyps, [refs], {"rougeL", "rougeLsum"}, segments=True)
+    assert_parity(hyps, [refs], {"rougeL", "rougeLsum", "rouge1", "rouge2", "chrf"}, segments=True)
 
 
 # -- Earnings-21: whole transcripts as single segments ---------------------------------------

@@ -30,7 +30,7 @@ from scorelens.core import Corpus, ScoringConfig
 from scorelens.core import corpus as corpus_module
 
 _BREAK = re.compile(r"\r\n|\r|\n")
-METRICS = ["bleu", "rougeL", "rougeLsum", "wer", "cer"]
+METRICS = ["bleu", "rougeL", "rougeLsum", "wer", "cer", "chrf", "rouge1", "rouge2", "rouge4"]
 
 
 def lsp_lines(text: str) -> list[str]:
@@ -115,6 +115,10 @@ def _close(a, b, what):
         assert len(a) == len(b), (what, a, b)
         for x, y in zip(a, b):
             _close(x, y, what)
+    elif isinstance(a, dict):
+        assert list(a) == list(b), (what, a, b)
+        for key in a:
+            _close(a[key], b[key], f"{what}[{key}]")
     elif hasattr(a, "__dataclass_fields__"):
         assert type(a) is type(b), (what, a, b)
         for f in fields(a):
@@ -157,8 +161,9 @@ def scenario(draw):
     texts = [draw(document_text()) for _ in range(nrefs + 1)]
     metrics = draw(st.sets(st.sampled_from(METRICS), min_size=1)) if draw(st.booleans()) else set(METRICS)
     tokenize = draw(st.sampled_from(["13a", "13a", "char", "none"]))
+    chrf = draw(st.sampled_from([{}, {"word_order": 2}, {"word_order": 1, "lowercase": True, "whitespace": True}]))
     edits = draw(st.lists(edit(nrefs + 1), min_size=1, max_size=12))
-    return texts, metrics, tokenize, edits, draw(st.booleans()), draw(st.booleans())
+    return texts, metrics, tokenize, chrf, edits, draw(st.booleans()), draw(st.booleans())
 
 
 def small_pool_chunks():
@@ -167,8 +172,8 @@ def small_pool_chunks():
 
 
 def _run(segmentation, data):
-    texts, metrics, tokenize, edits, score_first, pooled = data
-    cfg = config(metrics, segmentation=segmentation, tokenize=tokenize)
+    texts, metrics, tokenize, chrf, edits, score_first, pooled = data
+    cfg = config(metrics, segmentation=segmentation, tokenize=tokenize, chrf=chrf)
     corpus = Corpus(texts[0], texts[1:], cfg)
     pool_map = map if pooled else None
     with small_pool_chunks() if pooled else nullcontext():
@@ -218,7 +223,7 @@ def test_insert_line_shifts_pairing_and_reuses_work():
 def test_corpus_is_freed_by_reference_counting_alone():
     # the language server freezes what a cold start made (gc.freeze): that is only safe while
     # a corpus holds no reference cycles
-    cfg = ScoringConfig(metrics=frozenset({"bleu", "rougeL", "rougeLsum", "wer", "cer"}))
+    cfg = ScoringConfig(metrics=frozenset(METRICS))
     gc.disable()
     try:
         c = Corpus("the cat sat\non the mat\n", ["the cat sat down\non a mat\n"], cfg)

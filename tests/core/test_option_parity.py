@@ -4,7 +4,7 @@ lowercase, maximum order, several references; ROUGE with several references and 
 from __future__ import annotations
 
 import pytest
-from peers import _bleu, assert_bleu, assert_parity, config, corpus, corpus_bleu, file_lines, read
+from peers import _bleu, assert_bleu, assert_parity, chrf_metric, config, corpus, corpus_bleu, file_lines, read
 
 from scorelens.core import BleuConfig, Corpus
 from scorelens.core import bleu as core_bleu
@@ -59,11 +59,40 @@ def test_several_references(ted):
     assert_parity(ted["sys1"][:500], three, {"bleu", "rougeL", "rougeLsum"})
 
 
+def test_kyoto_chrf(kyoto):
+    """Japanese: chrF and chrF++ over characters without spaces between words."""
+    hyps, refs = kyoto
+    assert_parity(hyps, [refs], {"chrf"})
+    assert_parity(hyps, [refs], {"chrf"}, chrf={"word_order": 2})
+
+
+def test_several_references_chrf(ted):
+    """sacreBLEU's choice among references: the best sentence chrF, the first on ties (the third
+    stream repeats the first)."""
+    three = [ted["ref"][:800], ted["sys2"][:800], ted["ref"][:800]]
+    assert_parity(ted["sys1"][:800], three, {"chrf"})
+    assert_parity(ted["sys1"][:800], three, {"chrf"}, chrf={"word_order": 2, "eps_smoothing": True})
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"word_order": 2}, {"lowercase": True, "whitespace": True, "eps_smoothing": True, "char_order": 4, "beta": 1}],
+)
+def test_chrf_signature_is_sacrebleus_with_our_version(options):
+    c = Corpus("a b\n", ["a b\n", "a b c\n"], config({"chrf"}, chrf=options))
+    ours = c.scores().signatures["chrf"]
+    metric = chrf_metric(options)
+    metric.corpus_score(["a b"], [["a b"], ["a b c"]])
+    theirs = metric.get_signature().format()
+    assert ours.rsplit("|version:", 1)[0] == theirs.rsplit("|version:", 1)[0]
+    assert ours.rsplit("|version:", 1)[1].startswith("scorelens-")
+
+
 def test_several_references_headlines(shared):
     hyps = file_lines(read(shared("compare-mt", "sum.sys1.eng")))
     refs = [file_lines(read(shared("compare-mt", name))) for name in ("sum.ref.eng", "sum.sys2.eng")]
-    assert_parity(hyps, refs, {"rougeL", "rougeLsum"})
-    assert_parity(hyps, refs, {"rougeL", "rougeLsum"}, stem=True)
+    assert_parity(hyps, refs, {"rougeL", "rougeLsum", "rouge1", "rouge2", "rouge4"})
+    assert_parity(hyps, refs, {"rougeL", "rougeLsum", "rouge1", "rouge2"}, stem=True)
 
 
 def test_closest_length_ties_go_to_the_shorter():
@@ -100,9 +129,10 @@ def test_sentence_signature_says_effective_order():
 
 
 def test_empty_corpus():
-    c = corpus([], [[]], config({"bleu", "rougeL", "rougeLsum", "wer", "cer"}))
+    c = corpus([], [[]], config({"bleu", "rougeL", "rougeLsum", "wer", "cer", "chrf", "rouge1"}))
     s = c.scores()
     assert s.segments == 0
     assert s.bleu.score == 0.0
+    assert s.chrf.score == 0.0 and s.rouge_n["rouge1"].fmeasure == 0.0
     assert (s.rouge_l.fmeasure, s.rouge_lsum.fmeasure) == (0.0, 0.0)
     assert s.wer.ref_len == 0 and s.cer.hyp_len == 0

@@ -5,11 +5,14 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from rouge_score import rouge_scorer
 from peers import (
+    assert_chrf,
     assert_counts,
     assert_parity,
     assert_rouge,
     config,
+    corpus_chrf,
     file_lines,
     process_characters,
     process_words,
@@ -20,6 +23,8 @@ from peers import (
 from texts import edited, examples, line, line_corpus, line_pair, line_words, render
 
 from scorelens.core import Corpus
+from scorelens.core.rouge import ROUGE_N
+from scorelens.core.tokenizers import rouge_tokenizer
 
 TOKENIZERS = ["13a", "intl", "zh", "char", "none", "ja-mecab"]
 SMOOTHING = st.sampled_from([("exp", None), ("floor", None), ("floor", 0.01), ("add-k", None), ("add-k", 3), ("none", None)])
@@ -34,6 +39,66 @@ def test_bleu(tokenize, data, smoothing, lowercase, order):
     assert_parity(
         hyps, refs, {"bleu"}, tokenize=tokenize, smooth_method=method, smooth_value=value, lowercase=lowercase, max_ngram_order=order
     )
+
+
+CHRF_OPTIONS = st.fixed_dictionaries(
+    {},
+    optional={
+        "char_order": st.sampled_from([6, 1, 2, 4, 9]),
+        "word_order": st.sampled_from([0, 2, 1, 3]),
+        "beta": st.sampled_from([2, 1, 0, 3]),
+        "lowercase": st.booleans(),
+        "whitespace": st.booleans(),
+        "eps_smoothing": st.booleans(),
+    },
+)
+
+
+@st.composite
+def tied_corpus(draw, max_refs: int = 4):
+    """A line corpus with 1-4 reference streams, some of them copies (ties between references)."""
+    hyps, refs = draw(line_corpus(min_lines=1, nrefs=draw(st.integers(1, max_refs))))
+    if len(refs) > 1 and draw(st.booleans()):
+        refs[-1] = list(refs[0])
+    return hyps, refs
+
+
+@examples(300)
+@given(data=tied_corpus(), options=CHRF_OPTIONS)
+def test_chrf(data, options):
+    """chrF and chrF++ with every option: corpus score, each segment's statistics and sentence score."""
+    hyps, refs = data
+    assert_parity(hyps, refs, {"chrf"}, chrf=options)
+
+
+@examples(300)
+@given(data=tied_corpus(), stem=st.booleans(), types=st.sets(st.sampled_from(ROUGE_N), min_size=1))
+def test_rouge_n(data, stem, types):
+    hyps, refs = data
+    assert_parity(hyps, refs, types | {"rougeL"}, stem=stem)
+
+
+class _ScoreLensTokens:
+    """ScoreLens's ``unicode`` ROUGE tokenizer in rouge-score's tokenizer interface: the
+    n-gram counting and the choice among references stay rouge-score's."""
+
+    def __init__(self, stem):
+        self.tokens = rouge_tokenizer("unicode", stem).tokens
+
+    def tokenize(self, text):
+        return self.tokens(text)
+
+
+@examples(150)
+@given(data=tied_corpus(), stem=st.booleans())
+def test_rouge_n_unicode_tokenizer(data, stem):
+    hyps, refs = data
+    types = ["rouge1", "rouge2", "rouge4"]
+    s = Corpus("".join(h + "\n" for h in hyps), ["".join(x + "\n" for x in r) for r in refs], config(types, rouge_tokenizer="unicode", stem=stem)).scores()
+    peer = rouge_scorer.RougeScorer(types, tokenizer=_ScoreLensTokens(stem))
+    pairs = [peer.score_multi([r[i] for r in refs], hyp) for i, hyp in enumerate(hyps)]
+    for t in types:
+        assert_rouge(s.rouge_n[t], rouge_mean(pairs, t), t)
 
 
 @examples(300)
@@ -66,6 +131,16 @@ def test_rouge_documents(pair, stem):
     assert_rouge(s.rouge_lsum, theirs["rougeLsum"])
 
 
+@examples(100)
+@given(pair=summary_pair(), options=CHRF_OPTIONS)
+def test_chrf_documents(pair, options):
+    """A whole file as one segment: line breaks are whitespace to chrF (kept with ``whitespace``)."""
+    hyp, ref = pair
+    s = Corpus(hyp, [ref], config({"chrf"}, segmentation="document", chrf=options)).scores()
+    if s.segments:
+        assert_chrf(s.chrf, corpus_chrf([hyp.removesuffix("\n")], [[ref.removesuffix("\n")]], options))
+
+
 def _paragraphs(text: str) -> list[str]:
     """Blank-line separated paragraphs, written independently of the core."""
     out, current = [], []
@@ -90,15 +165,19 @@ def test_paragraphs_all_metrics(pairs, stem):
     n = max(len(hyps), len(refs))
     hyps += [""] * (n - len(hyps))
     refs += [""] * (n - len(refs))
-    c = Corpus(hyp_text, [ref_text], config({"rougeL", "rougeLsum", "wer", "cer"}, segmentation="paragraph", stem=stem))
+    metrics = {"rougeL", "rougeLsum", "rouge1", "rouge2", "wer", "cer", "chrf"}
+    c = Corpus(hyp_text, [ref_text], config(metrics, segmentation="paragraph", stem=stem))
     s = c.scores()
     assert s.segments == n
-    pairs_ = rouge_pairs(hyps, [refs], ("rougeL", "rougeLsum"), stem)
+    pairs_ = rouge_pairs(hyps, [refs], ("rougeL", "rougeLsum", "rouge1", "rouge2"), stem)
     assert_rouge(s.rouge_l, rouge_mean(pairs_, "rougeL"))
     assert_rouge(s.rouge_lsum, rouge_mean(pairs_, "rougeLsum"))
+    assert_rouge(s.rouge_n["rouge1"], rouge_mean(pairs_, "rouge1"))
+    assert_rouge(s.rouge_n["rouge2"], rouge_mean(pairs_, "rouge2"))
     if n:
         assert_counts(s.wer, process_words(refs, hyps))
         assert_counts(s.cer, process_characters(refs, hyps))
+        assert_chrf(s.chrf, corpus_chrf(hyps, [refs]))
 
 
 @examples(300)
@@ -125,7 +204,7 @@ def test_wer_cer_document(hyp, ref, transform):
 @given(data=line_corpus(min_lines=1, nrefs=2))
 def test_everything_at_once(data):
     hyps, refs = data
-    assert_parity(hyps, refs, {"bleu", "rougeL", "rougeLsum", "wer", "cer"})
+    assert_parity(hyps, refs, {"bleu", "rougeL", "rougeLsum", "wer", "cer", "chrf", "rouge1", "rouge2"})
 
 
 @examples(100)

@@ -1,6 +1,7 @@
 """The scoring core: text in, numbers and spans out. No I/O, no LSP types."""
 
 from .bleu import BleuConfig, BleuScore
+from .chrf import ChrfConfig, ChrfScore
 from .config import METRICS, SEGMENTATIONS, WER_TRANSFORMS, ScoringConfig
 from .corpus import Corpus, CorpusScores, SegmentScores
 from .findings import Finding
@@ -15,6 +16,8 @@ __all__ = [
     "WER_TRANSFORMS",
     "BleuConfig",
     "BleuScore",
+    "ChrfConfig",
+    "ChrfScore",
     "Corpus",
     "CorpusScores",
     "ErrorCounts",

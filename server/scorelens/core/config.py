@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .bleu import BleuConfig
-from .rouge import RougeConfig
+from .chrf import ChrfConfig
+from .rouge import ROUGE_N, RougeConfig
 
-METRICS = ("bleu", "rougeL", "rougeLsum", "wer", "cer")
+METRICS = ("bleu", "rougeL", "rougeLsum", "wer", "cer", "chrf", *ROUGE_N)
 SEGMENTATIONS = ("line", "paragraph", "document")
 WER_TRANSFORMS = ("default", "lowercase")
 
@@ -17,6 +19,7 @@ class ScoringConfig:
     metrics: frozenset[str] = frozenset({"bleu", "rougeL", "wer"})
     bleu: BleuConfig = field(default_factory=BleuConfig)
     rouge: RougeConfig = field(default_factory=RougeConfig)
+    chrf: ChrfConfig = field(default_factory=ChrfConfig)
     wer_transform: str = "default"
     segmentation: str = "line"
 
@@ -28,3 +31,8 @@ class ScoringConfig:
             raise ValueError(f"unknown segmentation {self.segmentation!r}; one of {', '.join(SEGMENTATIONS)}")
         if self.wer_transform not in WER_TRANSFORMS:
             raise ValueError(f"unknown WER transform {self.wer_transform!r}; one of {', '.join(WER_TRANSFORMS)}")
+
+    @cached_property
+    def rouge_n(self) -> tuple[str, ...]:
+        """The enabled ROUGE-N types, shortest n first."""
+        return tuple(key for key in ROUGE_N if key in self.metrics)

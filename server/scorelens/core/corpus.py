@@ -17,12 +17,12 @@ from __future__ import annotations
 import bisect
 import gc
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from itertools import chain
 from typing import Callable, Iterable, Iterator, Sequence
 
-from . import bleu, rouge, wer
+from . import bleu, chrf, rouge, wer
 from .config import ScoringConfig
 from .findings import Finding, segment_findings
 from .segment import Analyser, Analysis, Record, SegmentStatistics, score_texts
@@ -35,6 +35,8 @@ PoolMap = Callable[[Callable[[list[list[str]]], list[Record]], Iterable[list[lis
 # costs more), which `scorelens score` wins back from about 1,000 lines; 2,000 leaves a margin.
 POOL_CHUNK = 500
 POOL_MINIMUM = 2000
+_DROPPED = Record._fields.index("dropped")
+_DIFFERS = Record._fields.index("differs")
 
 
 class _Side:
@@ -56,6 +58,8 @@ class Totals:
     cer: wer.ErrorCounts
     dropped: int
     differing: int  # segments with at least one finding
+    rouge_n: tuple[float, ...] = ()  # summed (P, R, F) of each enabled ROUGE-N, shortest n first
+    chrf: list[int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,17 +72,21 @@ class CorpusScores:
     cer: wer.ErrorCounts | None
     dropped_segments: int
     signatures: dict[str, str]
+    rouge_n: dict[str, rouge.RougeScore] = field(default_factory=dict)  # "rouge1": ..., enabled ones only
+    chrf: chrf.ChrfScore | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class SegmentScores:
-    """One segment's own figures: sentence BLEU (effective order on), ROUGE, WER counts."""
+    """One segment's own figures: sentence BLEU (effective order on), ROUGE, WER counts, sentence chrF."""
 
     bleu: bleu.BleuScore | None
     rouge_l: rouge.RougeScore | None
     rouge_lsum: rouge.RougeScore | None
     wer: wer.ErrorCounts | None
     cer: wer.ErrorCounts | None
+    rouge_n: dict[str, rouge.RougeScore] = field(default_factory=dict)
+    chrf: chrf.ChrfScore | None = None
 
 
 class Corpus:
@@ -99,6 +107,23 @@ class Corpus:
         self._rouge_lsum = [0.0, 0.0, 0.0]
         self._wer = [0, 0, 0, 0]  # hits, substitutions, deletions, insertions
         self._cer = [0, 0, 0, 0]
+        self._rouge_n = [0.0] * (3 * len(self.config.rouge_n))
+        self._chrf = [0] * (3 * self.config.chrf.order)
+        # the running totals of the enabled metrics, and the record field each one sums
+        metrics = self.config.metrics
+        self._sums = [
+            (Record._fields.index(name), into)
+            for name, into, on in (
+                ("bleu", self._bleu, "bleu" in metrics),
+                ("rouge_l", self._rouge_l, "rougeL" in metrics),
+                ("rouge_lsum", self._rouge_lsum, "rougeLsum" in metrics),
+                ("rouge_n", self._rouge_n, bool(self.config.rouge_n)),
+                ("chrf", self._chrf, "chrf" in metrics),
+                ("wer", self._wer, "wer" in metrics),
+                ("cer", self._cer, "cer" in metrics),
+            )
+            if on
+        ]
         self._dropped = 0
         self._differing = 0
         for side, s in enumerate(self._sides):
@@ -172,6 +197,8 @@ class Corpus:
             wer.ErrorCounts(*self._cer),
             self._dropped,
             self._differing,
+            tuple(self._rouge_n),
+            list(self._chrf) if "chrf" in self.config.metrics else None,
         )
 
     def scores(self) -> CorpusScores:
@@ -186,6 +213,10 @@ class Corpus:
         for key in ("rougeL", "rougeLsum"):
             if key in metrics:
                 signatures[key] = rouge.signature(self.config.rouge, nrefs)
+        for key in self.config.rouge_n:
+            signatures[key] = rouge.signature(self.config.rouge, nrefs)
+        if "chrf" in metrics:
+            signatures["chrf"] = chrf.signature(self.config.chrf, nrefs)
         for key, unit in (("wer", "word"), ("cer", "char")):
             if key in metrics:
                 signatures[key] = wer.signature(unit, self.config.wer_transform, nrefs)
@@ -198,6 +229,8 @@ class Corpus:
             cer=wer.ErrorCounts(*self._cer) if "cer" in metrics else None,
             dropped_segments=self._dropped,
             signatures=signatures,
+            rouge_n={key: mean(self._rouge_n[3 * i : 3 * i + 3]) for i, key in enumerate(self.config.rouge_n)},
+            chrf=chrf.score(self._chrf, self.config.chrf) if "chrf" in metrics else None,
         )
 
     def statistics(self, segment: int) -> SegmentStatistics:
@@ -218,6 +251,8 @@ class Corpus:
             rouge_lsum=st.rouge_lsum,
             wer=st.wer,
             cer=st.cer,
+            rouge_n=dict(zip(self.config.rouge_n, st.rouge_n or ())),
+            chrf=chrf.score(st.chrf, self.config.chrf) if st.chrf is not None else None,
         )
 
     def findings(self, segment: int) -> list[Finding]:
@@ -381,21 +416,19 @@ class Corpus:
         """Add (``sign`` 1) or take away (-1) many records at once, summing column by column."""
         if not records:
             return
-        bleu_, rouge_l, _, rouge_lsum, word, char, dropped, differs = zip(*records)
-        for into, column in ((self._bleu, bleu_), (self._rouge_l, rouge_l), (self._rouge_lsum, rouge_lsum), (self._wer, word), (self._cer, char)):
-            if column[0] is not None:  # else the metric is off: None in every record
-                for k, total in enumerate(map(sum, zip(*column))):
-                    into[k] += sign * total
-        self._dropped += sign * sum(dropped)
-        self._differing += sign * sum(differs)
+        columns = list(zip(*records))
+        for field_, into in self._sums:
+            for k, total in enumerate(map(sum, zip(*columns[field_]))):
+                into[k] += sign * total
+        self._dropped += sign * sum(columns[_DROPPED])
+        self._differing += sign * sum(columns[_DIFFERS])
 
     def _account(self, r: Record | None, sign: int) -> None:
         if r is None:
             return
-        for into, add in ((self._bleu, r.bleu), (self._rouge_l, r.rouge_l), (self._rouge_lsum, r.rouge_lsum), (self._wer, r.wer), (self._cer, r.cer)):
-            if add is not None:
-                for k, v in enumerate(add):
-                    into[k] += sign * v
+        for field_, into in self._sums:
+            for k, v in enumerate(r[field_]):
+                into[k] += sign * v
         self._dropped += sign * r.dropped
         self._differing += sign * r.differs
 

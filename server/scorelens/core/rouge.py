@@ -1,4 +1,4 @@
-"""ROUGE-L and ROUGE-Lsum as rouge-score 0.1.2 computes them, per hypothesis/reference pair.
+"""ROUGE-N, ROUGE-L and ROUGE-Lsum as rouge-score 0.1.2 computes them, per hypothesis/reference pair.
 
 rouge-score has no corpus statistic (its bootstrap aggregate is random); the corpus value is
 the plain mean of per-pair figures. With several references, each type takes the reference
@@ -7,14 +7,18 @@ with the best F (the first on ties), as ``score_multi``.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass
+from itertools import count
 from typing import Sequence
 
 from rapidfuzz.distance import LCSseq
 
 from .. import __version__
 from .tokenizers import ROUGE_TOKENIZERS, Tokenizer, rouge_tokenizer
+
+# rouge-score's n-gram types: ``rouge1`` .. ``rouge9``
+ROUGE_N = tuple(f"rouge{n}" for n in range(1, 10))
 
 
 @dataclass(frozen=True)
@@ -58,6 +62,29 @@ def lcs_scores(hyp: Sequence[str], ref: Sequence[str]) -> tuple[float, float, fl
     if not hyp or not ref:
         return 0.0, 0.0, 0.0
     return _from_hits(LCSseq.similarity(hyp, ref), len(hyp), len(ref))
+
+
+def ngram_scores(hyp: Sequence[int], ref: Sequence[int], n: int) -> tuple[float, float, float]:
+    """ROUGE-N (precision, recall, F) of numbered tokens (equal tokens equal numbers).
+
+    The matched n-grams are the size of the multiset intersection, which is the longest common
+    subsequence of the two sorted n-gram lists (done in C by rapidfuzz). Empty sides count as
+    one n-gram in the denominators, as rouge-score's ``max(count, 1)``.
+    """
+    hyp_count = max(len(hyp) - n + 1, 0)
+    ref_count = max(len(ref) - n + 1, 0)
+    hits = 0
+    if hyp_count and ref_count:
+        if n == 1:
+            hits = LCSseq.similarity(sorted(hyp), sorted(ref))
+        else:
+            # n-grams numbered: rapidfuzz compares ints by value but other objects by their hash
+            number = defaultdict(count().__next__).__getitem__
+            grams = [sorted(map(number, zip(*[side[i:] for i in range(n)]))) for side in (hyp, ref)]
+            hits = LCSseq.similarity(*grams)
+    precision = hits / max(hyp_count, 1)
+    recall = hits / max(ref_count, 1)
+    return precision, recall, fmeasure(precision, recall)
 
 
 def rouge_l(hyp: Sequence[str], ref: Sequence[str]) -> RougeScore:

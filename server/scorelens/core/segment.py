@@ -17,7 +17,7 @@ from functools import lru_cache
 from itertools import chain, count
 from typing import Callable, NamedTuple, Sequence
 
-from . import bleu, rouge, wer
+from . import bleu, chrf, rouge, wer
 from .config import ScoringConfig
 from .tokenizers import RougeScoreTokenizer, jiwer_words
 
@@ -30,7 +30,8 @@ class Analysis(NamedTuple):
     """A segment text's tokens for every enabled metric; reused while its pairing shifts.
 
     ``sentences`` (ROUGE-Lsum's lines) is kept only for a text with a line break; a one-line
-    text is its own single sentence. ``chars`` is the text as jiwer's CER sees its characters.
+    text is its own single sentence. ``chars`` is the text as jiwer's CER sees its characters;
+    ``chrf`` the characters whose n-grams chrF counts and chrF++'s words.
     """
 
     text: str
@@ -40,6 +41,7 @@ class Analysis(NamedTuple):
     words: Tokens | None
     chars: str | None
     dropped: bool
+    chrf: tuple[str, Tokens] | None = None
 
 
 class Record(NamedTuple):
@@ -53,6 +55,8 @@ class Record(NamedTuple):
     cer: Counts | None
     dropped: bool
     differs: bool
+    rouge_n: tuple[float, ...] | None = None  # (P, R, F) of each enabled ROUGE-N, shortest n first
+    chrf: tuple[int, ...] | None = None  # chrF's (hyp, ref, match) counts per order
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +71,8 @@ class SegmentStatistics:
     cer: wer.ErrorCounts | None
     dropped: bool
     differs: bool  # whether the segment has any finding
+    rouge_n: tuple[rouge.RougeScore, ...] | None = None  # each enabled ROUGE-N, shortest n first
+    chrf: list[int] | None = None
 
     @classmethod
     def of(cls, r: Record) -> SegmentStatistics:
@@ -79,7 +85,13 @@ class SegmentStatistics:
             wer.ErrorCounts(*r.cer) if r.cer is not None else None,
             r.dropped,
             r.differs,
+            _triples(r.rouge_n) if r.rouge_n is not None else None,
+            list(r.chrf) if r.chrf is not None else None,
         )
+
+
+def _triples(flat: tuple[float, ...]) -> tuple[rouge.RougeScore, ...]:
+    return tuple(rouge.RougeScore(*flat[i : i + 3]) for i in range(0, len(flat), 3))
 
 
 class _WordNumbers(dict):
@@ -159,15 +171,18 @@ class Analyser:
         self.bleu = "bleu" in metrics
         self.rouge_l = "rougeL" in metrics
         self.rouge_lsum = "rougeLsum" in metrics
-        self.rouge = self.rouge_l or self.rouge_lsum
+        self.rouge_n = [int(key[5:]) for key in config.rouge_n]
+        self.rouge = self.rouge_l or self.rouge_lsum or bool(self.rouge_n)
         self.wer = "wer" in metrics
         self.check_dropped = self.rouge and config.rouge.tokenizer_name == "rouge-score"
         self.lower = config.wer_transform == "lowercase"
         self.cer = "cer" in metrics
+        self.chrf = config.chrf if "chrf" in metrics else None
         self.bleu_tokens, bleu_word = _numberers(config.bleu.tokenizer, number, config.bleu.lowercase) if self.bleu else (None, _nothing)
         self.rouge_tokens, rouge_word = _numberers(config.rouge.tokenizer, number, False)
         jiwer = jiwer_words(self.lower).tokens
         self.word_numbers = lambda text: tuple(map(number, jiwer(text)))
+        self.chrf_words = lambda text: tuple(map(number, chrf.words(text)))
         self.by_word = None
         if bleu_word is not None and self.bleu + self.rouge + self.wer > 1:  # one stream is as fast alone
             word_number = (lambda word: number(word.lower())) if self.lower else number
@@ -197,7 +212,11 @@ class Analyser:
         chars = None
         if self.cer:
             chars = text.lower().strip() if self.lower else text.strip()
-        return Analysis(text, bleu_tokens, rouge_tokens, sentences, word_numbers, chars, dropped)
+        chrf_text = None
+        if self.chrf is not None:
+            cased = text.lower() if self.chrf.lowercase else text
+            chrf_text = (chrf.chars(cased, self.chrf.whitespace), self.chrf_words(cased) if self.chrf.word_order else ())
+        return Analysis(text, bleu_tokens, rouge_tokens, sentences, word_numbers, chars, dropped, chrf_text)
 
     def statistics(self, hyp: Analysis, refs: Sequence[Analysis]) -> Record:
         bleu_stats = bleu.numbered_statistics(hyp.bleu, [r.bleu for r in refs], self.order) if hyp.bleu is not None else None
@@ -213,6 +232,14 @@ class Analyser:
                     per_ref = [rouge.summary_scores(_sentences(hyp), _sentences(r)) for r in refs]
                 # (else one sentence on each side: the summary-level LCS is the plain LCS)
                 rouge_lsum = per_ref[rouge.best(per_ref)]
+        rouge_n = None
+        if self.rouge_n:
+            best: list[float] = []
+            for n in self.rouge_n:
+                per_ref = [rouge.ngram_scores(hyp.rouge, r.rouge, n) for r in refs]
+                best += per_ref[rouge.best(per_ref)]
+            rouge_n = tuple(best)
+        chrf_stats = chrf.statistics(*hyp.chrf, [r.chrf for r in refs], self.chrf) if hyp.chrf is not None else None
         # jiwer has one reference per hypothesis: the first reference is the one WER and CER use.
         ref = refs[0]
         word_counts = wer.tally(ref.words, hyp.words) if hyp.words is not None else None
@@ -225,7 +252,7 @@ class Analyser:
             # a token outside the LCS: lengths differ, or equal lengths with LCS < length (F < 1)
             or (rouge_l is not None and (len(hyp.rouge) != len(refs[rouge_ref].rouge) or (bool(hyp.rouge) and rouge_l[2] < 1)))
         )
-        return Record(bleu_stats, rouge_l, rouge_ref, rouge_lsum, word_counts, char_counts, dropped, differs)
+        return Record(bleu_stats, rouge_l, rouge_ref, rouge_lsum, word_counts, char_counts, dropped, differs, rouge_n, chrf_stats)
 
 
 @lru_cache(maxsize=1)

@@ -1,0 +1,183 @@
+"""chrF and chrF++ as sacreBLEU 2.x computes them: statistics per segment, a formula over their sum.
+
+Segment statistics are ``(hyp, ref, match)`` counts for each character n-gram order 1..nc, then
+each word n-gram order 1..nw: ``3 * (nc + nw)`` ints. Corpus chrF is :func:`score` of their
+element-wise sum, sentence chrF is :func:`score` of one segment's. With several references a
+segment keeps the statistics of the reference with the best sentence chrF (the first on ties).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import cache
+from itertools import count
+from typing import Callable, Hashable, Sequence
+
+from rapidfuzz.distance import LCSseq
+
+from .. import __version__
+
+# sacreBLEU's string.punctuation, split off a word's ends for chrF++'s word n-grams
+_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+_EPS = 1e-16
+
+
+@dataclass(frozen=True)
+class ChrfConfig:
+    char_order: int = 6
+    word_order: int = 0
+    beta: int = 2
+    lowercase: bool = False
+    whitespace: bool = False
+    eps_smoothing: bool = False
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.char_order <= 9:
+            raise ValueError(f"chrF character order must be between 1 and 9, not {self.char_order}")
+        if not 0 <= self.word_order <= 9:
+            raise ValueError(f"chrF word order must be between 0 and 9, not {self.word_order}")
+        if self.beta < 0:
+            raise ValueError(f"chrF beta must not be negative, not {self.beta}")
+
+    @property
+    def order(self) -> int:
+        return self.char_order + self.word_order
+
+
+@dataclass(frozen=True, slots=True)
+class ChrfScore:
+    score: float
+    char_order: int
+    word_order: int
+    beta: int
+
+    @property
+    def name(self) -> str:
+        """sacreBLEU's name: ``chrF2``, ``chrF2++`` (one ``+`` per word order)."""
+        return f"chrF{self.beta}" + "+" * self.word_order
+
+
+def chars(text: str, whitespace: bool = False) -> str:
+    """The characters whose n-grams count (lowercase first if asked): whitespace goes unless kept."""
+    return text if whitespace else "".join(text.split())
+
+
+def words(text: str) -> list[str]:
+    """chrF++'s words (lowercase first if asked): split at whitespace, then one punctuation mark
+    split off the end of a word, else off its start."""
+    out = []
+    for w in text.split():
+        if len(w) > 1 and w[-1] in _PUNCTUATION:
+            out += (w[:-1], w[-1])
+        elif len(w) > 1 and w[0] in _PUNCTUATION:
+            out += (w[0], w[1:])
+        else:
+            out.append(w)
+    return out
+
+
+@cache
+def _overlapping(n: int) -> re.Pattern:
+    return re.compile(f"(?=(.{{{n}}}))", re.S)
+
+
+# Grams are numbered before rapidfuzz intersects them: it compares ints by value, other objects
+# (strings of several characters, tuples) by their hash.
+Number = Callable[[Hashable], int]
+
+
+def char_ngrams(text: str, n: int, number: Number) -> list[int]:
+    """The character n-grams of ``text`` numbered and sorted (a multiset rapidfuzz can intersect)."""
+    if n == 1:
+        return sorted(map(ord, text))
+    return sorted(map(number, _overlapping(n).findall(text)))
+
+
+def word_ngrams(words: Sequence[int], n: int, number: Number) -> list[int]:
+    """The word n-grams of a numbered word sequence, numbered and sorted."""
+    if n == 1:
+        return sorted(words)
+    return sorted(map(number, zip(*[words[i:] for i in range(n)])))
+
+
+def _common(a: list[int], b: Sequence[int]) -> int:
+    """Size of the multiset intersection of two sorted lists: their longest common subsequence."""
+    return LCSseq.similarity(a, b) if a and b else 0
+
+
+def statistics(hyp_chars: str, hyp_words: Sequence[int], refs: Sequence[tuple[str, Sequence[int]]], config: ChrfConfig) -> tuple[int, ...]:
+    """The segment's statistics against its best reference: each side as :func:`chars` and
+    :func:`words` give it, words numbered (equal words equal numbers)."""
+    number = defaultdict(count().__next__).__getitem__
+    hyp_grams = [char_ngrams(hyp_chars, n, number) for n in range(1, config.char_order + 1)]
+    hyp_grams += [word_ngrams(hyp_words, n, number) for n in range(1, config.word_order + 1)]
+    best: tuple[int, ...] = ()
+    best_f = -1.0
+    for ref_chars, ref_words in refs:
+        stats: list[int] = []
+        for n, h in enumerate(hyp_grams):
+            if n < config.char_order:
+                ref_count = max(len(ref_chars) - n, 0)
+                r = char_ngrams(ref_chars, n + 1, number) if ref_count and h else ()
+            else:
+                ref_count = max(len(ref_words) - (n - config.char_order), 0)
+                r = word_ngrams(ref_words, n - config.char_order + 1, number) if ref_count and h else ()
+            # sacreBLEU counts no hypothesis n-grams of an order the reference has none of
+            stats += (len(h) if ref_count else 0, ref_count, _common(h, r))
+        f = f_score(stats, config)
+        if f > best_f:
+            best_f, best = f, tuple(stats)
+    return best
+
+
+def f_score(stats: Sequence[int], config: ChrfConfig) -> float:
+    """sacreBLEU's ``_compute_f_score``, operation for operation (a multi-reference choice
+    compares these values, so they must be the same floats)."""
+    score = 0.0
+    effective_order = 0
+    factor = config.beta**2
+    avg_prec, avg_rec = 0.0, 0.0
+    for i in range(config.order):
+        n_hyp, n_ref, n_match = stats[3 * i : 3 * i + 3]
+        prec = n_match / n_hyp if n_hyp > 0 else _EPS
+        rec = n_match / n_ref if n_ref > 0 else _EPS
+        denom = factor * prec + rec
+        score += ((1 + factor) * prec * rec / denom) if denom > 0 else _EPS
+        if n_hyp > 0 and n_ref > 0:
+            avg_prec += prec
+            avg_rec += rec
+            effective_order += 1
+    if config.eps_smoothing:
+        return 100 * score / config.order
+    if effective_order == 0:
+        avg_prec = avg_rec = 0.0
+    else:
+        avg_prec /= effective_order
+        avg_rec /= effective_order
+    if avg_prec + avg_rec:
+        score = (1 + factor) * avg_prec * avg_rec
+        score /= (factor * avg_prec) + avg_rec
+        return 100 * score
+    return 0.0
+
+
+def score(stats: Sequence[int], config: ChrfConfig) -> ChrfScore:
+    """chrF from (summed) statistics, on sacreBLEU's 0-100 scale."""
+    return ChrfScore(f_score(stats, config), config.char_order, config.word_order, config.beta)
+
+
+def signature(config: ChrfConfig, nrefs: int | None) -> str:
+    """sacreBLEU's chrF signature, with ScoreLens's version; ``nrefs=None`` means it varies."""
+    return "|".join(
+        [
+            f"nrefs:{'var' if nrefs is None else nrefs}",
+            f"case:{'lc' if config.lowercase else 'mixed'}",
+            f"eff:{'no' if config.eps_smoothing else 'yes'}",
+            f"nc:{config.char_order}",
+            f"nw:{config.word_order}",
+            f"space:{'yes' if config.whitespace else 'no'}",
+            f"version:scorelens-{__version__}",
+        ]
+    )
