@@ -31,6 +31,8 @@ from .core import (
     SEGMENTATIONS,
     WER_TRANSFORMS,
     BleuConfig,
+    ChrfConfig,
+    ChrfScore,
     Corpus,
     CorpusScores,
     Finding,
@@ -46,7 +48,7 @@ from .core.rouge import RougeScore
 from .core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
 from .core.wer import ErrorCounts
 from .pairing_rules import NoReferences, find_references
-from .summary import scores_dict
+from .summary import scores_dict, segment_dict
 from .textfile import BOM, BOM_NOTE, DEFAULT_MAX_BYTES, UnreadableText, decode, read_text, too_large
 
 EXIT_OK = 0
@@ -77,8 +79,21 @@ def _metric_list(value: str) -> list[str]:
         raise argparse.ArgumentTypeError("no metric given")
     unknown = [n for n in names if n.lower() not in by_lower]
     if unknown:
-        raise argparse.ArgumentTypeError(f"unknown metric {unknown[0]!r}; choose from {','.join(METRICS)}")
+        hint = " (a file? put -m after HYP)" if os.path.exists(unknown[0]) else ""
+        raise argparse.ArgumentTypeError(f"unknown metric {unknown[0]!r}{hint}; choose from {','.join(METRICS)}")
     return list(dict.fromkeys(by_lower[n.lower()] for n in names))
+
+
+class _Metrics(argparse.Action):
+    """``-m bleu,chrf``, ``-m bleu chrf`` (as sacreBLEU's) and ``-m bleu -m chrf`` all name the same
+    metrics; the first use replaces the default list."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        chosen = getattr(namespace, self.dest)
+        chosen = [] if chosen is self.default else chosen
+        for names in values:
+            chosen += [n for n in names if n not in chosen]
+        setattr(namespace, self.dest, chosen)
 
 
 def _jobs(value: str) -> int:
@@ -134,9 +149,11 @@ def _scoring_options() -> argparse.ArgumentParser:
         "-m",
         "--metrics",
         type=_metric_list,
+        nargs="+",
+        action=_Metrics,
         default=list(DEFAULT_METRICS),
         metavar="LIST",
-        help=f"comma-separated, from {','.join(METRICS)} (default: {','.join(DEFAULT_METRICS)})",
+        help=f"comma- or space-separated, or -m repeated, from {','.join(METRICS)} (default: {','.join(DEFAULT_METRICS)})",
     )
     p.add_argument(
         "--segmentation",
@@ -190,7 +207,19 @@ def _scoring_options() -> argparse.ArgumentParser:
     )
     bleu.add_argument("--max-ngram-order", type=int, default=4, metavar="N", help="BLEU's n-gram order (default: 4)")
 
-    rouge = p.add_argument_group("ROUGE-L (as rouge-score)")
+    chrf = p.add_argument_group("chrF and chrF++ (as sacreBLEU)")
+    chrf.add_argument("-cc", "--chrf-char-order", type=int, default=ChrfConfig.char_order, metavar="N", help="character n-gram order (default: 6)")
+    chrf.add_argument(
+        "-cw", "--chrf-word-order", type=int, default=ChrfConfig.word_order, metavar="N", help="word n-gram order; 2 is chrF++ (default: 0)"
+    )
+    chrf.add_argument("--chrf-beta", type=int, default=ChrfConfig.beta, metavar="N", help="weight of recall over precision (default: 2)")
+    chrf.add_argument("--chrf-whitespace", action="store_true", help="include whitespace in character n-grams")
+    chrf.add_argument("--chrf-lowercase", action="store_true", help="lowercase chrF (case:lc)")
+    chrf.add_argument(
+        "--chrf-eps-smoothing", action="store_true", help="chrF++.py's epsilon smoothing instead of the effective order (eff:no)"
+    )
+
+    rouge = p.add_argument_group("ROUGE-1..9, ROUGE-L (as rouge-score)")
     rouge.add_argument(
         "--rouge-tokenizer",
         choices=list(ROUGE_TOKENIZERS),
@@ -227,6 +256,13 @@ def build_parser() -> argparse.ArgumentParser:
         description="Corpus scores with their signatures. Line i of HYP is scored against line i of every REF.",
     )
     score.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    score.add_argument(
+        "-sl",
+        "--sentence-level",
+        action="store_true",
+        help="each segment's own scores (sentence BLEU, sentence chrF, ...) instead of the corpus's: "
+        "one row per segment, or one JSON object per line with --json",
+    )
     score.set_defaults(run=run_score, parser=score)
 
     check = commands.add_parser(
@@ -286,6 +322,14 @@ def scoring_config(args: argparse.Namespace) -> ScoringConfig:
                 max_ngram_order=args.max_ngram_order,
             ),
             rouge=RougeConfig(tokenizer_name=args.rouge_tokenizer, stem=args.stem),
+            chrf=ChrfConfig(
+                char_order=args.chrf_char_order,
+                word_order=args.chrf_word_order,
+                beta=args.chrf_beta,
+                lowercase=args.chrf_lowercase,
+                whitespace=args.chrf_whitespace,
+                eps_smoothing=args.chrf_eps_smoothing,
+            ),
             wer_transform=args.wer_transform,
             segmentation=args.segmentation,
         )
@@ -435,6 +479,16 @@ def format_bleu(b: BleuScore) -> str:
     )
 
 
+def format_chrf(c: ChrfScore) -> str:
+    """sacreBLEU's score line: ``chrF2 = 58.66``, ``chrF2++ = 56.24``."""
+    return f"{c.name} = {c.score:.2f}"
+
+
+def rouge_label(key: str) -> str:
+    """``ROUGE-L``, ``ROUGE-Lsum``, ``ROUGE-1`` for rougeL, rougeLsum, rouge1."""
+    return "ROUGE-" + key[5:]
+
+
 def format_rouge(label: str, r: RougeScore) -> str:
     return f"{label} = {r.fmeasure:.4f} (P = {r.precision:.4f} R = {r.recall:.4f} F = {r.fmeasure:.4f})"
 
@@ -456,9 +510,11 @@ def score_lines(ev: Evaluation) -> list[str]:
     out = []
     if s.bleu is not None:
         out += [format_bleu(s.bleu), f"  {signatures['bleu']}"]
-    for key, label, value in (("rougeL", "ROUGE-L", s.rouge_l), ("rougeLsum", "ROUGE-Lsum", s.rouge_lsum)):
+    if s.chrf is not None:
+        out += [format_chrf(s.chrf), f"  {signatures['chrf']}"]
+    for key, value in (("rougeL", s.rouge_l), ("rougeLsum", s.rouge_lsum), *s.rouge_n.items()):
         if value is not None:
-            out += [format_rouge(label, value), f"  {signatures[key]}"]
+            out += [format_rouge(rouge_label(key), value), f"  {signatures[key]}"]
     for key, label, value in (("wer", "WER", s.wer), ("cer", "CER", s.cer)):
         if value is not None:
             out += [format_errors(label, value), f"  {signatures[key]}"]
@@ -506,9 +562,40 @@ def scores_json(ev: Evaluation) -> dict:
     return scores_dict(ev.scores)
 
 
+def segment_row(ev: Evaluation, segment: int) -> str:
+    """One segment's scores on one line: where it starts in the hypothesis, then each metric."""
+    s = ev.corpus.segment_scores(segment)
+    cells = [f"{ev.documents[0].path}:{ev.corpus.first_line(0, segment) + 1}"]
+    if s.bleu is not None:
+        cells.append(f"BLEU = {s.bleu.score:.2f}")
+    if s.chrf is not None:
+        cells.append(format_chrf(s.chrf))
+    for key, value in (("rougeL", s.rouge_l), ("rougeLsum", s.rouge_lsum), *s.rouge_n.items()):
+        if value is not None:
+            cells.append(f"{rouge_label(key)} = {value.fmeasure:.4f}")
+    for label, value in (("WER", s.wer), ("CER", s.cer)):
+        if value is not None:
+            cells.append(f"{label} = {rates(value).wer:.4f}")
+    return "\t".join(cells)
+
+
+def run_sentence_level(ev: Evaluation, as_json: bool) -> None:
+    ev.scores  # scored once, through the pool when large
+    for i in range(len(ev.corpus)):
+        if as_json:
+            row = {"segment": i, "line": ev.corpus.first_line(0, i) + 1, **segment_dict(ev.corpus.segment_scores(i))}
+            print(json.dumps(row, ensure_ascii=False))
+        else:
+            print(segment_row(ev, i))
+
+
 def run_score(args: argparse.Namespace) -> int:
     ev = evaluation(args)
-    if args.json:
+    if args.sentence_level:
+        run_sentence_level(ev, args.json)
+        for note in notes(ev):
+            print(note, file=sys.stderr)
+    elif args.json:
         print(json.dumps(scores_json(ev), ensure_ascii=False))
         for note in notes(ev):
             print(note, file=sys.stderr)  # stdout stays one JSON object

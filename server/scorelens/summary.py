@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .core import CorpusScores, rates
+from .core import CorpusScores, SegmentScores, rates
+from .core.wer import ErrorCounts
 
 
 def scores_dict(s: CorpusScores) -> dict:
@@ -36,16 +37,37 @@ def scores_dict(s: CorpusScores) -> dict:
             }
     for key, value in (("wer", s.wer), ("cer", s.cer)):
         if value is not None:
-            r = rates(value)
-            out[key] = {
-                key: r.wer,
-                "hits": value.hits,
-                "substitutions": value.substitutions,
-                "deletions": value.deletions,
-                "insertions": value.insertions,
-                "mer": r.mer,
-                "wil": r.wil,
-                "signature": s.signatures[key],
-            }
+            out[key] = {**_errors(key, value), "signature": s.signatures[key]}
     out["segments"] = s.segments
+    return out
+
+
+def _errors(key: str, value: ErrorCounts) -> dict:
+    r = rates(value)
+    return {
+        key: r.wer,
+        "hits": value.hits,
+        "substitutions": value.substitutions,
+        "deletions": value.deletions,
+        "insertions": value.insertions,
+        "mer": r.mer,
+        "wil": r.wil,
+    }
+
+
+def segment_dict(s: SegmentScores) -> dict:
+    """One segment's own figures (sentence BLEU with effective order, sentence chrF), the same keys
+    as :func:`scores_dict` without the signatures."""
+    out: dict = {}
+    if s.bleu is not None:
+        b = s.bleu
+        out["bleu"] = {"score": b.score, "precisions": list(b.precisions), "bp": b.bp, "sys_len": b.sys_len, "ref_len": b.ref_len}
+    if s.chrf is not None:
+        out["chrf"] = {"score": s.chrf.score, "char_order": s.chrf.char_order, "word_order": s.chrf.word_order, "beta": s.chrf.beta}
+    for key, value in (("rougeL", s.rouge_l), ("rougeLsum", s.rouge_lsum), *s.rouge_n.items()):
+        if value is not None:
+            out[key] = {"precision": value.precision, "recall": value.recall, "fmeasure": value.fmeasure}
+    for key, value in (("wer", s.wer), ("cer", s.cer)):
+        if value is not None:
+            out[key] = _errors(key, value)
     return out
