@@ -47,10 +47,14 @@ def test_paragraph_positions():
 
 @examples(200)
 @given(pair=line_pair(nrefs=2), order=st.sampled_from([1, 2, 4, 6]))
-def test_bleu_statistics_of_strings(pair, order):
-    """bleu.statistics takes any tokens; the figures are sacreBLEU's for whitespace tokens."""
+@pytest.mark.parametrize("lcs_cells", [bleu.LCS_CELLS, 0], ids=["sorted-lcs", "counted"])
+def test_bleu_statistics_of_strings(pair, order, lcs_cells):
+    """bleu.statistics takes any tokens; the figures are sacreBLEU's for whitespace tokens,
+    matched by either way of intersecting multisets (long segments are counted)."""
     hyp, refs = pair
-    stats = bleu.statistics(hyp.split(), [r.split() for r in refs], order)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(bleu, "LCS_CELLS", lcs_cells)
+        stats = bleu.statistics(hyp.split(), [r.split() for r in refs], order)
     theirs = corpus_bleu([hyp], [[r] for r in refs], tokenize="none", max_ngram_order=order)
     assert stats[:2] == [theirs.sys_len, theirs.ref_len]
     assert stats[2 : 2 + order] == list(theirs.counts)

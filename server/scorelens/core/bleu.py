@@ -63,15 +63,22 @@ def _ngrams(tokens: Sequence, n: int) -> Sequence:
     return list(zip(*[tokens[i:] for i in range(n)]))
 
 
+# Above this many DP cells (hypothesis n-grams × reference n-grams), a multiset intersection is
+# counted with hash tables as sacreBLEU does (linear); below it, the bit-parallel LCS over sorted
+# lists in C is faster (measured: they cross near 1,000 × 1,000).
+LCS_CELLS = 1_000_000
+
+
 def matches(hyp: Sequence[int], refs: Sequence[Sequence[int]], order: int) -> list[int]:
     """Per order, the hypothesis n-grams matched after clipping by the references' maximum counts.
 
     Tokens are non-negative ints below 2**60 (rapidfuzz compares those by value). When the
     hypothesis repeats no n-gram of an order, every common n-gram counts once: a set
-    intersection. Otherwise the count is the size of a multiset intersection, which is the
-    longest common subsequence of the two sorted lists (done in C by rapidfuzz), n-grams numbered
-    first; with several references the ceiling keeps each n-gram's maximum count. An order
-    without a match ends the search: no longer n-gram can match then.
+    intersection. Otherwise the count is the size of a multiset intersection: for short
+    segments the longest common subsequence of the two sorted lists (done in C by rapidfuzz),
+    n-grams numbered first, for long ones counted; with several references the ceiling keeps
+    each n-gram's maximum count. An order without a match ends the search: no longer n-gram can
+    match then.
     """
     correct = [0] * order
     hyp_columns: list[Sequence[int]] = []
@@ -83,6 +90,11 @@ def matches(hyp: Sequence[int], refs: Sequence[Sequence[int]], order: int) -> li
         unique = set(zip(*hyp_columns)) if n else ()  # unigrams nearly always repeat: no check
         if n and len(unique) == len(hyp) - n:
             found = len(unique.intersection(chain.from_iterable(zip(*columns) for columns in ref_columns)))
+        elif (len(hyp) - n) * max(len(r) - n for r in refs) > LCS_CELLS:
+            if n:
+                found = _clipped(list(zip(*hyp_columns)), [list(zip(*columns)) for columns in ref_columns])
+            else:
+                found = _clipped(hyp, refs)
         else:
             if n:
                 number = defaultdict(count().__next__).__getitem__
@@ -96,6 +108,14 @@ def matches(hyp: Sequence[int], refs: Sequence[Sequence[int]], order: int) -> li
             break
         correct[n] = found
     return correct
+
+
+def _clipped(grams: Sequence[Hashable], ref_grams: Sequence[Sequence[Hashable]]) -> int:
+    """Hypothesis n-grams matched after clipping, counted as sacreBLEU counts them."""
+    ceiling = Counter(ref_grams[0])
+    for r in ref_grams[1:]:
+        ceiling |= Counter(r)
+    return sum([min(c, ceiling[g]) for g, c in Counter(grams).items()])
 
 
 def _max_union(lists: Sequence[Sequence[int]]) -> list[int]:
