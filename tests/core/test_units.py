@@ -111,3 +111,14 @@ def test_wer_counts(hyp, ref):
 def test_13a_tokens(text, tokens):
     assert Tokenizer13a()(text.rstrip()).split() == tokens  # what sacreBLEU gives
     assert bleu_tokenizer("13a").tokens(text) == tokens
+
+
+@pytest.mark.parametrize("tokenize", ["13a", "intl", "zh", "char", "none"])
+def test_lone_surrogates_scored_as_the_peers(tokenize):
+    """JSON can carry a lone surrogate ("\\ud800"): every tokenizer takes it as the peers do."""
+    from peers import assert_parity
+
+    hyps = ["a \ud800 b c d", "\udfff x\ud800y z", "\ud83d\ude00 ok \ud800 fine"]
+    refs = [["a \ud800 b d c", "\udfff x\ud800y", "\ud83d\ude00 ok fine"]]
+    assert_parity(hyps, refs, {"bleu"}, tokenize=tokenize)
+    assert_parity(hyps, refs, {"rougeL", "rougeLsum", "wer", "cer"})

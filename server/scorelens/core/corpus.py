@@ -187,6 +187,13 @@ class Corpus:
     def dirty(self) -> bool:
         return bool(self._dirty) or self._tail is not None
 
+    @property
+    def pending(self) -> int:
+        """How many segments :meth:`refresh` has left to score."""
+        n = len(self)
+        start = min(self._tail if self._tail is not None else n, len(self._results))
+        return len(self._dirty) + max(n - start, 0)
+
     def totals(self) -> Totals:
         self.refresh()
         return Totals(

@@ -305,9 +305,9 @@ def publish(ls, review: Review) -> None:
     if ls.pull_diagnostics:
         ls.workspace_diagnostic_refresh(None)
         return
-    doc = ls.documents.open.get(review.uri)
+    hypothesis_open = review.uri in ls.documents.open
     for uri, diags in collect(ls, review).items():
-        version = ls.documents.open[uri].version if uri in ls.documents.open and doc else None
+        version = review.versions.get(uri) if hypothesis_open else None
         ls.notify_json(
             types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
             f'{{"uri":{json.dumps(uri)},"version":{json.dumps(version)},"diagnostics":[{",".join(diags)}]}}',

@@ -7,12 +7,12 @@ so every content change is turned here into "replace lines [start, end) with the
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
-from ..core import split_lines
 from ..textfile import DEFAULT_MAX_BYTES, MissingFile, UnreadableText, read_text, too_large
 from .positions import Columns
 
@@ -26,27 +26,69 @@ class LineEdit:
     lines: list[str]
 
 
+_BREAK = re.compile(r"(\r\n|\r|\n)")
+LF, CRLF, CR = range(3)
+_CODES = {"\n": LF, "\r\n": CRLF, "\r": CR}
+_BREAKS = ("\n", "\r\n", "\r")
+
+
+def split_breaks(text: str) -> tuple[list[str], bytearray]:
+    """The text's LSP lines and the line break after each but the last (``LF``, ``CRLF``, ``CR``)."""
+    if "\r" not in text:
+        lines = text.split("\n")
+        return lines, bytearray(len(lines) - 1)
+    parts = _BREAK.split(text)
+    return parts[0::2], bytearray(map(_CODES.__getitem__, parts[1::2]))
+
+
 @dataclass
 class OpenDocument:
+    """An open document as lines and the breaks between them.
+
+    The breaks are kept because a lone ``\\r`` and a ``\\n`` that an edit brings together are one
+    line break (a character removed between them, or a ``\\r`` or ``\\n`` typed next to the other,
+    joins two lines): the edited lines are split again with the breaks around them, as the
+    client splits its text.
+    """
+
     uri: str
     version: int
     language_id: str
     lines: list[str]
+    breaks: bytearray
+
+    @classmethod
+    def of(cls, uri: str, version: int, language_id: str, text: str) -> OpenDocument:
+        return cls(uri, version, language_id, *split_breaks(text))
 
     def apply(self, change: types.TextDocumentContentChangeEvent, columns: Columns) -> LineEdit:
         """Apply one content change to the lines and say which lines it replaced."""
         if isinstance(change, types.TextDocumentContentChangeWholeDocument) or change.range is None:
-            edit = LineEdit(0, len(self.lines), split_lines(change.text))
+            lines, self.breaks = split_breaks(change.text)
+            edit = LineEdit(0, len(self.lines), lines)
+            self.lines[:] = lines
+            return edit
+        start, end = change.range.start, change.range.end
+        last = len(self.lines) - 1
+        first, stop = min(start.line, last), min(end.line, last)
+        first_line, last_line = self.lines[first], self.lines[stop]
+        head = first_line[: columns.from_client(first_line, start.character)] if start.line <= last else first_line
+        tail = last_line[columns.from_client(last_line, end.character) :] if end.line <= last else ""
+        text = head + change.text + tail
+        if stop < last:
+            text += _BREAKS[self.breaks[stop]]  # (so what follows the text is as it was)
+        # a "\n" at the start that meets the previous line's lone "\r": one break
+        if first > 0 and self.breaks[first - 1] == CR and text[:1] == "\n":
+            first -= 1
+            text = self.lines[first] + "\r" + text
+        lines, breaks = split_breaks(text)
+        if stop < last:
+            lines.pop()  # the text ended with a break: the piece after it is the next line's
+            self.breaks[first : stop + 1] = breaks
         else:
-            start, end = change.range.start, change.range.end
-            last = len(self.lines) - 1
-            first_line = self.lines[min(start.line, last)]
-            last_line = self.lines[min(end.line, last)]
-            head = first_line[: columns.from_client(first_line, start.character)] if start.line <= last else first_line
-            tail = last_line[columns.from_client(last_line, end.character) :] if end.line <= last else ""
-            edit = LineEdit(min(start.line, last), min(end.line, last) + 1, split_lines(head + change.text + tail))
-        self.lines[edit.start : edit.end] = edit.lines
-        return edit
+            self.breaks[first:stop] = breaks
+        self.lines[first : stop + 1] = lines
+        return LineEdit(first, stop + 1, lines)
 
     @property
     def text(self) -> str:

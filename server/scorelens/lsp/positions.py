@@ -1,6 +1,8 @@
 """Columns in code points (the core's) to and from the client's position encoding.
 
 pygls's codec clamps out-of-range columns oddly and needs a line list; these work on one line.
+A lone surrogate (JSON can carry ``"\ud800"``) is one UTF-16 unit and, as WTF-8 encodes it,
+three UTF-8 bytes: encoding with ``surrogatepass`` counts it so instead of failing.
 """
 
 from __future__ import annotations
@@ -8,7 +10,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 _UNITS = {
-    types.PositionEncodingKind.Utf8: lambda ch: len(ch.encode("utf-8")),
+    types.PositionEncodingKind.Utf8: lambda ch: len(ch.encode("utf-8", "surrogatepass")),
     types.PositionEncodingKind.Utf16: lambda ch: 2 if ord(ch) > 0xFFFF else 1,
     types.PositionEncodingKind.Utf32: lambda ch: 1,
 }
@@ -24,8 +26,8 @@ class Columns:
         if prefix.isascii() or self.encoding == types.PositionEncodingKind.Utf32:
             return len(prefix)
         if self.encoding == types.PositionEncodingKind.Utf16:
-            return len(prefix.encode("utf-16-le")) // 2
-        return len(prefix.encode("utf-8"))
+            return len(prefix.encode("utf-16-le", "surrogatepass")) // 2
+        return len(prefix.encode("utf-8", "surrogatepass"))
 
     def from_client(self, line: str, units: int) -> int:
         """The code-point column at a client column; a column past the end or inside a

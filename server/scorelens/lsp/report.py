@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+from pygls.exceptions import JsonRpcContentModified
+
 from ..core import rates
 from ..summary import scores_dict
 from .reviews import Review
@@ -12,6 +14,9 @@ SCORES = "scorelens/scores"
 # Report rows built between two yields to the event loop: a few milliseconds of work.
 ROWS_PER_YIELD = 500
 REPORT = "scorelens/report"
+# Builds of a report begun again after an edit made the one under way stale, before the
+# request is answered ContentModified (a long report under continuous typing never catches up).
+REPORT_ATTEMPTS = 3
 
 
 def notify_scores(ls, uri: str, review: Review | None) -> None:
@@ -20,27 +25,22 @@ def notify_scores(ls, uri: str, review: Review | None) -> None:
     else:
         payload = {
             "uri": uri,
-            "version": _version(ls, uri),
+            "version": review.versions.get(uri),
             "references": list(review.pairing.references),
             "scores": scores_dict(review.corpus.scores()),
         }
     ls.protocol.notify(SCORES, payload)
 
 
-def _version(ls, uri: str) -> int | None:
-    doc = ls.documents.open.get(uri)
-    return doc.version if doc else None
-
-
 async def report(ls, review: Review) -> dict | None:
     """Every segment's scores; None if the document changed while the report was being built."""
     corpus = review.corpus
-    version = _version(ls, review.uri)
+    version = review.versions.get(review.uri)
     segments = []
     for i in range(len(corpus)):
         if i % ROWS_PER_YIELD == ROWS_PER_YIELD - 1:
             await asyncio.sleep(0)  # a 100,000-line report takes a second or more to build
-            if ls.reviews.get(review.uri) is not review or _version(ls, review.uri) != version or corpus.dirty:
+            if ls.reviews.get(review.uri) is not review or review.versions.get(review.uri) != version or corpus.dirty:
                 return None
         s = corpus.segment_scores(i)
         row = {
@@ -68,7 +68,7 @@ async def report(ls, review: Review) -> dict | None:
 
 
 async def report_for(ls, uri: str) -> dict | None:
-    while True:
+    for _ in range(REPORT_ATTEMPTS):
         review = ls.reviews.get(uri)
         if review is None or review.corpus is None:
             return None
@@ -76,6 +76,7 @@ async def report_for(ls, uri: str) -> dict | None:
         built = await report(ls, review)
         if built is not None:
             return built
+    raise JsonRpcContentModified("the document kept changing while its report was built; ask again")
 
 
 def register(server) -> None:

@@ -47,6 +47,9 @@ class Review:
     cache: dict = field(default_factory=dict)
     # inlay hints and code lenses the client holds may be out of date: ask it to re-request them
     views_stale: bool = True
+    # per open document of the review, the version whose text the corpus holds: what a publish
+    # names (the document's own version may be newer than what was scored)
+    versions: dict[str, int] = field(default_factory=dict)
 
     def sides(self, uri: str) -> list[int]:
         """Which sides of the corpus a document is (0 = hypothesis, k = reference k)."""

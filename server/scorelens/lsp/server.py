@@ -11,10 +11,12 @@ import asyncio
 import inspect
 import logging
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcContentModified
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.uris import to_fs_path
@@ -32,6 +34,12 @@ log = logging.getLogger(__name__)
 
 # Re-scoring that takes longer than this shows work-done progress.
 PROGRESS_AFTER_S = 0.5
+# A request scores up to this many dirty segments itself rather than wait for the re-score
+# (a keystroke dirties one; scoring one takes well under a millisecond).
+SCORE_IN_REQUEST = 64
+# A request the server sends (configuration, refreshes, progress) that the client leaves this
+# long unanswered is forgotten: pygls would keep it in its pending table for ever.
+CLIENT_ANSWER_S = 30.0
 
 
 class ScoreLensProtocol(LanguageServerProtocol):
@@ -52,6 +60,24 @@ class ScoreLensProtocol(LanguageServerProtocol):
     @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
     def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams):
         yield self.fm.features[types.TEXT_DOCUMENT_DID_CLOSE], (params,), None
+
+    def send_request(self, method, params=None, callback=None, msg_id=None):
+        """Send a request to the client, forgotten if it is not answered in ``CLIENT_ANSWER_S``."""
+        msg_id = msg_id if msg_id is not None else str(uuid.uuid4())
+        future = super().send_request(method, params, callback, msg_id)
+        try:
+            timer = asyncio.get_running_loop().call_later(CLIENT_ANSWER_S, self._unanswered, method, msg_id)
+        except RuntimeError:  # no loop running (not serving yet): nothing can wait for it either
+            return future
+        # an error answer leaves its expected result type behind in pygls
+        future.add_done_callback(lambda _: (timer.cancel(), self._result_types.pop(msg_id, None)))
+        return future
+
+    def _unanswered(self, method: str, msg_id) -> None:
+        self._result_types.pop(msg_id, None)
+        future = self._request_futures.pop(msg_id, None)
+        if future is not None and not future.done():
+            future.set_exception(TimeoutError(f"the client did not answer {method} within {CLIENT_ANSWER_S:.0f} s"))
 
 
 class ScoreLensServer(LanguageServer):
@@ -170,6 +196,9 @@ class ScoreLensServer(LanguageServer):
                 self.log(f"{to_fs_path(review.uri)}: {p.message}", types.MessageType.Warning)
             review.corpus = None
             return
+        review.versions = {
+            uri: self.documents.open[uri].version for uri in (review.uri, *pairing.references) if uri in self.documents.open
+        }
         try:
             review.corpus = Corpus(self.documents.text(review.uri, max_bytes), texts, review.config)
         except (UnreadableText, TokenizerUnavailable, ValueError) as exc:
@@ -226,17 +255,29 @@ class ScoreLensServer(LanguageServer):
             self.workspace_code_lens_refresh(None)
 
     async def settled(self, review: Review) -> None:
-        """Wait until the review's latest edit is scored."""
-        while review.task is not None and not review.task.done():
+        """Wait until the review's latest edit is scored, for a request to answer from.
+
+        Little left to score (a keystroke's segments) is scored here and now, so requests are
+        answered while edits keep coming; more is waited for through the re-score's slices. An
+        edit meanwhile restarts the re-score and the wait goes on: the answer is from the newest
+        text. Only the client's own cancellation cancels the request; a review replaced meanwhile
+        (settings or pairing changed) answers ContentModified.
+        """
+        scored = review.corpus is not None
+        while True:
+            if self.reviews.get(review.uri) is not review or (scored and review.corpus is None):
+                raise JsonRpcContentModified("the document's pairing or settings changed; ask again")
+            corpus, task = review.corpus, review.task
+            if corpus is None:
+                return
+            if corpus.pending <= SCORE_IN_REQUEST or task is None or task.done():
+                corpus.refresh()
+                return
             try:
-                await asyncio.shield(review.task)
+                await asyncio.shield(task)
             except asyncio.CancelledError:
-                if review.task is not None and review.task.cancelled():
-                    await asyncio.sleep(0)
-                    continue
-                raise
-        if review.corpus is not None:
-            review.corpus.refresh()
+                if asyncio.current_task().cancelling():
+                    raise  # the client cancelled
 
     # -- document events -------------------------------------------------------------------
 
@@ -249,6 +290,7 @@ class ScoreLensServer(LanguageServer):
                 if review.corpus is not None:
                     for side in review.sides(doc.uri):
                         review.corpus.replace_lines(side, edit.start, edit.end, edit.lines)
+                    review.versions[doc.uri] = doc.version
         for review in reviews:
             if review.settings.run == "onType":
                 self.schedule(review)
@@ -341,9 +383,7 @@ async def initialized(ls: ScoreLensServer, params: types.InitializedParams) -> N
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 async def did_open(ls: ScoreLensServer, params: types.DidOpenTextDocumentParams) -> None:
     item = params.text_document
-    from ..core import split_lines
-
-    ls.documents.open[item.uri] = OpenDocument(item.uri, item.version, item.language_id, split_lines(item.text))
+    ls.documents.open[item.uri] = OpenDocument.of(item.uri, item.version, item.language_id, item.text)
     # an open reference's live text replaces what was read from disk
     for review in ls.reviews_of(item.uri):
         if review.uri != item.uri:

@@ -1,0 +1,126 @@
+"""The engine under awkward text and timing: lone surrogates, line breaks joined by an edit,
+requests overtaken by edits, versions of what is published (both client profiles)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import sacrebleu
+from lsp_support import diagnostics, scores
+from lsprotocol import types
+from test_server import by_code, change, units
+
+
+def open_text(client, uri: str, text: str, version: int = 1) -> None:
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "plaintext", version, text)))
+
+
+def pair_files(client, name: str, hyp: str, ref: str) -> tuple[str, str]:
+    """A pair on disk (placeholder texts where JSON can carry what a file cannot); both opened live."""
+    d = client.workspace / "e"
+    d.mkdir(exist_ok=True)
+    paths = d / f"{name}.hyp.txt", d / f"{name}.ref.txt"
+    for path in paths:
+        path.write_text("x\n", encoding="utf-8")
+    uri, ref_uri = (p.as_uri() for p in paths)
+    open_text(client, ref_uri, ref)
+    open_text(client, uri, hyp)
+    return uri, ref_uri
+
+
+async def test_lone_surrogate_is_scored_as_the_peers_and_positioned(client):
+    hyp, ref = "a \ud800 cat sat \udfff\n", "a \ud800 dog sat \udfff\n"
+    uri, ref_uri = pair_files(client, "sur", hyp, ref)
+    s = await scores(client, uri)
+    expected = sacrebleu.BLEU().corpus_score([hyp.rstrip("\n")], [[ref.rstrip("\n")]])
+    assert s["scores"]["bleu"]["score"] == pytest.approx(expected.score, abs=1e-9)
+    subs = by_code(await diagnostics(client, uri), "wer.substitution")
+    # one UTF-16 unit; three UTF-8 bytes as WTF-8 encodes it
+    before = 1 if client.profile == "visual-studio-code" else 3
+    assert [(d.range.start.character, d.range.end.character) for d in subs] == [(3 + before, 6 + before)]
+    hover = await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(0, 1)))
+    assert "sentence BLEU" in hover.contents.value
+    hints = await client.text_document_inlay_hint_async(
+        types.InlayHintParams(types.TextDocumentIdentifier(uri), types.Range(types.Position(0, 0), types.Position(1, 0)))
+    )
+    assert "→dog" in [h.label for h in hints]
+    # an edit after the surrogate lands where the client means it
+    change(client, uri, 2, (0, 3 + before), (0, 6 + before), "dog")
+    s = await scores(client, uri, version=2)
+    assert s["scores"]["bleu"]["score"] == pytest.approx(100.0)
+
+
+async def test_lone_cr_then_lf_typed_is_one_line_break(client):
+    """The issue's case: "g\\r h" and a "\\n" typed after the "\\r" is "g\\r\\n h", two lines."""
+    uri, _ = pair_files(client, "crlf", "a b c g\r h i j k\n", "a b c g\r\n h i j k\n")
+    await scores(client, uri)
+    change(client, uri, 2, (1, 0), (1, 0), "\n")
+    s = await scores(client, uri, version=2)
+    assert s["scores"]["segments"] == 2
+    assert s["scores"]["bleu"]["score"] == pytest.approx(100.0)
+    assert by_code(await diagnostics(client, uri), "pairing.line-count-mismatch") == []
+
+
+async def test_requests_overtaken_by_edits_are_answered(client):
+    """A hover, inlay-hint, code-lens or report request followed at once by an edit is answered
+    from the newest text, never RequestCancelled (the client cancelled nothing)."""
+    client.set_configuration({"scorelens": {"debounceMs": 200}})
+    uri, _ = pair_files(client, "stale", "the cat sat\nthe end\n", "the dog sat\nthe end\n")
+    await scores(client, uri)
+    doc = types.TextDocumentIdentifier(uri)
+    for k in range(0, 12, 2):
+        change(client, uri, k + 2, (1, 0), (1, 0), "x")  # typing: a re-score is due
+        requests = [
+            client.text_document_hover_async(types.HoverParams(doc, types.Position(0, 1))),
+            client.text_document_inlay_hint_async(types.InlayHintParams(doc, types.Range(types.Position(0, 0), types.Position(2, 0)))),
+            client.text_document_code_lens_async(types.CodeLensParams(doc)),
+            client.protocol.send_request_async("scorelens/report", {"uri": uri}),
+        ]
+        await asyncio.sleep(0.05)  # the server has them waiting for the re-score
+        change(client, uri, k + 3, (1, 0), (1, 0), "x")
+        hover, hints, lenses, report = await asyncio.gather(*requests)
+        assert "sentence BLEU" in hover.contents.value
+        assert "→dog" in [h.label for h in hints]
+        assert lenses
+        report = report if isinstance(report, dict) else report._asdict()
+        assert report["version"] in (k + 2, k + 3)
+
+
+async def test_publish_carries_the_version_its_findings_are_for(client):
+    """Two quick settings changes then an edit: whatever is published as the new version has
+    the new text's findings and scores."""
+    uri, _ = pair_files(client, "ver", "the cat sat on the mat\n", "the dog sat on the mat\n")
+    await scores(client, uri)
+    published = []
+    features = client.protocol.fm.features
+    keep = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = lambda params: (published.append(params), keep(params))[1]
+
+    for metrics in (["bleu", "wer"], ["bleu", "rougeL", "wer"]):
+        client.set_configuration({"scorelens": {"debounceMs": 0, "metrics": metrics}})
+        client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    change(client, uri, 2, (0, 4), (0, 7), "dog")
+    s = await scores(client, uri, version=2)
+    assert s["scores"]["bleu"]["score"] == pytest.approx(100.0)
+    await asyncio.sleep(0.3)  # anything published late
+    assert all(p["scores"]["bleu"]["score"] == pytest.approx(100.0) for p in client.scores_log if p["uri"] == uri and p["version"] == 2)
+    assert not [p for p in published if p.uri == uri and p.version == 2 and p.diagnostics]
+    assert by_code(await diagnostics(client, uri), "wer.substitution") == []
+
+
+async def test_requests_the_client_never_answers_are_forgotten(monkeypatch):
+    """pygls keeps a sent request in its pending table until answered; unanswered ones time out."""
+    from scorelens.lsp import server as server_module
+
+    monkeypatch.setattr(server_module, "CLIENT_ANSWER_S", 0.05)
+    ls = server_module.ScoreLensServer()
+    sent = []
+    ls.protocol.set_writer(type("Sink", (), {"write": lambda self, data: sent.append(data), "close": lambda self: None})())
+    futures = [asyncio.wrap_future(ls.protocol.send_request(types.WORKSPACE_INLAY_HINT_REFRESH, None)) for _ in range(50)]
+    answered = ls.protocol.send_request(types.WORKSPACE_CODE_LENS_REFRESH, None, msg_id="answered")
+    ls.protocol._handle_response("answered", None)
+    assert answered.done() and len(sent) == 51
+    results = await asyncio.gather(*futures, return_exceptions=True)
+    assert all(isinstance(r, TimeoutError) for r in results)
+    assert ls.protocol._request_futures == {} and ls.protocol._result_types == {}
