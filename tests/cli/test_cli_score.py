@@ -394,3 +394,16 @@ def test_unsegmented_script_notes(run):
     assert "note:" not in quiet.out
     english = run("score", MT_HYP, *refs_args(MT_REFS))
     assert "note:" not in english.out
+
+
+def test_every_signature_is_written_the_same_way(run):
+    """One format for every metric (README): sacreBLEU's key:value|..., ending in ScoreLens's version."""
+    out = json.loads(run("score", MT_HYP, *refs_args(MT_REFS), "--metrics", "bleu,rougeL,rougeLsum,wer,cer", "--json").out)
+    signatures = {key: out[key]["signature"] for key in ("bleu", "rougeL", "rougeLsum", "wer", "cer")}
+    for key, signature in signatures.items():
+        *pairs, version = signature.split("|")
+        assert version.startswith("version:scorelens-"), (key, signature)
+        assert pairs[0] == ("nrefs:1" if key in ("wer", "cer") else "nrefs:2"), (key, signature)
+        assert all(p.count(":") == 1 and p.split(":")[0].isalpha() for p in pairs), (key, signature)
+    assert signatures["rougeL"] == signatures["rougeLsum"] == f"nrefs:2|tok:rouge-score|stem:no|agg:mean|{version}"
+    assert signatures["wer"].replace("unit:word", "unit:char") == signatures["cer"]
