@@ -9,7 +9,7 @@ import json
 import shutil
 
 import pytest
-from conftest import HERE, Terminal, editor_env, first_finding, make_workspace, pending, readme_block, require
+from editors_support import HERE, Terminal, editor_env, first_finding, make_workspace, pending, readme_block, require
 
 
 @pytest.fixture(scope="module")

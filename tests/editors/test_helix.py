@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import tomllib
 
-from conftest import readme_block
+from editors_support import readme_block
 
 
 def test_readme_languages_toml_parses():

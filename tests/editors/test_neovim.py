@@ -10,7 +10,7 @@ import shutil
 import subprocess
 
 import pytest
-from conftest import BIN, HERE, editor_env, first_finding, make_workspace, pending, readme_block, require
+from editors_support import BIN, HERE, editor_env, first_finding, make_workspace, pending, readme_block, require
 
 VERSIONS = {
     # version: (the README block's first line, the position encoding it negotiates)

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import HERE, Terminal, editor_env, first_finding, make_workspace, pending, readme_block, require
+from editors_support import HERE, Terminal, editor_env, first_finding, make_workspace, pending, readme_block, require
 
 VIM = "/usr/bin/vim.nox"
 
