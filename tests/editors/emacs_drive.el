@@ -79,7 +79,9 @@
   (forward-char (alist-get 'col (scorelens-test--finding)))
   (let ((hover (jsonrpc-request (eglot-current-server) :textDocument/hover
                                 (eglot--TextDocumentPositionParams))))
-    (scorelens-test--see 'hover_kind (plist-get (plist-get hover :contents) :kind))
+    ;; a bare string is a MarkedString: Markdown
+    (scorelens-test--see 'hover_kind (let ((contents (plist-get hover :contents)))
+                                       (if (stringp contents) "markdown" (plist-get contents :kind))))
     (scorelens-test--see 'hover (substring-no-properties
                                  (eglot--hover-info (plist-get hover :contents)))))
   (funcall done))
