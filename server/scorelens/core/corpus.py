@@ -244,6 +244,17 @@ class Corpus:
         self.refresh()
         return SegmentStatistics.of(self._results[segment])
 
+    def segment_statistics(self, metric: str) -> list[tuple]:
+        """Every segment's raw statistics for one metric, in segment order: a :class:`Record`
+        field (``"bleu"``, ``"rouge_l"``, ``"wer"``...). The significance tests resample these."""
+        self.refresh()
+        if metric not in Record._fields or metric in ("rouge_ref", "dropped", "differs"):
+            raise ValueError(f"no per-segment statistics named {metric!r}")
+        column = [getattr(r, metric) for r in self._results]
+        if column and column[0] is None:
+            raise ValueError(f"{metric!r} is not enabled in this corpus")
+        return column
+
     def next_differing(self, start: int = 0) -> int | None:
         """The first segment from ``start`` on that has findings, if any."""
         self.refresh()

@@ -1,0 +1,321 @@
+"""Paired significance tests between systems that share references, as sacreBLEU 2.6.0 runs them.
+
+sacreBLEU (sacrebleu/significance.py) extracts each system's per-segment sufficient statistics,
+then scores many resampled corpora: paired bootstrap resampling draws ``n`` corpora of segment
+indices with replacement (one draw shared by every system), approximate randomization swaps each
+segment between the baseline and the system with probability 1/2 in each of ``n`` trials. Here
+the statistics are the ones the :class:`Corpus` already holds, and a resampled corpus's summed
+statistics are one matrix product (how often each segment was drawn, times the statistics), so
+the only per-resample work left is the metric's formula, itself vectorised over resamples.
+
+Exactly sacreBLEU's numbers need its details: the same NumPy generator calls in the same order
+(``default_rng(seed)``; the baseline's confidence interval from a generator of its own), the
+bootstrap's statistics cast to float32 (so BLEU's precisions are float32 divisions there, and
+float64 in approximate randomization, whose statistics stay integers), ``math.log``/``math.exp``
+rather than NumPy's, and seed 0 meaning "no seed" for the compared systems (``seed if seed
+else None``). Sums are exact below 2**24 per statistic (float32 sums of integers); sacreBLEU's
+float32 sums round beyond that.
+
+ROUGE-L/ROUGE-Lsum (the mean of per-segment F) and WER/CER (rates of summed counts) are
+ScoreLens's extension: the same two tests over their statistics, in float64.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import numpy as np
+
+from .bleu import SMOOTH_DEFAULTS, BleuConfig
+from .config import ScoringConfig
+from .corpus import Corpus
+
+DEFAULT_SEED = 12345
+DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}  # resamples (bootstrap) / trials (randomization)
+TESTS = tuple(DEFAULT_SAMPLES)
+# approximate randomization's trials go through the matrix product this many at a time
+_TRIAL_BLOCK = 1000
+
+_log = np.frompyfunc(math.log, 1, 1)
+_exp = np.frompyfunc(math.exp, 1, 1)
+
+
+def seed_from(value: str | None) -> int | None:
+    """The seed that ``SACREBLEU_SEED`` names: unset means 12345, ``none`` (any case) no seed."""
+    if value is None:
+        return DEFAULT_SEED
+    return None if value.lower() == "none" else int(value)
+
+
+# -- formulas: rows of summed statistics in, one score per row out --------------------------------
+
+
+def bleu_scores(stats: np.ndarray, config: BleuConfig, effective_order: bool = False) -> np.ndarray:
+    """:func:`bleu.score` over rows, operation for operation, in the rows' precision.
+
+    float32 rows divide in float32 as sacreBLEU's ``compute_bleu`` does on its bootstrap's
+    float32 statistics (NumPy keeps a Python float's operand's type).
+    """
+    order = config.max_ngram_order
+    kind = stats.dtype.type
+    method = config.smooth_method
+    smooth_value = config.smooth_value if config.smooth_value is not None else SMOOTH_DEFAULTS[method]
+    rows = len(stats)
+    sys_len = np.trunc(stats[:, 0]).astype(np.float64)
+    ref_len = np.trunc(stats[:, 1]).astype(np.float64)
+    correct = stats[:, 2 : 2 + order].copy()
+    total = stats[:, 2 + order : 2 + 2 * order].copy()
+
+    bp = np.ones(rows)
+    short = (sys_len < ref_len) & (sys_len > 0)
+    bp[short] = _exp(1 - ref_len[short] / sys_len[short]).astype(np.float64)
+    bp[(sys_len < ref_len) & (sys_len == 0)] = 0.0
+    matched = correct.any(axis=1)
+
+    precisions = np.zeros((rows, order))
+    alive = np.ones(rows, dtype=bool)  # rows whose loop has not hit ``break`` yet
+    eff_order = np.full(rows, order)
+    smooth_mteval = np.ones(rows)
+    for n in range(order):
+        if method == "add-k" and n > 0:
+            correct[:, n] += smooth_value
+            total[:, n] += smooth_value
+        alive &= total[:, n] != 0
+        if effective_order:
+            eff_order[alive] = n + 1
+        zero = alive & (correct[:, n] == 0)
+        hit = alive & ~zero
+        precisions[hit, n] = kind(100.0) * correct[hit, n] / total[hit, n]
+        if method == "exp":
+            smooth_mteval[zero] *= 2
+            precisions[zero, n] = kind(100.0) / (smooth_mteval[zero].astype(kind) * total[zero, n])
+        elif method == "floor":
+            precisions[zero, n] = kind(100.0 * smooth_value) / total[zero, n]
+
+    logs = np.full((rows, order), -9999999999.0)
+    positive = precisions != 0
+    logs[positive] = _log(precisions[positive]).astype(np.float64)
+    summed = np.zeros(rows)
+    for n in range(order):  # left to right, as Python's sum
+        summed += np.where(n < eff_order, logs[:, n], 0.0)
+    value = bp * _exp(summed / eff_order).astype(np.float64)
+    return np.where(matched, value, 0.0)
+
+
+def error_rates(counts: np.ndarray) -> np.ndarray:
+    """WER (or CER) of rows of summed (hits, substitutions, deletions, insertions), as :func:`wer.rates`."""
+    hits, subs, dels, ins = counts.T
+    ref_len = hits + subs + dels
+    errors = subs + dels + ins
+    safe = np.where(ref_len == 0, 1, ref_len)
+    return np.where(ref_len == 0, ins, errors / safe).astype(np.float64)
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A metric as the tests see it: which per-segment statistics, and the formula over their sum.
+
+    ``corpus(sums, segments, config)`` scores rows of statistics summed over ``segments``
+    segments; ``sentence(stats, config)`` scores each segment on its own (for per-segment
+    differences). ``float32`` reproduces sacreBLEU's bootstrap, which casts statistics to float32.
+    """
+
+    field: str  # the Record field holding the statistics
+    corpus: Callable[[np.ndarray, int, ScoringConfig], np.ndarray]
+    sentence: Callable[[np.ndarray, ScoringConfig], np.ndarray]
+    float32: bool = False
+    higher_is_better: bool = True
+
+
+def _mean_f(sums: np.ndarray, segments: int, config: ScoringConfig) -> np.ndarray:
+    return sums[:, 2] / segments if segments else np.zeros(len(sums))
+
+
+METRICS: dict[str, Metric] = {
+    "bleu": Metric(
+        "bleu",
+        lambda sums, _, config: bleu_scores(sums, config.bleu),
+        lambda stats, config: bleu_scores(stats, config.bleu, effective_order=True),
+        float32=True,
+    ),
+    "rougeL": Metric("rouge_l", _mean_f, lambda stats, _: stats[:, 2]),
+    "rougeLsum": Metric("rouge_lsum", _mean_f, lambda stats, _: stats[:, 2]),
+    "wer": Metric("wer", lambda sums, _, __: error_rates(sums), lambda stats, _: error_rates(stats), higher_is_better=False),
+    "cer": Metric("cer", lambda sums, _, __: error_rates(sums), lambda stats, _: error_rates(stats), higher_is_better=False),
+}
+
+
+# -- the tests --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """One system's figures for one metric; ``p_value`` is None for the baseline."""
+
+    score: float
+    mean: float | None = None
+    ci: float | None = None  # half the width of the 95 % confidence interval around ``mean``
+    p_value: float | None = None
+
+
+@dataclass(frozen=True)
+class Comparison:
+    test: str  # "bs" or "ar"
+    n: int  # resamples or trials
+    seed: int | None
+    metrics: tuple[str, ...]
+    results: tuple[dict[str, Result], ...]  # per system, the baseline first: metric -> result
+
+
+def estimate_ci(scores: np.ndarray) -> tuple[float, float]:
+    """Mean and half the 95 % interval's width, as sacreBLEU's (the 1/40th from each end)."""
+    scores = np.sort(scores)
+    lower = len(scores) // 40
+    upper = len(scores) - lower - 1
+    return float(scores.mean()), float(0.5 * (scores[upper] - scores[lower]))
+
+
+def p_value(samples: np.ndarray, observed: float) -> float:
+    """(samples above the observed difference + 1) / (samples + 1), as multeval and sacreBLEU."""
+    return (np.sum(samples > observed).item() + 1) / (len(samples) + 1)
+
+
+def draw_counts(rng: np.random.Generator, segments: int, samples: int) -> np.ndarray:
+    """How often each segment is drawn in each of ``samples`` bootstrap corpora (sacreBLEU's draw)."""
+    idxs = rng.choice(segments, size=(samples, segments), replace=True)
+    flat = (idxs + np.arange(samples)[:, None] * segments).ravel()
+    return np.bincount(flat, minlength=samples * segments).reshape(samples, segments).astype(np.float64)
+
+
+class _System:
+    """One system's statistics for the compared metrics side by side: a float64 matrix with a
+    row per segment and each metric's columns in a slice, so one product sums them all."""
+
+    def __init__(self, corpus: Corpus, metrics: Sequence[str]) -> None:
+        self.config = corpus.config
+        self.segments = len(corpus)
+        blocks, self.columns, self.scores = [], {}, {}
+        for m in metrics:
+            rows = corpus.segment_statistics(METRICS[m].field)
+            start = sum(b.shape[1] for b in blocks)
+            blocks.append(np.array(rows, dtype=np.float64).reshape(self.segments, -1))
+            self.columns[m] = slice(start, start + blocks[-1].shape[1])
+            # summed in segment order, as the corpus sums them for its own scores
+            self.scores[m] = float(self.exact(m, np.array([[sum(c) for c in zip(*rows)]]))[0])
+        self.stats = np.hstack(blocks)
+
+    def exact(self, metric: str, sums: np.ndarray) -> np.ndarray:
+        """Scores of rows of summed statistics, in float64 (exact integer sums)."""
+        return METRICS[metric].corpus(sums, self.segments, self.config)
+
+    def resampled(self, counts: np.ndarray) -> dict[str, np.ndarray]:
+        """Each metric's scores of the bootstrap corpora that ``counts`` describes."""
+        sums = counts @ self.stats
+        out = {}
+        for m, columns in self.columns.items():
+            metric = METRICS[m]
+            own = sums[:, columns]
+            out[m] = metric.corpus(own.astype(np.float32) if metric.float32 else own, self.segments, self.config)
+        return out
+
+
+def paired_test(
+    systems: Sequence[Corpus],
+    metrics: Sequence[str],
+    test: str = "bs",
+    n: int = 0,
+    seed: int | None = DEFAULT_SEED,
+    ar_confidence: int = -1,
+) -> Comparison:
+    """Compare ``systems[1:]`` with the baseline ``systems[0]``, as sacreBLEU's ``PairedTest``.
+
+    ``n`` 0 means the test's default; ``ar_confidence`` is the bootstrap resamples behind
+    approximate randomization's confidence intervals (-1 none, 0 the default 1,000).
+    The corpora must have the same number of segments and the metrics enabled.
+    """
+    if test not in TESTS:
+        raise ValueError(f"unknown test {test!r}; one of {', '.join(TESTS)}")
+    if not systems:
+        raise ValueError("nothing to compare")
+    if not len(systems[0]):
+        raise ValueError("no segments to resample")
+    if len({len(c) for c in systems}) > 1:
+        raise ValueError("systems with different numbers of segments cannot be compared")
+    unknown = [m for m in metrics if m not in METRICS]
+    if unknown:
+        raise ValueError(f"no significance test for {unknown[0]!r}; one of {', '.join(METRICS)}")
+    n = n if n > 0 else DEFAULT_SAMPLES[test]
+    confidence = ar_confidence if ar_confidence != 0 else DEFAULT_SAMPLES["bs"]
+    baseline, *others = [_System(c, metrics) for c in systems]
+    segments = baseline.segments
+
+    # the baseline's interval comes from a generator of its own; with a fixed seed, the
+    # bootstrap's systems draw the very same corpora from theirs
+    confidence_n = n if test == "bs" else confidence
+    base_counts = draw_counts(np.random.default_rng(seed), segments, confidence_n) if confidence_n > 0 else None
+    base_scores = baseline.resampled(base_counts) if base_counts is not None else None
+    results = [{m: Result(baseline.scores[m], *(estimate_ci(base_scores[m]) if base_scores else (None, None))) for m in metrics}]
+    system_seed = seed if seed else None
+    for system in others:
+        rng = np.random.default_rng(system_seed)
+        if test == "bs":
+            if system_seed is not None and system_seed == seed:
+                counts, scores_bl = base_counts, base_scores
+            else:
+                counts = draw_counts(rng, segments, n)
+                scores_bl = baseline.resampled(counts)
+            results.append(_bootstrap(baseline, system, scores_bl, counts))
+        else:
+            results.append(_randomization(baseline, system, rng, n, confidence))
+    return Comparison(test, n, seed, tuple(metrics), tuple(results))
+
+
+def _bootstrap(baseline: _System, system: _System, scores_bl: dict[str, np.ndarray], counts: np.ndarray) -> dict[str, Result]:
+    scores_sys = system.resampled(counts)
+    out = {}
+    for m in system.columns:
+        mean, ci = estimate_ci(scores_sys[m])
+        sample_diffs = np.abs(scores_sys[m] - scores_bl[m])
+        observed = abs(baseline.scores[m] - system.scores[m])
+        out[m] = Result(system.scores[m], mean, ci, p_value(sample_diffs - sample_diffs.mean(), observed))
+    return out
+
+
+def _randomization(baseline: _System, system: _System, rng: np.random.Generator, n: int, confidence: int) -> dict[str, Result]:
+    swap = rng.integers(2, size=(n, baseline.segments), dtype=bool)  # True: side a takes the baseline's segment
+    counts = draw_counts(rng, baseline.segments, confidence) if confidence > 0 else None
+    # side a = swap @ bl + ~swap @ sys = sys's total + swap @ (bl - sys); side b has the rest
+    delta = baseline.stats - system.stats
+    sys_total = system.stats.sum(axis=0)
+    both_total = baseline.stats.sum(axis=0) + sys_total
+    # float32 products of integer statistics are exact while every partial sum stays below
+    # 2**24, and cost half as much
+    integral = np.array_equal(delta, np.trunc(delta))
+    kind = np.float32 if integral and np.abs(delta).sum(axis=0).max(initial=0) < 2**24 else np.float64
+    diffs = {m: np.empty(n) for m in system.columns}
+    for start in range(0, n, _TRIAL_BLOCK):
+        side_a = sys_total + (swap[start : start + _TRIAL_BLOCK].astype(kind) @ delta.astype(kind)).astype(np.float64)
+        side_b = both_total - side_a
+        for m, columns in system.columns.items():
+            diffs[m][start : start + len(side_a)] = np.abs(system.exact(m, side_a[:, columns]) - system.exact(m, side_b[:, columns]))
+    scores_sys = system.resampled(counts) if counts is not None else None
+    out = {}
+    for m in system.columns:
+        mean, ci = estimate_ci(scores_sys[m]) if scores_sys else (None, None)
+        out[m] = Result(system.scores[m], mean, ci, p_value(diffs[m], abs(baseline.scores[m] - system.scores[m])))
+    return out
+
+
+def segment_scores(corpus: Corpus, metric: str) -> np.ndarray:
+    """Each segment's own score for ``metric`` (sentence BLEU with effective order, as the corpus's)."""
+    rows = corpus.segment_statistics(METRICS[metric].field)
+    return METRICS[metric].sentence(np.array(rows, dtype=np.float64).reshape(len(rows), -1), corpus.config)
+
+
+def segment_differences(baseline: Corpus, system: Corpus, metric: str) -> np.ndarray:
+    """Per segment, ``system``'s score minus the baseline's (negative is better for WER and CER)."""
+    if len(baseline) != len(system):
+        raise ValueError("systems with different numbers of segments cannot be compared")
+    return segment_scores(system, metric) - segment_scores(baseline, metric)
