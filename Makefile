@@ -17,6 +17,7 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/scorelens score samples/mt/news.hyp.en -r samples/mt/news.ref.en -r samples/mt/news.ref2.en
 	$(BIN)/scorelens check samples/mt/news.hyp.en --min-bleu 20 | tail -n 15
+	$(BIN)/scorelens compare samples/mt/news.hyp.en samples/mt/news.sys2.en --segments 1
 
 # Every suite runs even when an earlier one fails; the target fails if any did.
 # test-e2e installs its parts into .cache/vscode-e2e on first use; without network it is skipped

@@ -23,6 +23,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
+import numpy as np
 import regex
 
 from . import __version__
@@ -44,6 +45,7 @@ from .core import (
 from .core.bleu import SMOOTH_DEFAULTS, BleuScore
 from .core.corpus import POOL_MINIMUM, PoolMap
 from .core.findings import DELETION, INSERTION, OUTSIDE_LCS, SUBSTITUTION, UNMATCHED
+from .core import significance
 from .core.rouge import RougeScore
 from .core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
 from .core.wer import ErrorCounts
@@ -108,6 +110,12 @@ def _byte_count(value: str) -> int:
     return int(value)
 
 
+def _samples(value: str) -> int:
+    if not value.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a number of resamples or trials, got {value!r}")
+    return int(value)
+
+
 def _finite(value: str) -> float:
     try:
         number = float(value)
@@ -132,10 +140,12 @@ def _host_port(value: str) -> tuple[str, int]:
     return host.strip("[]") or "127.0.0.1", int(port)
 
 
-def _scoring_options() -> argparse.ArgumentParser:
-    """Options shared by ``score`` and ``check``; BLEU's are named as sacreBLEU's CLI names them."""
+def _scoring_options(hypothesis: bool = True) -> argparse.ArgumentParser:
+    """Options shared by ``score``, ``check`` and ``compare`` (which names its own files);
+    BLEU's are named as sacreBLEU's CLI names them."""
     p = argparse.ArgumentParser(add_help=False)
-    p.add_argument("hypothesis", metavar="HYP", help="hypothesis file, or - to read standard input")
+    if hypothesis:
+        p.add_argument("hypothesis", metavar="HYP", help="hypothesis file, or - to read standard input")
     p.add_argument(
         "-r",
         "--reference",
@@ -287,6 +297,37 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--max-findings", type=int, metavar="N", help="show at most N findings (and say how many more)")
     check.set_defaults(run=run_check, parser=check)
+
+    compare = commands.add_parser(
+        "compare",
+        parents=[_scoring_options(hypothesis=False)],
+        help="systems against a baseline: scores, confidence intervals, paired significance tests",
+        description="Each system against the baseline on the same references: every metric's score, the mean "
+        "and 95%% confidence interval of its bootstrap resamples, and the p-value of a paired test "
+        "(sacreBLEU's; the seed comes from SACREBLEU_SEED, default 12345, 'none' for a random one); "
+        "then the segments where the best system most improves and most regresses.",
+    )
+    compare.add_argument("baseline", metavar="BASELINE", help="the baseline system's file")
+    compare.add_argument("systems", metavar="SYSTEM", nargs="+", help="files of the systems compared with it")
+    tests = compare.add_mutually_exclusive_group()
+    tests.add_argument(
+        "--paired-bs", dest="test", action="store_const", const="bs", help="paired bootstrap resampling (the default)"
+    )
+    tests.add_argument("--paired-ar", dest="test", action="store_const", const="ar", help="paired approximate randomization")
+    compare.set_defaults(test="bs")
+    compare.add_argument(
+        "--paired-n",
+        type=_samples,
+        default=0,
+        metavar="N",
+        help="bootstrap resamples or randomization trials (default: 1,000 or 10,000; confidence intervals "
+        "always from 1,000 resamples)",
+    )
+    compare.add_argument(
+        "--segments", type=_samples, default=3, metavar="N", help="show N most improved and N most regressed segments (default: 3)"
+    )
+    compare.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    compare.set_defaults(run=run_compare, parser=compare)
 
     serve = commands.add_parser(
         "serve",
@@ -601,6 +642,169 @@ def run_score(args: argparse.Namespace) -> int:
             print(note, file=sys.stderr)  # stdout stays one JSON object
     else:
         print("\n".join(score_lines(ev) + notes(ev)))
+    return EXIT_OK
+
+
+# -- compare --------------------------------------------------------------------------------
+
+COMPARE_LABELS = {"bleu": "BLEU", "rougeL": "ROUGE-L", "rougeLsum": "ROUGE-Lsum", "wer": "WER", "cer": "CER"}
+TEST_NAMES = {"bs": ("paired bootstrap resampling", "resamples"), "ar": ("paired approximate randomization", "trials")}
+SIGNIFICANT = 0.05
+
+
+@dataclass(frozen=True)
+class Highlight:
+    """A segment where a system differs most from the baseline on one metric."""
+
+    line: int  # 1-based, in the system's file
+    difference: float
+    baseline: float
+    system: float
+    baseline_text: str
+    system_text: str
+
+
+@dataclass(frozen=True)
+class Highlights:
+    system: int  # index into the compared systems
+    metric: str
+    improved: list[Highlight]
+    regressed: list[Highlight]
+
+
+def compared_evaluations(args: argparse.Namespace, config: ScoringConfig) -> list[Evaluation]:
+    """The baseline and every system, each with the shared references, scored and lined up."""
+    paths = [args.baseline, *args.systems]
+    if STDIN in paths:
+        raise CliError("compare reads every system from a file; standard input (-) is not one")
+    references = [read_document(r, args.max_file_bytes) for r in args.references or found_references(args.baseline)]
+    evaluations = []
+    for path in paths:
+        document = read_document(path, args.max_file_bytes)
+        corpus = Corpus(document.text, [r.text for r in references], config)
+        ev = Evaluation([document, *references], corpus, args.jobs or _available_cpus())
+        ev.require_lined_up()
+        ev.scores  # noqa: B018 -- scored here, through the worker pool when large
+        evaluations.append(ev)
+    return evaluations
+
+
+def highlights(evaluations: list[Evaluation], comparison: significance.Comparison, count: int) -> Highlights | None:
+    """The segments where the best system (on the first metric) most improves and most regresses."""
+    if count == 0:
+        return None
+    metric = comparison.metrics[0]
+    sign = 1 if significance.METRICS[metric].higher_is_better else -1
+    scores = [r[metric].score for r in comparison.results]
+    best = max(range(1, len(scores)), key=lambda i: sign * scores[i])
+    base, system = evaluations[0].corpus, evaluations[best].corpus
+    base_scores = significance.segment_scores(base, metric)
+    system_scores = significance.segment_scores(system, metric)
+    gains = sign * (system_scores - base_scores)
+    order = np.argsort(-gains, kind="stable")
+
+    def highlight(i: int) -> Highlight:
+        return Highlight(
+            system.first_line(0, i) + 1,
+            float(system_scores[i] - base_scores[i]),
+            float(base_scores[i]),
+            float(system_scores[i]),
+            base.text(0, i),
+            system.text(0, i),
+        )
+
+    improved = [highlight(int(i)) for i in order[:count] if gains[i] > 0]
+    regressed = [highlight(int(i)) for i in order[::-1][:count] if gains[i] < 0]
+    return Highlights(best, metric, improved, regressed)
+
+
+def _value(metric: str, x: float) -> str:
+    return f"{x:.2f}" if metric == "bleu" else f"{x:.4f}"
+
+
+def _cell(metric: str, r: significance.Result) -> str:
+    cell = _value(metric, r.score)
+    if r.mean is not None:
+        cell += f" ({_value(metric, r.mean)} ± {_value(metric, r.ci)})"
+    if r.p_value is not None:
+        cell += f" p = {r.p_value:.4f}" + ("*" if r.p_value < SIGNIFICANT else "")
+    return cell
+
+
+def compare_lines(evaluations: list[Evaluation], comparison: significance.Comparison, found: Highlights | None) -> list[str]:
+    name, unit = TEST_NAMES[comparison.test]
+    seed = "no seed" if comparison.seed is None else f"seed {comparison.seed}"
+    paths = [ev.documents[0].path for ev in evaluations]
+    out = [
+        f"{name.capitalize()} against the baseline {paths[0]}: {comparison.n:,} {unit}, {seed}",
+        "score (mean ± 95% confidence interval) and p-value against the baseline; * p < 0.05",
+        "",
+    ]
+    header = ["System", *(COMPARE_LABELS.get(m, m) for m in comparison.metrics)]
+    rows = [[path, *(_cell(m, r[m]) for m in comparison.metrics)] for path, r in zip(paths, comparison.results)]
+    widths = [max(len(row[k]) for row in [header, *rows]) for k in range(len(header))]
+    for row in [header, *rows]:
+        out.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+    if found is not None:
+        label = COMPARE_LABELS.get(found.metric, found.metric)
+        out += ["", f"{paths[found.system]} against the baseline, segment by segment ({label} of each segment):"]
+        for title, items in (("most improved", found.improved), ("most regressed", found.regressed)):
+            out.append(f"  {title}:" + ("" if items else " none"))
+            for h in items:
+                out += [
+                    f"    line {h.line}: {h.difference:+.{2 if found.metric == 'bleu' else 4}f} "
+                    f"({_value(found.metric, h.baseline)} -> {_value(found.metric, h.system)})",
+                    f"      - {h.baseline_text}",
+                    f"      + {h.system_text}",
+                ]
+    return out
+
+
+def compare_json(evaluations: list[Evaluation], comparison: significance.Comparison, found: Highlights | None) -> dict:
+    paths = [ev.documents[0].path for ev in evaluations]
+    systems = []
+    for path, results in zip(paths, comparison.results):
+        entry: dict = {"path": path}
+        for m in comparison.metrics:
+            r = results[m]
+            entry[m] = {"score": r.score, "mean": r.mean, "ci": r.ci, "p_value": r.p_value}
+        systems.append(entry)
+    out = {"baseline": paths[0], "test": comparison.test, "n": comparison.n, "seed": comparison.seed, "systems": systems}
+    if found is not None:
+        out["segments"] = {
+            "system": paths[found.system],
+            "metric": found.metric,
+            **{
+                key: [
+                    {"line": h.line, "difference": h.difference, "baseline": h.baseline, "system": h.system}
+                    for h in items
+                ]
+                for key, items in (("improved", found.improved), ("regressed", found.regressed))
+            },
+        }
+    return out
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    config = scoring_config(args)
+    untested = [m for m in args.metrics if m not in significance.METRICS]
+    if untested:
+        raise CliError(f"compare has no significance test for {untested[0]}; choose from {','.join(significance.METRICS)}")
+    try:
+        seed = significance.seed_from(os.environ.get("SACREBLEU_SEED"))
+    except ValueError:
+        raise CliError(f"SACREBLEU_SEED must be a number or 'none', not {os.environ['SACREBLEU_SEED']!r}") from None
+    evaluations = compared_evaluations(args, config)
+    corpora = [ev.corpus for ev in evaluations]
+    if not len(corpora[0]):
+        raise CliError(f"{args.baseline}: no segments to compare")
+    # confidence intervals under randomization too (sacreBLEU's n_ar_confidence), as the table shows them
+    comparison = significance.paired_test(corpora, args.metrics, args.test, args.paired_n, seed, ar_confidence=0)
+    found = highlights(evaluations, comparison, args.segments)
+    if args.json:
+        print(json.dumps(compare_json(evaluations, comparison, found), ensure_ascii=False))
+    else:
+        print("\n".join(compare_lines(evaluations, comparison, found)))
     return EXIT_OK
 
 

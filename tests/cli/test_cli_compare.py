@@ -1,0 +1,107 @@
+"""``scorelens compare``: systems against a baseline, with sacreBLEU's paired tests."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from sacrebleu.metrics import BLEU
+from sacrebleu.significance import PairedTest
+
+from cli_support import peer_lines, sample
+
+BASELINE, SYSTEM = sample("mt/news.hyp.en"), sample("mt/news.sys2.en")
+REFS = [sample("mt/news.ref.en"), sample("mt/news.ref2.en")]
+
+
+def _sacrebleu(paths, test, n=0, ar_confidence=-1):
+    metric = BLEU(references=[peer_lines(r) for r in REFS])
+    systems = [(p, peer_lines(p)) for p in paths]
+    return PairedTest(systems, {"BLEU": metric}, None, test_type=test, n_samples=n, n_ar_confidence=ar_confidence)()[1]["BLEU"]
+
+
+@pytest.mark.parametrize("test", ["bs", "ar"])
+def test_json_is_sacrebleus_paired_test(run, monkeypatch, test):
+    monkeypatch.delenv("SACREBLEU_SEED", raising=False)
+    result = run("compare", BASELINE, SYSTEM, "--json", f"--paired-{test}", "-m", "bleu,wer")
+    assert result.code == 0, result.err
+    out = json.loads(result.out)
+    assert (out["baseline"], out["test"], out["n"], out["seed"]) == (BASELINE, test, {"bs": 1000, "ar": 10000}[test], 12345)
+    theirs = _sacrebleu([BASELINE, SYSTEM], test, ar_confidence=1000)
+    assert [s["path"] for s in out["systems"]] == [BASELINE, SYSTEM]
+    for ours, r in zip(out["systems"], theirs):
+        assert ours["bleu"] == {"score": r.score, "mean": r.mean, "ci": r.ci, "p_value": r.p_value}
+    assert out["systems"][0]["wer"]["p_value"] is None
+    assert 0 < out["systems"][1]["wer"]["p_value"] < 1
+    assert out["systems"][1]["bleu"]["p_value"] < 0.05  # the second system is much better
+    assert "references found by name" in result.err
+
+
+def test_text_table(run, monkeypatch):
+    monkeypatch.delenv("SACREBLEU_SEED", raising=False)
+    result = run("compare", BASELINE, SYSTEM, "-r", REFS[0], "-r", REFS[1], "--paired-n", "300")
+    assert result.code == 0, result.err
+    lines = result.out.splitlines()
+    assert lines[0] == f"Paired bootstrap resampling against the baseline {BASELINE}: 300 resamples, seed 12345"
+    header, base_row, system_row = lines[3:6]
+    assert header.split() == ["System", "BLEU", "ROUGE-L", "WER"]
+    theirs = _sacrebleu([BASELINE, SYSTEM], "bs", n=300)
+    assert base_row.startswith(f"{BASELINE}  ")
+    assert f"{theirs[0].score:.2f} ({theirs[0].mean:.2f} ± {theirs[0].ci:.2f})" in base_row
+    assert "p =" not in base_row
+    assert f"{theirs[1].score:.2f} ({theirs[1].mean:.2f} ± {theirs[1].ci:.2f}) p = {theirs[1].p_value:.4f}*" in system_row
+    # the segment section: three each way, each with both systems' lines
+    section = result.out.split("\n\n")[2].splitlines()
+    assert section[0] == f"{SYSTEM} against the baseline, segment by segment (BLEU of each segment):"
+    assert section[1] == "  most improved:"
+    assert section[2].startswith("    line 12: +")
+    assert section[3] == "      - The exact amount is however not yet agreed."
+    assert section[4] == "      + However, the exact amount has not yet been agreed."
+    assert section[11] == "  most regressed:"
+    assert section[12].startswith("    line 14: -")
+    assert len(section) == 21
+
+
+def test_several_systems_and_the_best_one(run, tmp_path):
+    third = tmp_path / "news.sys3.en"
+    third.write_text("\n".join(peer_lines(REFS[0])) + "\n", encoding="utf-8")  # a copy of a reference: best
+    args = ["-r", REFS[0], "-r", REFS[1], "--json", "--paired-n", "100", "--segments", "2", "-m", "wer,bleu"]
+    out = json.loads(run("compare", BASELINE, SYSTEM, third, *args).out)
+    assert [s["path"] for s in out["systems"]] == [BASELINE, SYSTEM, str(third)]
+    assert out["systems"][2]["wer"]["score"] == 0.0
+    # ranked on the first metric (WER: lower is better); improvements are negative there
+    assert out["segments"]["system"] == str(third) and out["segments"]["metric"] == "wer"
+    assert len(out["segments"]["improved"]) == 2
+    assert all(h["difference"] < 0 for h in out["segments"]["improved"])
+    assert out["segments"]["regressed"] == []
+    theirs = _sacrebleu([BASELINE, SYSTEM, str(third)], "bs", n=100)
+    assert [s["bleu"]["p_value"] for s in out["systems"]] == [r.p_value for r in theirs]
+
+
+def test_seed_from_the_environment(run, monkeypatch):
+    monkeypatch.setenv("SACREBLEU_SEED", "7")
+    out = json.loads(run("compare", BASELINE, SYSTEM, "--json", "-m", "bleu", "--paired-n", "200").out)
+    assert out["seed"] == 7
+    theirs = _sacrebleu([BASELINE, SYSTEM], "bs", n=200)
+    assert out["systems"][1]["bleu"]["mean"] == theirs[1].mean
+    monkeypatch.setenv("SACREBLEU_SEED", "none")
+    out = json.loads(run("compare", BASELINE, SYSTEM, "--json", "-m", "bleu", "--paired-n", "200", "--segments", "0").out)
+    assert out["seed"] is None and "segments" not in out
+    monkeypatch.setenv("SACREBLEU_SEED", "seven")
+    result = run("compare", BASELINE, SYSTEM)
+    assert result.code == 2 and "SACREBLEU_SEED must be a number or 'none'" in result.err
+
+
+def test_refusals(run, tmp_path):
+    short = tmp_path / "short.txt"
+    short.write_text("one line\n", encoding="utf-8")
+    result = run("compare", BASELINE, short, "-r", REFS[0])
+    assert result.code == 2 and "do not line up" in result.err
+    result = run("compare", BASELINE, "-", "-r", REFS[0])
+    assert result.code == 2 and "standard input" in result.err
+    result = run("compare", BASELINE, "-r", REFS[0])
+    assert result.code == 2 and "SYSTEM" in result.err  # at least one system besides the baseline
+    result = run("compare", BASELINE, SYSTEM, "--paired-bs", "--paired-ar")
+    assert result.code == 2 and "not allowed with" in result.err
+    result = run("compare", BASELINE, SYSTEM, "--paired-n", "many")
+    assert result.code == 2 and "expected a number" in result.err
