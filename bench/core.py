@@ -85,20 +85,25 @@ def generate(size: int, seed: int = SEED) -> tuple[list[str], list[str], str]:
             words.extend(sentences[k % len(sentences)])
             k += 1
         words = words[:target]
-        hyp: list[str] = []
-        for w in words:
-            x = rng.random()
-            if x < ERROR_RATE * 0.4:
-                hyp.append(rng.choice(vocabulary))  # substitution
-            elif x < ERROR_RATE * 0.7:
-                pass  # deletion
-            elif x < ERROR_RATE:
-                hyp.extend([w, rng.choice(vocabulary)])  # insertion
-            else:
-                hyp.append(w)
         refs.append(" ".join(words))
-        hyps.append(" ".join(hyp))
+        hyps.append(" ".join(corrupt(words, rng, vocabulary)))
     return hyps, refs, source
+
+
+def corrupt(words: list[str], rng: random.Random, vocabulary: list[str], rate: float = ERROR_RATE) -> list[str]:
+    """The words with about ``rate`` of them substituted, deleted or followed by an insertion."""
+    hyp: list[str] = []
+    for w in words:
+        x = rng.random()
+        if x < rate * 0.4:
+            hyp.append(rng.choice(vocabulary))  # substitution
+        elif x < rate * 0.7:
+            pass  # deletion
+        elif x < rate:
+            hyp.extend([w, rng.choice(vocabulary)])  # insertion
+        else:
+            hyp.append(w)
+    return hyp
 
 
 def text(lines: list[str]) -> str:

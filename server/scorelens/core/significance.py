@@ -35,8 +35,10 @@ from .corpus import Corpus
 DEFAULT_SEED = 12345
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}  # resamples (bootstrap) / trials (randomization)
 TESTS = tuple(DEFAULT_SAMPLES)
-# approximate randomization's trials go through the matrix product this many at a time
-_TRIAL_BLOCK = 1000
+# Resamples and trials are drawn and summed this many at a time, which keeps the arrays small.
+# A multiple of 32: NumPy draws booleans from 32-bit words, so blocks of whole words continue
+# the stream exactly as sacreBLEU's single call does (and ``choice`` has no such state at all).
+_BLOCK = 1024
 
 _log = np.frompyfunc(math.log, 1, 1)
 _exp = np.frompyfunc(math.exp, 1, 1)
@@ -182,16 +184,48 @@ def p_value(samples: np.ndarray, observed: float) -> float:
     return (np.sum(samples > observed).item() + 1) / (len(samples) + 1)
 
 
-def draw_counts(rng: np.random.Generator, segments: int, samples: int) -> np.ndarray:
-    """How often each segment is drawn in each of ``samples`` bootstrap corpora (sacreBLEU's draw)."""
-    idxs = rng.choice(segments, size=(samples, segments), replace=True)
-    flat = (idxs + np.arange(samples)[:, None] * segments).ravel()
-    return np.bincount(flat, minlength=samples * segments).reshape(samples, segments).astype(np.float64)
+class _Statistics:
+    """Per-segment statistics side by side (segments × columns) and what products over them need."""
+
+    def __init__(self, matrix: np.ndarray) -> None:
+        self.matrix = matrix
+        # float32 products of whole numbers (counts) are exact while every partial sum stays below
+        # 2**24, and cost half as much; fractional columns (ROUGE's F) take float64
+        self.whole = np.all(matrix == np.trunc(matrix), axis=0)
+        self.single = matrix[:, self.whole].astype(np.float32)
+        self.double = matrix[:, ~self.whole]
+        self.bound = float(np.abs(self.single).sum(axis=0).max(initial=0))
+
+    def weighted(self, weights: np.ndarray) -> np.ndarray:
+        """``weights @ matrix`` for non-negative whole weights (draw counts, swaps), exactly."""
+        out = np.empty((len(weights), self.matrix.shape[1]))
+        if self.single.size:
+            if weights.max(initial=0) * self.bound < 2**24:
+                out[:, self.whole] = weights.astype(np.float32) @ self.single
+            else:
+                out[:, self.whole] = weights.astype(np.float64) @ self.matrix[:, self.whole]
+        if self.double.size:
+            out[:, ~self.whole] = weights.astype(np.float64) @ self.double
+        return out
+
+
+def resampled_sums(rng: np.random.Generator, stats: _Statistics, samples: int) -> np.ndarray:
+    """The summed statistics of ``samples`` bootstrap corpora, drawn as sacreBLEU draws them
+    (``rng.choice(segments, size=(samples, segments))``): how often each segment is drawn, times
+    the statistics."""
+    segments = len(stats.matrix)
+    out = np.empty((samples, stats.matrix.shape[1]))
+    offsets = np.arange(_BLOCK)[:, None] * segments
+    for start in range(0, samples, _BLOCK):
+        rows = min(_BLOCK, samples - start)
+        idxs = rng.choice(segments, size=(rows, segments), replace=True)
+        counts = np.bincount((idxs + offsets[:rows]).ravel(), minlength=rows * segments).reshape(rows, segments)
+        out[start : start + rows] = stats.weighted(counts)
+    return out
 
 
 class _System:
-    """One system's statistics for the compared metrics side by side: a float64 matrix with a
-    row per segment and each metric's columns in a slice, so one product sums them all."""
+    """One system's statistics for the compared metrics side by side, each metric's columns a slice."""
 
     def __init__(self, corpus: Corpus, metrics: Sequence[str]) -> None:
         self.config = corpus.config
@@ -210,15 +244,21 @@ class _System:
         """Scores of rows of summed statistics, in float64 (exact integer sums)."""
         return METRICS[metric].corpus(sums, self.segments, self.config)
 
-    def resampled(self, counts: np.ndarray) -> dict[str, np.ndarray]:
-        """Each metric's scores of the bootstrap corpora that ``counts`` describes."""
-        sums = counts @ self.stats
+    def resampled(self, sums: np.ndarray) -> dict[str, np.ndarray]:
+        """Each metric's scores of bootstrap corpora, from their summed statistics."""
         out = {}
         for m, columns in self.columns.items():
             metric = METRICS[m]
             own = sums[:, columns]
             out[m] = metric.corpus(own.astype(np.float32) if metric.float32 else own, self.segments, self.config)
         return out
+
+
+def _bootstrap_scores(rng: np.random.Generator, systems: Sequence[_System], samples: int) -> list[dict[str, np.ndarray]]:
+    """Each system's scores on the same ``samples`` bootstrap corpora (one draw, one product)."""
+    sums = resampled_sums(rng, _Statistics(np.hstack([s.stats for s in systems])), samples)
+    width = systems[0].stats.shape[1]
+    return [s.resampled(sums[:, k * width : (k + 1) * width]) for k, s in enumerate(systems)]
 
 
 def paired_test(
@@ -249,31 +289,32 @@ def paired_test(
     n = n if n > 0 else DEFAULT_SAMPLES[test]
     confidence = ar_confidence if ar_confidence != 0 else DEFAULT_SAMPLES["bs"]
     baseline, *others = [_System(c, metrics) for c in systems]
-    segments = baseline.segments
-
-    # the baseline's interval comes from a generator of its own; with a fixed seed, the
-    # bootstrap's systems draw the very same corpora from theirs
-    confidence_n = n if test == "bs" else confidence
-    base_counts = draw_counts(np.random.default_rng(seed), segments, confidence_n) if confidence_n > 0 else None
-    base_scores = baseline.resampled(base_counts) if base_counts is not None else None
-    results = [{m: Result(baseline.scores[m], *(estimate_ci(base_scores[m]) if base_scores else (None, None))) for m in metrics}]
+    # sacreBLEU seeds the baseline's interval with the seed itself and the systems' tests with
+    # ``seed if seed else None``; each test starts a generator of its own
     system_seed = seed if seed else None
-    for system in others:
-        rng = np.random.default_rng(system_seed)
+    shared = test == "bs" and seed is not None and system_seed == seed
+
+    confidence_n = n if test == "bs" else confidence
+    if shared:  # every system draws the baseline's very corpora: one pass serves them all
+        base_scores, *system_scores = _bootstrap_scores(np.random.default_rng(seed), [baseline, *others], n)
+    elif confidence_n > 0:
+        base_scores = _bootstrap_scores(np.random.default_rng(seed), [baseline], confidence_n)[0]
+    else:
+        base_scores = None
+    results = [{m: Result(baseline.scores[m], *(estimate_ci(base_scores[m]) if base_scores else (None, None))) for m in metrics}]
+    for k, system in enumerate(others):
         if test == "bs":
-            if system_seed is not None and system_seed == seed:
-                counts, scores_bl = base_counts, base_scores
+            if shared:
+                pair = base_scores, system_scores[k]
             else:
-                counts = draw_counts(rng, segments, n)
-                scores_bl = baseline.resampled(counts)
-            results.append(_bootstrap(baseline, system, scores_bl, counts))
+                pair = _bootstrap_scores(np.random.default_rng(system_seed), [baseline, system], n)
+            results.append(_bootstrap(baseline, system, *pair))
         else:
-            results.append(_randomization(baseline, system, rng, n, confidence))
+            results.append(_randomization(baseline, system, np.random.default_rng(system_seed), n, confidence))
     return Comparison(test, n, seed, tuple(metrics), tuple(results))
 
 
-def _bootstrap(baseline: _System, system: _System, scores_bl: dict[str, np.ndarray], counts: np.ndarray) -> dict[str, Result]:
-    scores_sys = system.resampled(counts)
+def _bootstrap(baseline: _System, system: _System, scores_bl: dict[str, np.ndarray], scores_sys: dict[str, np.ndarray]) -> dict[str, Result]:
     out = {}
     for m in system.columns:
         mean, ci = estimate_ci(scores_sys[m])
@@ -284,23 +325,19 @@ def _bootstrap(baseline: _System, system: _System, scores_bl: dict[str, np.ndarr
 
 
 def _randomization(baseline: _System, system: _System, rng: np.random.Generator, n: int, confidence: int) -> dict[str, Result]:
-    swap = rng.integers(2, size=(n, baseline.segments), dtype=bool)  # True: side a takes the baseline's segment
-    counts = draw_counts(rng, baseline.segments, confidence) if confidence > 0 else None
     # side a = swap @ bl + ~swap @ sys = sys's total + swap @ (bl - sys); side b has the rest
-    delta = baseline.stats - system.stats
+    delta = _Statistics(baseline.stats - system.stats)
     sys_total = system.stats.sum(axis=0)
     both_total = baseline.stats.sum(axis=0) + sys_total
-    # float32 products of integer statistics are exact while every partial sum stays below
-    # 2**24, and cost half as much
-    integral = np.array_equal(delta, np.trunc(delta))
-    kind = np.float32 if integral and np.abs(delta).sum(axis=0).max(initial=0) < 2**24 else np.float64
     diffs = {m: np.empty(n) for m in system.columns}
-    for start in range(0, n, _TRIAL_BLOCK):
-        side_a = sys_total + (swap[start : start + _TRIAL_BLOCK].astype(kind) @ delta.astype(kind)).astype(np.float64)
+    for start in range(0, n, _BLOCK):
+        rows = min(_BLOCK, n - start)
+        swap = rng.integers(2, size=(rows, baseline.segments), dtype=bool)  # True: side a takes the baseline's
+        side_a = sys_total + delta.weighted(swap)
         side_b = both_total - side_a
         for m, columns in system.columns.items():
-            diffs[m][start : start + len(side_a)] = np.abs(system.exact(m, side_a[:, columns]) - system.exact(m, side_b[:, columns]))
-    scores_sys = system.resampled(counts) if counts is not None else None
+            diffs[m][start : start + rows] = np.abs(system.exact(m, side_a[:, columns]) - system.exact(m, side_b[:, columns]))
+    scores_sys = _bootstrap_scores(rng, [system], confidence)[0] if confidence > 0 else None
     out = {}
     for m in system.columns:
         mean, ci = estimate_ci(scores_sys[m]) if scores_sys else (None, None)
