@@ -4,7 +4,7 @@
 
 One reference of ``--segments`` lines cut from TED (as bench/core.py makes them) and
 ``--systems`` hypotheses with 20-40 % word errors (fixed seed). For paired bootstrap resampling
-(1,000 resamples) and paired approximate randomization (10,000 trials), on BLEU, it times:
+(1,000 resamples) and paired approximate randomization (10,000 trials), on BLEU and chrF, it times:
 
 - sacreBLEU 2.6.0 ``PairedTest`` as its ``--paired-bs`` / ``--paired-ar`` run it (one process;
   it extracts every system's statistics, then tests);
@@ -26,7 +26,7 @@ from core import SEED, corrupt, fmt_s, generate, text, timed  # noqa: E402
 from scorelens.core import Corpus, ScoringConfig  # noqa: E402
 from scorelens.core.significance import paired_test  # noqa: E402
 
-METRICS = ("bleu",)  # chrF and TER join once the core has their statistics
+METRICS = ("bleu", "chrf")  # TER joins once the core has its statistics
 
 
 def systems(segments: int, count: int) -> tuple[list[list[str]], list[str], str]:
@@ -39,12 +39,14 @@ def systems(segments: int, count: int) -> tuple[list[list[str]], list[str], str]
 
 
 def sacrebleu_test(hyps, refs, test):
-    from sacrebleu.metrics import BLEU
+    """sacreBLEU's results per metric (our names), as its command line runs the test."""
+    from sacrebleu.metrics import BLEU, CHRF
     from sacrebleu.significance import PairedTest
 
     named = [(f"sys{i}", h) for i, h in enumerate(hyps)]
-    _, scores = PairedTest(named, {"BLEU": BLEU(references=[refs])}, None, test_type=test)()
-    return scores["BLEU"]
+    metrics = {"BLEU": BLEU(references=[refs]), "chrF": CHRF(references=[refs])}
+    _, scores = PairedTest(named, metrics, None, test_type=test)()
+    return {"bleu": scores["BLEU"], "chrf": scores["chrF2"]}
 
 
 def scored(hyps, refs):
@@ -56,9 +58,10 @@ def scored(hyps, refs):
 
 
 def check(ours, theirs):
-    for i, (r, t) in enumerate(zip(ours.results, theirs)):
-        a = r["bleu"]
-        assert (a.score, a.mean, a.ci, a.p_value) == (t.score, t.mean, t.ci, t.p_value), (i, a, t)
+    for metric in METRICS:
+        for i, (r, t) in enumerate(zip(ours.results, theirs[metric])):
+            a = r[metric]
+            assert (a.score, a.mean, a.ci, a.p_value) == (t.score, t.mean, t.ci, t.p_value), (metric, i, a, t)
 
 
 def main(argv=None) -> None:
@@ -86,7 +89,7 @@ def main(argv=None) -> None:
     load_after = os.getloadavg()
 
     print(
-        f"{args.segments:,} segments × {args.systems} systems ({source}), BLEU; best of {args.repeat}; "
+        f"{args.segments:,} segments × {args.systems} systems ({source}), BLEU + chrF; best of {args.repeat}; "
         f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after; results identical to sacreBLEU's"
     )
     print()

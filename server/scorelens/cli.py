@@ -647,7 +647,7 @@ def run_score(args: argparse.Namespace) -> int:
 
 # -- compare --------------------------------------------------------------------------------
 
-COMPARE_LABELS = {"bleu": "BLEU", "rougeL": "ROUGE-L", "rougeLsum": "ROUGE-Lsum", "wer": "WER", "cer": "CER"}
+HUNDREDS = ("bleu", "chrf")  # metrics on sacreBLEU's 0-100 scale, shown with 2 decimals; the rest 0-1 with 4
 TEST_NAMES = {"bs": ("paired bootstrap resampling", "resamples"), "ar": ("paired approximate randomization", "trials")}
 SIGNIFICANT = 0.05
 
@@ -718,8 +718,12 @@ def highlights(evaluations: list[Evaluation], comparison: significance.Compariso
     return Highlights(best, metric, improved, regressed)
 
 
-def _value(metric: str, x: float) -> str:
-    return f"{x:.2f}" if metric == "bleu" else f"{x:.4f}"
+def metric_label(key: str) -> str:
+    return rouge_label(key) if key.startswith("rouge") else {"bleu": "BLEU", "chrf": "chrF", "wer": "WER", "cer": "CER"}[key]
+
+
+def _value(metric: str, x: float, sign: str = "") -> str:
+    return f"{x:{sign}.2f}" if metric in HUNDREDS else f"{x:{sign}.4f}"
 
 
 def _cell(metric: str, r: significance.Result) -> str:
@@ -740,19 +744,19 @@ def compare_lines(evaluations: list[Evaluation], comparison: significance.Compar
         "score (mean ± 95% confidence interval) and p-value against the baseline; * p < 0.05",
         "",
     ]
-    header = ["System", *(COMPARE_LABELS.get(m, m) for m in comparison.metrics)]
+    header = ["System", *(metric_label(m) for m in comparison.metrics)]
     rows = [[path, *(_cell(m, r[m]) for m in comparison.metrics)] for path, r in zip(paths, comparison.results)]
     widths = [max(len(row[k]) for row in [header, *rows]) for k in range(len(header))]
     for row in [header, *rows]:
         out.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
     if found is not None:
-        label = COMPARE_LABELS.get(found.metric, found.metric)
+        label = metric_label(found.metric)
         out += ["", f"{paths[found.system]} against the baseline, segment by segment ({label} of each segment):"]
         for title, items in (("most improved", found.improved), ("most regressed", found.regressed)):
             out.append(f"  {title}:" + ("" if items else " none"))
             for h in items:
                 out += [
-                    f"    line {h.line}: {h.difference:+.{2 if found.metric == 'bleu' else 4}f} "
+                    f"    line {h.line}: {_value(found.metric, h.difference, '+')} "
                     f"({_value(found.metric, h.baseline)} -> {_value(found.metric, h.system)})",
                     f"      - {h.baseline_text}",
                     f"      + {h.system_text}",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from sacrebleu.metrics import BLEU
+from sacrebleu.metrics import BLEU, CHRF
 from sacrebleu.significance import PairedTest
 
 from cli_support import peer_lines, sample
@@ -105,3 +105,16 @@ def test_refusals(run, tmp_path):
     assert result.code == 2 and "not allowed with" in result.err
     result = run("compare", BASELINE, SYSTEM, "--paired-n", "many")
     assert result.code == 2 and "expected a number" in result.err
+
+
+def test_chrf_plus_plus_is_sacrebleus(run, monkeypatch):
+    monkeypatch.delenv("SACREBLEU_SEED", raising=False)
+    result = run("compare", BASELINE, SYSTEM, "--json", "-m", "chrf", "-cw", "2", "--paired-n", "300")
+    out = json.loads(result.out)
+    metric = CHRF(word_order=2, references=[peer_lines(r) for r in REFS])
+    systems = [(p, peer_lines(p)) for p in (BASELINE, SYSTEM)]
+    theirs = PairedTest(systems, {"chrF": metric}, None, test_type="bs", n_samples=300)()[1]["chrF2++"]
+    for ours, r in zip(out["systems"], theirs):
+        assert ours["chrf"] == {"score": r.score, "mean": r.mean, "ci": r.ci, "p_value": r.p_value}
+    text = run("compare", BASELINE, SYSTEM, "-m", "chrf,rouge2", "--paired-n", "300", "--segments", "0").out
+    assert text.splitlines()[3].split() == ["System", "chrF", "ROUGE-2"]

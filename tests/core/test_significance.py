@@ -8,11 +8,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from peers import config, corpus, file_lines, read
-from sacrebleu.metrics import BLEU
+from sacrebleu.metrics import BLEU, CHRF
 from sacrebleu.significance import PairedTest
 from texts import examples, line, line_corpus
 
-from scorelens.core import Corpus, ErrorCounts, rates
+from scorelens.core import Corpus, ErrorCounts, ScoringConfig, rates
+from scorelens.core.chrf import ChrfConfig
 from scorelens.core.significance import (
     DEFAULT_SEED,
     Result,
@@ -86,6 +87,24 @@ def test_seed_as_sacrebleu(shared, monkeypatch, seed):
         assert ours[1]["bleu"].score == theirs[1].score
 
 
+@pytest.mark.shared
+@pytest.mark.parametrize("test", ["bs", "ar"])
+@pytest.mark.parametrize("word_order", [0, 2])
+def test_chrf_as_sacrebleu(shared, test, word_order):
+    """chrF and chrF++: sacreBLEU's bootstrap scores them in float32 (means and intervals too)."""
+    files, ref_file, _ = CORPORA["ted"]
+    systems = [file_lines(read(shared("compare-mt", f)))[:600] for f in files]
+    refs = [file_lines(read(shared("compare-mt", ref_file)))[:600]]
+    cfg = ScoringConfig(metrics=frozenset({"chrf"}), chrf=ChrfConfig(word_order=word_order))
+    n = {"bs": 300, "ar": 2000}[test]
+    ours = paired_test([corpus(h, refs, cfg) for h in systems], ["chrf"], test=test, n=n, ar_confidence=100).results
+    metric = CHRF(word_order=word_order, references=[list(r) for r in refs])
+    named = [(f"s{i}", list(h)) for i, h in enumerate(systems)]
+    _, scores = PairedTest(named, {"chrF": metric}, None, test_type=test, n_samples=n, n_ar_confidence=100)()
+    assert list(scores) == ["System", "chrF2++" if word_order else "chrF2"]
+    _assert_same([r["chrf"] for r in ours], list(scores.values())[1])
+
+
 # -- sacreBLEU on random systems ----------------------------------------------------------------------
 
 SMOOTHING = st.sampled_from([("exp", None), ("floor", None), ("floor", 0.5), ("add-k", None), ("none", None)])
@@ -105,11 +124,15 @@ def test_random_as_sacrebleu(data, others, smoothing, test, order):
     systems = [hyps, *more]
     method, value = smoothing
     options = dict(smooth_method=method, smooth_value=value, max_ngram_order=order)
-    cfg = config({"bleu"}, **options)
-    _, ours = _ours(systems, refs, cfg, test=test, n=60, ar_confidence=30)
+    cfg = config({"bleu", "chrf"}, **options)
+    _, ours = _ours(systems, refs, cfg, metrics=("bleu", "chrf"), test=test, n=60, ar_confidence=30)
     # the default seed, so no environment change inside hypothesis's loop
     theirs = _sacrebleu(systems, refs, test, 60, ar_confidence=30, **options)
     _assert_same([r["bleu"] for r in ours], theirs)
+    chrf = CHRF(references=[list(r) for r in refs])
+    named = [(f"s{i}", list(h)) for i, h in enumerate(systems)]
+    _, scores = PairedTest(named, {"chrF": chrf}, None, test_type=test, n_samples=60, n_ar_confidence=30)()
+    _assert_same([r["chrf"] for r in ours], scores["chrF2"])
 
 
 # -- ROUGE and WER: the same tests, against a plain loop over the same draws -------------------------------
@@ -188,23 +211,26 @@ def test_earnings21_wer(shared, test):
 
 @pytest.mark.shared
 @pytest.mark.parametrize("test", ["bs", "ar"])
-def test_headlines_rouge_l(shared, test):
+def test_headlines_rouge(shared, test):
     files, ref_file, _ = CORPORA["headlines"]
     systems = [file_lines(read(shared("compare-mt", f)))[:400] for f in files]
     refs = [file_lines(read(shared("compare-mt", ref_file)))[:400]]
-    corpora = [corpus(hyps, refs, config({"rougeL"})) for hyps in systems]
-    stats = [[f for _, _, f in c.segment_statistics("rouge_l")] for c in corpora]
-    result = paired_test(corpora, ["rougeL"], test=test, n=200).results[1]["rougeL"]
+    corpora = [corpus(hyps, refs, config({"rougeL", "rouge1", "rouge2"})) for hyps in systems]
+    results = paired_test(corpora, ["rougeL", "rouge2"], test=test, n=200).results[1]
 
     def mean_f(fs):
         return sum(fs) / len(fs)
 
-    assert result.score == pytest.approx(corpora[1].scores().rouge_l.fmeasure, abs=1e-12)
-    if test == "bs":
-        ci, p = _reference_bootstrap(stats[0], stats[1], mean_f, 200, tol=1e-12)
-        _assert_close(result, ci, p)
-    else:
-        _assert_p(result, _reference_randomization(stats[0], stats[1], mean_f, 200, tol=1e-12))
+    assert results["rougeL"].score == pytest.approx(corpora[1].scores().rouge_l.fmeasure, abs=1e-12)
+    assert results["rouge2"].score == pytest.approx(corpora[1].scores().rouge_n["rouge2"].fmeasure, abs=1e-12)
+    # rouge2's (P, R, F) follow rouge1's in each segment's statistics
+    for key, f_of in (("rougeL", lambda c: [f for _, _, f in c.segment_statistics("rouge_l")]), ("rouge2", lambda c: [r[5] for r in c.segment_statistics("rouge_n")])):
+        stats = [f_of(c) for c in corpora]
+        if test == "bs":
+            ci, p = _reference_bootstrap(stats[0], stats[1], mean_f, 200, tol=1e-12)
+            _assert_close(results[key], ci, p)
+        else:
+            _assert_p(results[key], _reference_randomization(stats[0], stats[1], mean_f, 200, tol=1e-12))
 
 
 @examples(15)

@@ -16,8 +16,10 @@ rather than NumPy's, and seed 0 meaning "no seed" for the compared systems (``se
 else None``). Sums are exact below 2**24 per statistic (float32 sums of integers); sacreBLEU's
 float32 sums round beyond that.
 
-ROUGE-L/ROUGE-Lsum (the mean of per-segment F) and WER/CER (rates of summed counts) are
-ScoreLens's extension: the same two tests over their statistics, in float64.
+BLEU's formula is vectorised over resamples; chrF's runs row by row on NumPy scalars of the
+same types as sacreBLEU's (a metric without a vectorised formula takes one line either way).
+ROUGE-L/Lsum/N (the mean of per-segment F) and WER/CER (rates of summed counts) are ScoreLens's
+extension: the same two tests over their statistics, in float64.
 """
 
 from __future__ import annotations
@@ -28,9 +30,11 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from . import chrf
 from .bleu import SMOOTH_DEFAULTS, BleuConfig
 from .config import ScoringConfig
 from .corpus import Corpus
+from .rouge import ROUGE_N
 
 DEFAULT_SEED = 12345
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}  # resamples (bootstrap) / trials (randomization)
@@ -115,6 +119,18 @@ def error_rates(counts: np.ndarray) -> np.ndarray:
     return np.where(ref_len == 0, ins, errors / safe).astype(np.float64)
 
 
+def row_by_row(formula: Callable[[Sequence[float]], float]) -> Callable[[np.ndarray], np.ndarray]:
+    """A scalar formula over rows: float32 rows as NumPy float32 scalars, so the formula's
+    arithmetic is sacreBLEU's on its bootstrap's float32 statistics; float64 rows as Python floats.
+    The array takes the type NumPy gives the results, as sacreBLEU's ``np.array`` of scores does
+    (float32 for chrF there: its mean and interval are float32 arithmetic too)."""
+
+    def scores(rows: np.ndarray) -> np.ndarray:
+        return np.array([formula(r) for r in (list(rows) if rows.dtype == np.float32 else rows.tolist())])
+
+    return scores
+
+
 @dataclass(frozen=True)
 class Metric:
     """A metric as the tests see it: which per-segment statistics, and the formula over their sum.
@@ -122,6 +138,7 @@ class Metric:
     ``corpus(sums, segments, config)`` scores rows of statistics summed over ``segments``
     segments; ``sentence(stats, config)`` scores each segment on its own (for per-segment
     differences). ``float32`` reproduces sacreBLEU's bootstrap, which casts statistics to float32.
+    ``columns`` picks the metric's own columns when the field holds several metrics' (ROUGE-N).
     """
 
     field: str  # the Record field holding the statistics
@@ -129,10 +146,25 @@ class Metric:
     sentence: Callable[[np.ndarray, ScoringConfig], np.ndarray]
     float32: bool = False
     higher_is_better: bool = True
+    columns: Callable[[ScoringConfig], slice] | None = None
 
 
 def _mean_f(sums: np.ndarray, segments: int, config: ScoringConfig) -> np.ndarray:
     return sums[:, 2] / segments if segments else np.zeros(len(sums))
+
+
+def _rouge_n(key: str) -> Metric:
+    def columns(config: ScoringConfig) -> slice:
+        if key not in config.rouge_n:
+            raise ValueError(f"{key!r} is not enabled in this corpus")
+        i = config.rouge_n.index(key)
+        return slice(3 * i, 3 * i + 3)
+
+    return Metric("rouge_n", _mean_f, lambda stats, _: stats[:, 2], columns=columns)
+
+
+def _chrf(rows: np.ndarray, config: ScoringConfig) -> np.ndarray:
+    return row_by_row(lambda stats: chrf.f_score(stats, config.chrf))(rows)
 
 
 METRICS: dict[str, Metric] = {
@@ -146,6 +178,8 @@ METRICS: dict[str, Metric] = {
     "rougeLsum": Metric("rouge_lsum", _mean_f, lambda stats, _: stats[:, 2]),
     "wer": Metric("wer", lambda sums, _, __: error_rates(sums), lambda stats, _: error_rates(stats), higher_is_better=False),
     "cer": Metric("cer", lambda sums, _, __: error_rates(sums), lambda stats, _: error_rates(stats), higher_is_better=False),
+    "chrf": Metric("chrf", lambda sums, _, config: _chrf(sums, config), _chrf, float32=True),
+    **{key: _rouge_n(key) for key in ROUGE_N},
 }
 
 
@@ -232,7 +266,7 @@ class _System:
         self.segments = len(corpus)
         blocks, self.columns, self.scores = [], {}, {}
         for m in metrics:
-            rows = corpus.segment_statistics(METRICS[m].field)
+            rows = metric_statistics(corpus, m)
             start = sum(b.shape[1] for b in blocks)
             blocks.append(np.array(rows, dtype=np.float64).reshape(self.segments, -1))
             self.columns[m] = slice(start, start + blocks[-1].shape[1])
@@ -345,9 +379,19 @@ def _randomization(baseline: _System, system: _System, rng: np.random.Generator,
     return out
 
 
+def metric_statistics(corpus: Corpus, metric: str) -> list[tuple]:
+    """Every segment's statistics for one metric."""
+    m = METRICS[metric]
+    rows = corpus.segment_statistics(m.field)
+    if m.columns is None:
+        return rows
+    own = m.columns(corpus.config)
+    return [r[own] for r in rows]
+
+
 def segment_scores(corpus: Corpus, metric: str) -> np.ndarray:
     """Each segment's own score for ``metric`` (sentence BLEU with effective order, as the corpus's)."""
-    rows = corpus.segment_statistics(METRICS[metric].field)
+    rows = metric_statistics(corpus, metric)
     return METRICS[metric].sentence(np.array(rows, dtype=np.float64).reshape(len(rows), -1), corpus.config)
 
 
