@@ -50,7 +50,7 @@ from .core.rouge import RougeScore
 from .core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
 from .core.wer import ErrorCounts
 from .pairing_rules import NoReferences, find_references
-from .summary import scores_dict, segment_dict
+from .summary import comparison_dict, scores_dict, segment_dict
 from .textfile import BOM, BOM_NOTE, DEFAULT_MAX_BYTES, UnreadableText, decode, read_text, too_large
 
 EXIT_OK = 0
@@ -766,14 +766,7 @@ def compare_lines(evaluations: list[Evaluation], comparison: significance.Compar
 
 def compare_json(evaluations: list[Evaluation], comparison: significance.Comparison, found: Highlights | None) -> dict:
     paths = [ev.documents[0].path for ev in evaluations]
-    systems = []
-    for path, results in zip(paths, comparison.results):
-        entry: dict = {"path": path}
-        for m in comparison.metrics:
-            r = results[m]
-            entry[m] = {"score": r.score, "mean": r.mean, "ci": r.ci, "p_value": r.p_value}
-        systems.append(entry)
-    out = {"baseline": paths[0], "test": comparison.test, "n": comparison.n, "seed": comparison.seed, "systems": systems}
+    out = comparison_dict(comparison, paths)
     if found is not None:
         out["segments"] = {
             "system": paths[found.system],

@@ -1,8 +1,10 @@
-"""Corpus scores as one JSON object: the CLI's ``--json`` and the server's ``scorelens/scores``."""
+"""Corpus scores as one JSON object: the CLI's ``--json`` and the server's ``scorelens/scores``;
+a comparison's, for ``compare --json`` and ``scorelens/compare``."""
 
 from __future__ import annotations
 
 from .core import CorpusScores, SegmentScores, rates
+from .core.significance import Comparison
 from .core.wer import ErrorCounts
 
 
@@ -71,3 +73,16 @@ def segment_dict(s: SegmentScores) -> dict:
         if value is not None:
             out[key] = _errors(key, value)
     return out
+
+
+def comparison_dict(comparison: Comparison, names: list[str], key: str = "path") -> dict:
+    """A paired test's results as ``compare --json`` (systems named by ``path``) and
+    ``scorelens/compare`` (by ``uri``) give them: the baseline first, ``p_value`` null for it."""
+    systems = []
+    for name, results in zip(names, comparison.results):
+        entry: dict = {key: name}
+        for m in comparison.metrics:
+            r = results[m]
+            entry[m] = {"score": r.score, "mean": r.mean, "ci": r.ci, "p_value": r.p_value}
+        systems.append(entry)
+    return {"baseline": names[0], "test": comparison.test, "n": comparison.n, "seed": comparison.seed, "systems": systems}

@@ -453,9 +453,9 @@ async def did_change_watched_files(ls: ScoreLensServer, params: types.DidChangeW
 
 
 def main(tcp: tuple[str, int] | None = None) -> None:
-    from . import code_actions, code_lens, commands, hover, inlay_hints, report
+    from . import code_actions, code_lens, commands, compare, hover, inlay_hints, report
 
-    for feature in (code_actions, code_lens, commands, hover, inlay_hints, report):
+    for feature in (code_actions, code_lens, commands, compare, hover, inlay_hints, report):
         feature.register(server)
     logging.basicConfig(level=logging.WARNING)
     if tcp is not None:
