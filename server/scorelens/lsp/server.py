@@ -10,15 +10,19 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import os
+import sys
 import time
 import uuid
 from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcContentModified
+from pygls.exceptions import JsonRpcContentModified, JsonRpcInvalidRequest
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
+from pygls.protocol.json_rpc import RPCRequest
 from pygls.uris import to_fs_path
 
 from .. import __version__
@@ -78,6 +82,51 @@ class ScoreLensProtocol(LanguageServerProtocol):
         future = self._request_futures.pop(msg_id, None)
         if future is not None and not future.done():
             future.set_exception(TimeoutError(f"the client did not answer {method} within {CLIENT_ANSWER_S:.0f} s"))
+
+    def handle_message(self, message):
+        # pygls drops requests after shutdown unanswered; the client would wait for them forever
+        # (Neovim asks inlay hints while it closes). LSP: answer them InvalidRequest.
+        if self._shutdown and isinstance(message, RPCRequest) and message.method != types.EXIT:
+            self._send_response(message.id, None, JsonRpcInvalidRequest("the server is shut down").to_response_error())
+            return
+        super().handle_message(message)
+
+    def set_writer(self, writer, include_headers: bool = True) -> None:
+        super().set_writer(_Pipe(writer, self._server), include_headers)
+
+
+class _Pipe:
+    """The connection to the client. Once the client has closed it, writes are dropped and the
+    server stops at the end of its input, quietly: pygls would log a BrokenPipeError traceback
+    for every later write."""
+
+    def __init__(self, writer, server) -> None:
+        self._writer = writer
+        self._server = server
+        self.closed = False
+
+    def write(self, data: bytes):
+        if self.closed:
+            return None
+        try:
+            return self._writer.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            self.closed = True
+            log.info("the client closed the connection; stopping")
+            if isinstance(self._writer, StdoutWriter):
+                # what is left in stdout's buffer would fail again, loudly, when Python exits
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            if self._server._stop_event is not None:
+                self._server._stop_event.set()  # the reader ends at the end of input
+            return None
+
+    def close(self):
+        if self.closed:
+            return None
+        try:
+            return self._writer.close()
+        except (BrokenPipeError, ConnectionResetError):
+            return None
 
 
 class ScoreLensServer(LanguageServer):

@@ -1,0 +1,92 @@
+"""Shutdown as editors do it: requests after ``shutdown``, and a pipe closed without ``exit``.
+
+Driven over raw stdio (not pytest-lsp): the point is what the server writes to a pipe and to
+stderr once the client has gone.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from lsp_support import SAMPLES
+
+HYP = SAMPLES / "asr" / "call.hyp.txt"
+
+
+def _frame(message: dict) -> bytes:
+    body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+    return b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+
+
+def _read(stream) -> dict:
+    length = 0
+    while True:
+        line = stream.readline()
+        assert line, "the server closed its output"
+        if line == b"\r\n":
+            break
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":")[1])
+    return json.loads(stream.read(length))
+
+
+def _start() -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "scorelens", "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+
+
+def _session_start() -> list[bytes]:
+    text_document = {"uri": HYP.as_uri(), "languageId": "plaintext", "version": 1, "text": HYP.read_text(encoding="utf-8")}
+    return [
+        _frame({"id": 1, "method": "initialize", "params": {"capabilities": {}, "rootUri": SAMPLES.as_uri()}}),
+        _frame({"method": "initialized", "params": {}}),
+        _frame({"method": "textDocument/didOpen", "params": {"textDocument": text_document}}),
+    ]
+
+
+def _inlay_hints(msg_id: int) -> bytes:
+    whole = {"start": {"line": 0, "character": 0}, "end": {"line": 100, "character": 0}}
+    return _frame({"id": msg_id, "method": "textDocument/inlayHint", "params": {"textDocument": {"uri": HYP.as_uri()}, "range": whole}})
+
+
+@pytest.mark.timeout(30)  # without an answer the read below would wait for ever
+def test_requests_after_shutdown_get_invalid_request():
+    server = _start()
+    try:
+        server.stdin.write(b"".join(_session_start()) + _frame({"id": 2, "method": "shutdown"}) + _inlay_hints(3))
+        server.stdin.flush()
+        answers = {}
+        while 3 not in answers:
+            message = _read(server.stdout)
+            if "id" in message and "method" not in message:
+                answers[message["id"]] = message
+        assert answers[2]["result"] is None
+        assert answers[3]["error"]["code"] == -32600  # InvalidRequest
+        server.stdin.write(_frame({"method": "exit"}))
+        server.stdin.close()
+        assert server.wait(20) == 0
+    finally:
+        server.kill()
+        server.wait()
+        server.stdout.close()
+        server.stderr.close()
+
+
+def test_a_closed_pipe_ends_the_server_without_tracebacks():
+    # As Neovim closes: shutdown, two more requests, then both pipes closed without reading the answers.
+    server = _start()
+    try:
+        server.stdout.close()
+        server.stdin.write(b"".join(_session_start()) + _frame({"id": 2, "method": "shutdown"}) + _inlay_hints(3) + _inlay_hints(4))
+        server.stdin.close()
+        assert server.wait(20) == 0
+        stderr = server.stderr.read().decode()
+        assert "Traceback" not in stderr and "BrokenPipeError" not in stderr, stderr
+    finally:
+        server.kill()
+        server.wait()
+        server.stderr.close()
