@@ -36,12 +36,53 @@ def capabilities(profile: str) -> types.ClientCapabilities:
     return caps
 
 
-@pytest_lsp.fixture(
-    params=["visual-studio-code", "neovim"],
-    config=ClientServerConfig(server_command=[sys.executable, "-m", "scorelens", "serve"]),
-)
+def plain_capabilities(profile: str) -> types.ClientCapabilities:
+    """A profile as Vim ALE and eglot without markdown-mode ask: plain-text hovers, and settings
+    pushed rather than pulled (no ``workspace/configuration``)."""
+    caps = capabilities(profile)
+    caps.text_document.hover.content_format = [types.MarkupKind.PlainText]
+    caps.workspace.configuration = False
+    caps.workspace.did_change_configuration = types.DidChangeConfigurationClientCapabilities(dynamic_registration=False)
+    return caps
+
+
+SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "scorelens", "serve"])
+
+
+@pytest_lsp.fixture(params=["visual-studio-code", "neovim"], config=SERVER)
 async def client(request, lsp_client: LanguageClient, tmp_path: Path):
-    profile = request.param
+    _prepare(lsp_client, request.param, tmp_path)
+    await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=capabilities(request.param),
+            workspace_folders=[types.WorkspaceFolder(uri=lsp_client.workspace.as_uri(), name="ws")],
+            root_uri=lsp_client.workspace.as_uri(),
+        )
+    )
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(params=["visual-studio-code", "neovim"], config=SERVER)
+async def plain_client(request, lsp_client: LanguageClient, tmp_path: Path):
+    """Not initialized yet: a test starts it with :func:`start_plain` and its own initializationOptions."""
+    _prepare(lsp_client, request.param, tmp_path)
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def start_plain(client: LanguageClient, initialization_options=None) -> None:
+    await client.initialize_session(
+        types.InitializeParams(
+            capabilities=plain_capabilities(client.profile),
+            workspace_folders=[types.WorkspaceFolder(uri=client.workspace.as_uri(), name="ws")],
+            root_uri=client.workspace.as_uri(),
+            initialization_options=initialization_options,
+        )
+    )
+
+
+def _prepare(lsp_client: LanguageClient, profile: str, tmp_path: Path) -> None:
     workspace = tmp_path / "ws"
     shutil.copytree(SAMPLES, workspace)
     lsp_client.profile = profile
@@ -68,16 +109,6 @@ async def client(request, lsp_client: LanguageClient, tmp_path: Path):
     @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
     def register(params: types.RegistrationParams) -> None:
         lsp_client.registrations.extend(params.registrations)
-
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=capabilities(profile),
-            workspace_folders=[types.WorkspaceFolder(uri=workspace.as_uri(), name="ws")],
-            root_uri=workspace.as_uri(),
-        )
-    )
-    yield
-    await lsp_client.shutdown_session()
 
 
 def open_doc(client: LanguageClient, path: Path, language_id: str = "plaintext") -> str:

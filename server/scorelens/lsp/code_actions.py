@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from .diagnostics import SOURCE
+from . import diagnostics
 
 _TITLES = {"replace": "Replace with “{text}”", "insert": "Insert “{text}”", "delete": "Delete “{old}”"}
 
@@ -35,22 +35,30 @@ def _take_line(ls, review, line: int) -> types.CodeAction | None:
     )
 
 
+def _overlaps(a: types.Range, b: types.Range) -> bool:
+    return (a.start.line, a.start.character) <= (b.end.line, b.end.character) and (b.start.line, b.start.character) <= (
+        a.end.line,
+        a.end.character,
+    )
+
+
 def register(server) -> None:
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix])
     )
-    def code_actions(ls, params: types.CodeActionParams) -> list[types.CodeAction]:
-        uri = params.text_document.uri
+    async def code_actions(ls, params: types.CodeActionParams) -> list[types.CodeAction]:
+        # From the server's own findings at the requested range: clients echo diagnostics back in
+        # part only (Vim ALE sends {code, message, range}, without source or data).
+        uri, wanted = params.text_document.uri, params.range
+        review = ls.reviews.get(uri)
+        if review is None:
+            return []
+        await ls.settled(review)
         actions: list[types.CodeAction] = []
         lines_with_findings = set()
-        for diag in params.context.diagnostics:
-            if diag.source != SOURCE:
-                continue
-            data = diag.data if isinstance(diag.data, dict) else None
-            lines_with_findings.add(diag.range.start.line)
-            if data is None:
-                continue
-            if data.get("fix") == "rouge-tokenizer":
+        for diag in diagnostics.on_lines(ls, review, wanted.start.line, wanted.end.line):
+            data = diag.data if isinstance(diag.data, dict) else {}
+            if data.get("fix") == "rouge-tokenizer":  # about the whole document, shown on its first line
                 actions.append(
                     types.CodeAction(
                         title="Switch the ROUGE tokenizer to “unicode” (keeps non-ASCII letters)",
@@ -59,7 +67,11 @@ def register(server) -> None:
                         command=types.Command(title="Switch ROUGE tokenizer", command="scorelens.setRougeTokenizer", arguments=[data["tokenizer"]]),
                     )
                 )
-            elif data.get("fix") in _TITLES:
+                continue
+            if diag.code.startswith("pairing.") or not _overlaps(diag.range, wanted):
+                continue
+            lines_with_findings.add(diag.range.start.line)
+            if data.get("fix") in _TITLES:
                 title = _TITLES[data["fix"]].format(text=data["text"].strip(), old=_quoted(diag.message))
                 actions.append(
                     types.CodeAction(
@@ -70,8 +82,7 @@ def register(server) -> None:
                         edit=fix_edit(data),
                     )
                 )
-        review = ls.reviews.get(uri)
-        if review is not None and review.corpus is not None:
+        if review.corpus is not None:
             for line in sorted(lines_with_findings):
                 action = _take_line(ls, review, line)
                 if action is not None:

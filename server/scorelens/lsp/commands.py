@@ -48,5 +48,5 @@ def register(server) -> None:
         if tokenizer not in ("rouge-score", "unicode"):
             raise ValueError(f"unknown ROUGE tokenizer {tokenizer!r}; rouge-score or unicode")
         ls.overrides.setdefault("rouge", {})["tokenizer"] = tokenizer
-        await ls.refresh_all()
+        await ls.refresh_all(reuse=True)
         return tokenizer

@@ -1,4 +1,4 @@
-"""How scores read to a person: short labels for hints and lenses, Markdown for hovers."""
+"""How scores read to a person: short labels for hints and lenses, Markdown or plain text for hovers."""
 
 from __future__ import annotations
 
@@ -23,16 +23,26 @@ def short(scores: SegmentScores | CorpusScores) -> str:
     return " · ".join(parts)
 
 
-def _marked(text: str, spans: list[tuple[int, int, str]]) -> str:
-    """The text with each span wrapped in a Markdown marker (``**`` bold, ``~~`` struck)."""
+# How a hover marks words: Markdown for clients that list it in ``hover.contentFormat``, and
+# wdiff-like brackets for plain-text clients (eglot without markdown-mode, Vim ALE).
+_MARKDOWN = {"changed": ("**", "**"), "missing": ("~~", "~~"), "strong": ("**", "**")}
+_PLAIN = {"changed": ("[", "]"), "missing": ("[-", "-]"), "strong": ("", "")}
+
+
+def _marked(text: str, spans: list[tuple[int, int, str]], markdown: bool) -> str:
+    """The text with each span wrapped in its kind's marks."""
+    marks = _MARKDOWN if markdown else _PLAIN
+    escape = _escape if markdown else str
     out, pos = [], 0
-    for a, b, mark in sorted(spans):
+    for a, b, kind in sorted(spans):
         if a < pos:
             continue
-        out.append(_escape(text[pos:a]))
-        out.append(f"{mark}{_escape(text[a:b])}{mark}" if b > a else "")
+        out.append(escape(text[pos:a]))
+        if b > a:
+            left, right = marks[kind]
+            out.append(f"{left}{escape(text[a:b])}{right}")
         pos = b
-    out.append(_escape(text[pos:]))
+    out.append(escape(text[pos:]))
     return "".join(out)
 
 
@@ -40,35 +50,43 @@ def _escape(text: str) -> str:
     return "".join("\\" + ch if ch in "\\`*_{}[]<>()#+-.!|~" else ch for ch in text)
 
 
-def segment_markdown(review: Review, segment: int) -> str:
+def segment_description(review: Review, segment: int, markdown: bool = True) -> str:
+    """The segment's scores and aligned texts, in Markdown or in plain text."""
     corpus = review.corpus
     s = corpus.segment_scores(segment)
     signatures = corpus.scores().signatures
-    lines = [f"**ScoreLens** · segment {segment + 1}", ""]
+    left, right = _MARKDOWN["strong"] if markdown else _PLAIN["strong"]
+    item = "- " if markdown else "  "
+    empty = "*(empty)*" if markdown else "(empty)"
+    lines = [f"{left}ScoreLens{right} · segment {segment + 1}", ""]
     if s.bleu is not None:
         b = s.bleu
         precisions = "/".join(f"{p:.1f}" for p in b.precisions)
         lines.append(
-            f"- **sentence BLEU {b.score:.2f}** — n-gram precisions {precisions}, BP {b.bp:.3f} "
+            f"{item}{left}sentence BLEU {b.score:.2f}{right} — n-gram precisions {precisions}, BP {b.bp:.3f} "
             f"(hyp {b.sys_len}, ref {b.ref_len} tokens)"
         )
     for label, r in (("ROUGE-L", s.rouge_l), ("ROUGE-Lsum", s.rouge_lsum)):
         if r is not None:
-            lines.append(f"- **{label}** P {r.precision:.3f} · R {r.recall:.3f} · F {r.fmeasure:.3f}")
+            lines.append(f"{item}{left}{label}{right} P {r.precision:.3f} · R {r.recall:.3f} · F {r.fmeasure:.3f}")
     if s.wer is not None:
         c = s.wer
         lines.append(
-            f"- **WER {100 * rates(c).wer:.1f}%** — S {c.substitutions} · D {c.deletions} · I {c.insertions} · H {c.hits}"
+            f"{item}{left}WER {100 * rates(c).wer:.1f}%{right} — S {c.substitutions} · D {c.deletions} · I {c.insertions} · H {c.hits}"
         )
     if s.cer is not None:
-        lines.append(f"- **CER {100 * rates(s.cer).wer:.1f}%**")
+        lines.append(f"{item}{left}CER {100 * rates(s.cer).wer:.1f}%{right}")
     found = corpus.findings(segment)
     for k in range(1, corpus.references + 1):
-        marks = [(f.start, f.end, "~~") for f in found if f.side == k and f.code == codes.DELETION] + [(f.other_start, f.other_end, "**") for f in found if f.other_side == k and f.code == codes.SUBSTITUTION]
+        marks = [(f.start, f.end, "missing") for f in found if f.side == k and f.code == codes.DELETION] + [(f.other_start, f.other_end, "changed") for f in found if f.other_side == k and f.code == codes.SUBSTITUTION]
         label = "Reference" if corpus.references == 1 else f"Reference {k}"
-        lines += ["", f"{label}: {_marked(corpus.text(k, segment), marks) or '*(empty)*'}"]
-    hyp_marks = [(f.start, f.end, "**") for f in found if f.side == 0 and f.code in (codes.SUBSTITUTION, codes.INSERTION)]
-    lines += ["", f"Hypothesis: {_marked(corpus.text(0, segment), hyp_marks) or '*(empty)*'}"]
-    lines += ["", "**bold**: substituted or inserted words · ~~struck~~: words the hypothesis misses", ""]
-    lines += [f"`{name}: {sig}`  " for name, sig in signatures.items()]
+        lines += ["", f"{label}: {_marked(corpus.text(k, segment), marks, markdown) or empty}"]
+    hyp_marks = [(f.start, f.end, "changed") for f in found if f.side == 0 and f.code in (codes.SUBSTITUTION, codes.INSERTION)]
+    lines += ["", f"Hypothesis: {_marked(corpus.text(0, segment), hyp_marks, markdown) or empty}"]
+    if markdown:
+        lines += ["", "**bold**: substituted or inserted words · ~~struck~~: words the hypothesis misses", ""]
+        lines += [f"`{name}: {sig}`  " for name, sig in signatures.items()]
+    else:
+        lines += ["", "[word]: substituted or inserted words · [-word-]: words the hypothesis misses", ""]
+        lines += [f"{name}: {sig}" for name, sig in signatures.items()]
     return "\n".join(lines)

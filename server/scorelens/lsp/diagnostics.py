@@ -217,6 +217,29 @@ def _document_problems(ls, review: Review) -> list[types.Diagnostic]:
     return found
 
 
+def on_lines(ls, review: Review, first: int, last: int) -> list[types.Diagnostic]:
+    """The hypothesis's diagnostics on these lines, as the server made them: code actions are
+    computed from these, whatever part of them the client echoes back."""
+    corpus = review.corpus
+    found = _document_problems(ls, review) if first == 0 else []
+    if corpus is None:
+        return found
+    # the first segment on these lines (a blank line between paragraphs belongs to none)
+    segment = None
+    for line in range(first, last + 1):
+        segment = corpus.segment_at(0, line)
+        if segment is not None:
+            break
+    while segment is not None and segment < len(corpus) and corpus.first_line(0, segment) <= last:
+        for finding in corpus.findings(segment):
+            if finding.side == 0 or finding.code == codes.DELETION:
+                d = _diagnostic(ls, review, finding, 0)
+                if d is not None:
+                    found.append(d)
+        segment += 1
+    return found
+
+
 async def prepare(ls, review: Review) -> None:
     """After a cold re-score, build what the next push or pull sends, yielding to the event loop
     now and then: nothing is cached, and ``maxProblems`` diagnostics at once take tens of ms."""
@@ -308,16 +331,18 @@ def publish(ls, review: Review) -> None:
     hypothesis_open = review.uri in ls.documents.open
     for uri, diags in collect(ls, review).items():
         version = review.versions.get(uri) if hypothesis_open else None
-        ls.notify_json(
-            types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
-            f'{{"uri":{json.dumps(uri)},"version":{json.dumps(version)},"diagnostics":[{",".join(diags)}]}}',
-        )
+        params = f'{{"uri":{json.dumps(uri)},"version":{json.dumps(version)},"diagnostics":[{",".join(diags)}]}}'
+        if ls.published.get(uri) == params:
+            continue  # e.g. a review rebuilt for settings that changed nothing shown
+        ls.published[uri] = params
+        ls.notify_json(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, params)
 
 
 def clear(ls, review: Review) -> None:
     if ls.pull_diagnostics:
         return
     for uri in (review.uri, *review.pairing.references):
+        ls.published.pop(uri, None)
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
 

@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from .describe import segment_markdown
+from .describe import segment_description
+
+
+def described(ls, review, segment: int) -> types.MarkupContent:
+    """The segment described in Markdown if the client lists it in ``hover.contentFormat``,
+    else in plain text (eglot without markdown-mode and Vim ALE show Markdown raw)."""
+    caps = ls.client_capabilities.text_document
+    formats = (caps.hover.content_format if caps is not None and caps.hover is not None else None) or []
+    markdown = types.MarkupKind.Markdown in formats
+    return types.MarkupContent(
+        kind=types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText,
+        value=segment_description(review, segment, markdown),
+    )
 
 
 def register(server) -> None:
@@ -18,7 +30,5 @@ def register(server) -> None:
             for side in review.sides(uri):
                 segment = review.corpus.segment_at(side, line)
                 if segment is not None and segment < len(review.corpus):
-                    return types.Hover(
-                        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=segment_markdown(review, segment))
-                    )
+                    return types.Hover(contents=described(ls, review, segment))
         return None

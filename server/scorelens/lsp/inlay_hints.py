@@ -8,7 +8,8 @@ from __future__ import annotations
 from lsprotocol import types
 
 from ..core import findings as codes
-from .describe import segment_markdown, short
+from .describe import short
+from .hover import described
 
 
 def _hints(ls, review, start_line: int, end_line: int) -> list[types.InlayHint]:
@@ -64,5 +65,5 @@ def register(server) -> None:
         review = ls.reviews.get(data.get("uri"))
         segment = data.get("segment")
         if review is not None and review.corpus is not None and isinstance(segment, int) and segment < len(review.corpus):
-            hint.tooltip = types.MarkupContent(kind=types.MarkupKind.Markdown, value=segment_markdown(review, segment))
+            hint.tooltip = described(ls, review, segment)
         return hint

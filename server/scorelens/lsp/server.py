@@ -143,8 +143,15 @@ class ScoreLensServer(LanguageServer):
         self.reviews: dict[str, Review] = {}
         self.columns = Columns(None)
         self.overrides: dict[str, Any] = {}  # session-only settings set by commands
+        # settings layers under workspace/configuration's (see settings_for)
+        self.initial_settings: dict[str, Any] = {}
+        self.pushed_settings: dict[str, Any] = {}
         self.pull_diagnostics = False
         self._settings_raw: dict[str | None, Any] = {}
+        # the latest track() of each document: an earlier one still waiting for settings gives way
+        self._tracking: dict[str, object] = {}
+        # the last diagnostics notification sent per document, so an identical one is not sent again
+        self.published: dict[str, str] = {}
 
     # -- reporting -------------------------------------------------------------------------
 
@@ -177,16 +184,23 @@ class ScoreLensServer(LanguageServer):
         return bool(node)
 
     async def settings_for(self, uri: str) -> Settings:
-        raw: Any = None
+        """Layered, each over the one before: defaults, ``initializationOptions``, the settings
+        pushed in ``workspace/didChangeConfiguration`` (by clients without
+        ``workspace/configuration``), the document's folder's ``workspace/configuration``, and
+        what commands set for this session."""
+        raw = _merge({}, self.initial_settings)
         if self.client_supports("workspace", "configuration"):
             try:
                 result = await self.workspace_configuration_async(
                     types.ConfigurationParams(items=[types.ConfigurationItem(scope_uri=uri, section="scorelens")])
                 )
-                raw = result[0] if result else None
-            except Exception as exc:  # a client that fails the request still gets defaults
+                pulled = result[0] if result else None
+                raw = _merge(raw, pulled if isinstance(pulled, dict) else {})
+            except Exception as exc:  # a client that fails the request still gets the other layers
                 self.log(f"workspace/configuration failed: {exc}", types.MessageType.Warning)
-        raw = _merge(raw if isinstance(raw, dict) else {}, self.overrides)
+        else:
+            raw = _merge(raw, self.pushed_settings)
+        raw = _merge(raw, self.overrides)
         settings, problems = parse(raw)
         key = repr(raw)
         if problems and self._settings_raw.get(uri) != key:
@@ -196,19 +210,32 @@ class ScoreLensServer(LanguageServer):
 
     # -- reviews ---------------------------------------------------------------------------
 
-    async def track(self, uri: str) -> None:
-        """(Re)build the review of a document if it is a hypothesis, or drop it."""
+    async def track(self, uri: str, reuse: bool = False) -> None:
+        """(Re)build the review of a document if it is a hypothesis, or drop it. With ``reuse``
+        (settings changed), a review whose pairing and settings are the same is kept as it is:
+        eglot sends its settings right after ``didOpen``, while the first score is under way."""
         pairing = self.pairings.resolve(uri, files_in(self.documents.open.keys()))
-        old = self.reviews.pop(uri, None)
-        if old is not None and old.task is not None:
-            old.task.cancel()
         if pairing is None:
+            self._tracking.pop(uri, None)
+            old = self.reviews.pop(uri, None)
             if old is not None:
+                if old.task is not None:
+                    old.task.cancel()
                 self.forget(old)
             return
+        ticket = self._tracking[uri] = object()
         settings = await self.settings_for(uri)
+        if self._tracking.get(uri) is not ticket:
+            return  # a later call has newer settings or pairing
+        del self._tracking[uri]
         doc = self.documents.open.get(uri)
         config = scoring_config(settings, language_of(to_fs_path(uri) or uri, doc.language_id if doc else None))
+        old = self.reviews.pop(uri, None)
+        if reuse and old is not None and (old.pairing, old.settings, old.config) == (pairing, settings, config):
+            self.reviews[uri] = old
+            return
+        if old is not None and old.task is not None:
+            old.task.cancel()
         review = Review(uri, pairing, settings, config, None)
         self.reviews[uri] = review
         self.load(review)
@@ -344,11 +371,12 @@ class ScoreLensServer(LanguageServer):
             if review.settings.run == "onType":
                 self.schedule(review)
 
-    async def refresh_all(self) -> None:
-        """Settings or pairing rules changed: rebuild every review of an open document."""
+    async def refresh_all(self, reuse: bool = False) -> None:
+        """Settings or pairing rules changed: rebuild every review of an open document (with
+        ``reuse``, only those whose settings did change)."""
         self._settings_raw.clear()
         for uri in list(self.documents.open):
-            await self.track(uri)
+            await self.track(uri, reuse)
 
 
 class _Progress:
@@ -381,6 +409,14 @@ class _Progress:
             self.server.work_done_progress.end(self.token, types.WorkDoneProgressEnd())
 
 
+def settings_section(value: Any) -> dict:
+    """The ``scorelens`` section from ``{"scorelens": {...}}``, or the bare section itself."""
+    if not isinstance(value, dict):
+        return {}
+    section = value.get("scorelens", value)
+    return section if isinstance(section, dict) else {}
+
+
 def _merge(base: dict, override: dict) -> dict:
     merged = dict(base)
     for key, value in override.items():
@@ -397,6 +433,7 @@ def initialize(ls: ScoreLensServer, params: types.InitializeParams) -> None:
     if not folders and params.root_uri:
         folders = [Path(to_fs_path(params.root_uri))]
     ls.pairings.set_folders(folders)
+    ls.initial_settings = settings_section(params.initialization_options)
     from . import diagnostics
 
     diagnostics.offer_pull(ls)
@@ -475,7 +512,9 @@ def did_close(ls: ScoreLensServer, params: types.DidCloseTextDocumentParams) -> 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
 async def did_change_configuration(ls: ScoreLensServer, params: types.DidChangeConfigurationParams) -> None:
-    await ls.refresh_all()
+    if params.settings is not None:  # VS Code sends null and is asked with workspace/configuration
+        ls.pushed_settings = settings_section(params.settings)
+    await ls.refresh_all(reuse=True)
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
