@@ -46,8 +46,9 @@ def _shape(diags):
     )
 
 
+@pytest.mark.parametrize("sync", ["incremental", "full"])
 @pytest.mark.parametrize("segmentation", ["line", "paragraph"])
-async def test_random_edits_equal_a_fresh_review(client, segmentation):
+async def test_random_edits_equal_a_fresh_review(client, segmentation, sync):
     # paragraphs: an edit in one segment moves the lines of the segments after it, whose
     # texts (and cached diagnostics) stay the same
     client.set_configuration({"scorelens": {"debounceMs": 0, "segmentation": segmentation}})
@@ -73,7 +74,12 @@ async def test_random_edits_equal_a_fresh_review(client, segmentation):
             client.text_document_did_change(
                 types.DidChangeTextDocumentParams(
                     text_document=types.VersionedTextDocumentIdentifier(uri=uris[side], version=versions[side]),
-                    content_changes=[types.TextDocumentContentChangePartial(range=types.Range(start, end), text=new)],
+                    content_changes=[
+                        types.TextDocumentContentChangePartial(range=types.Range(start, end), text=new)
+                        if sync == "incremental"
+                        # as Vim ALE sends every change: the whole text
+                        else types.TextDocumentContentChangeWholeDocument(text=texts[side])
+                    ],
                 )
             )
         await scores(client, uris[0], version=versions[0])

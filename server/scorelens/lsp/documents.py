@@ -65,8 +65,8 @@ class OpenDocument:
         """Apply one content change to the lines and say which lines it replaced."""
         if isinstance(change, types.TextDocumentContentChangeWholeDocument) or change.range is None:
             lines, self.breaks = split_breaks(change.text)
-            edit = LineEdit(0, len(self.lines), lines)
-            self.lines[:] = lines
+            edit = _difference(self.lines, lines)
+            self.lines[edit.start : edit.end] = edit.lines
             return edit
         start, end = change.range.start, change.range.end
         last = len(self.lines) - 1
@@ -93,6 +93,19 @@ class OpenDocument:
     @property
     def text(self) -> str:
         return "\n".join(self.lines)
+
+
+def _difference(old: list[str], new: list[str]) -> LineEdit:
+    """The lines between the common leading and trailing ones: clients that send the whole text
+    on every change (Vim ALE, TextDocumentSyncKind.Full) re-score only the segments they changed."""
+    limit = min(len(old), len(new))
+    prefix = 0
+    while prefix < limit and old[prefix] == new[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < limit - prefix and old[-1 - suffix] == new[-1 - suffix]:
+        suffix += 1
+    return LineEdit(prefix, len(old) - suffix, new[prefix : len(new) - suffix])
 
 
 @dataclass
