@@ -1,11 +1,13 @@
 """Benchmark: the real language server over stdio on a 10k- and a 100k-line pair.
 
-Measures the time from sending a one-character ``didChange`` to receiving the resulting
-``publishDiagnostics`` and ``scorelens/scores`` (both read in full off the pipe; p50/p95 over
-the keystrokes), the time to the first diagnostics after ``didOpen``, and the server's peak
-memory (VmHWM); beside them, the
+Measures, with the default settings (the adaptive debounce), the time from sending a
+one-character ``didChange`` to receiving the resulting ``publishDiagnostics`` and
+``scorelens/scores`` (both read in full off the pipe; p50/p95 over the keystrokes), the time to
+the first diagnostics after ``didOpen``, and the server's peak memory (VmHWM); beside them, the
 peers' full recomputation (sacrebleu + rouge-score rougeL + jiwer) of the same pair, timed in
-the same run. Not a test: run ``.venv/bin/python bench/server.py [--sizes 10000,100000]``.
+the same run. Then the CPU cost of the default against a fixed 150 ms debounce: the server's
+CPU time while ``--typed`` keystrokes arrive ``--gap`` ms apart (a fast typist), each setting in
+its own server. Not a test: run ``.venv/bin/python bench/server.py [--sizes 10000,100000]``.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import asyncio
 import gc
 import itertools
 import json
+import os
 import random
 import statistics
 import sys
@@ -79,8 +82,9 @@ class Wire:
     """A bare JSON-RPC client over the server's stdio: an editor parses messages in native code,
     so the benchmark must not time a Python client's per-field decoding of every diagnostic."""
 
-    def __init__(self, process: asyncio.subprocess.Process, on_notification) -> None:
+    def __init__(self, process: asyncio.subprocess.Process, on_notification, settings: dict | None = None) -> None:
         self.process = process
+        self.settings = settings or {}
         self.on_notification = on_notification
         self.pending: dict[int, asyncio.Future] = {}
         self.next_id = 0
@@ -115,13 +119,19 @@ class Wire:
             if "method" not in message:
                 self.pending.pop(message["id"]).set_result(message.get("result"))
             elif "id" in message:  # a request from the server
-                result = [{"debounceMs": 0} for _ in message["params"]["items"]] if message["method"] == "workspace/configuration" else None
+                result = [self.settings for _ in message["params"]["items"]] if message["method"] == "workspace/configuration" else None
                 self.send({"id": message["id"], "result": result})
             else:
                 self.on_notification(message["method"], message["params"], arrived)
 
 
-async def drive(folder: Path, lines: int, keystrokes: int) -> dict:
+def cpu_seconds(pid: int) -> float:
+    """The process's user + system CPU time so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def drive(folder: Path, lines: int, keystrokes: int, settings: dict, typed: int, gap: float, latency: bool = True) -> dict:
     hyps, refs = corpus(lines)
     hyp_path, ref_path = folder / f"b{lines}.hyp.txt", folder / f"b{lines}.ref.txt"
     hyp_path.write_text("\n".join(hyps) + "\n")
@@ -140,7 +150,7 @@ async def drive(folder: Path, lines: int, keystrokes: int) -> dict:
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "scorelens", "serve", stdin=PIPE, stdout=PIPE, limit=2**26
     )
-    wire = Wire(process, on_notification)
+    wire = Wire(process, on_notification, settings)
     await wire.request(
         "initialize",
         {
@@ -165,7 +175,7 @@ async def drive(folder: Path, lines: int, keystrokes: int) -> dict:
     # land in the timings as server latency.
     gc.collect()
     gc.disable()
-    for k in range(keystrokes):
+    for k in range(keystrokes if latency else 0):
         line = rng.randrange(lines)
         expected["version"] = k + 2
         for e in events.values():
@@ -179,17 +189,36 @@ async def drive(folder: Path, lines: int, keystrokes: int) -> dict:
         await asyncio.wait_for(asyncio.gather(*(e.wait() for e in events.values())), 60)
         latencies.append(max(arrivals.values()) - sent)
     gc.enable()
+
+    # typing at a steady pace without waiting for anything; then until the last one is published
+    first_typed = len(latencies) + 2
+    expected["version"] = first_typed + typed - 1
+    for e in events.values():
+        e.clear()
+    cpu = cpu_seconds(process.pid)
+    for k in range(typed):
+        at = {"line": rng.randrange(lines), "character": 0}
+        wire.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": uri, "version": first_typed + k}, "contentChanges": [{"range": {"start": at, "end": at}, "text": "x"}]},
+        )
+        await asyncio.sleep(gap)
+    await asyncio.wait_for(events["textDocument/publishDiagnostics"].wait(), 60)
+    cpu = cpu_seconds(process.pid) - cpu
     memory = peak_memory_mb(process.pid)
     await wire.request("shutdown", None)
     wire.notify("exit", None)
     await process.wait()
     latencies.sort()
+    if not latency:
+        return {"cpu": cpu}
     return {
         "lines": lines,
         "first": first,
         "p50": statistics.median(latencies),
         "p95": latencies[int(0.95 * (len(latencies) - 1))],
         "memory": memory,
+        "cpu": cpu,
         "peers": peers(hyps, refs),
     }
 
@@ -198,16 +227,26 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10000,100000")
     parser.add_argument("--keystrokes", type=int, default=200)
+    parser.add_argument("--typed", type=int, default=200, help="keystrokes typed at a steady pace for the CPU comparison")
+    parser.add_argument("--gap", type=float, default=50, help="milliseconds between typed keystrokes")
     args = parser.parse_args()
     rows = []
+    gap = args.gap / 1000
     with tempfile.TemporaryDirectory() as tmp:
         for n in (int(s) for s in args.sizes.split(",")):
-            rows.append(await drive(Path(tmp), n, args.keystrokes))
+            rows.append(await drive(Path(tmp), n, args.keystrokes, {}, args.typed, gap))
+            rows[-1]["fixed_cpu"] = (await drive(Path(tmp), n, 0, {"debounceMs": 150}, args.typed, gap, latency=False))["cpu"]
+    print("default settings (scorelens.debounceMs unset: the adaptive debounce)")
     print(f"{'lines':>8} {'first diags':>12} {'keystroke p50':>14} {'p95':>9} {'peak MB':>8} {'peers full':>11} {'peers/p50':>10}")
     for r in rows:
         print(
             f"{r['lines']:>8} {r['first']:>11.2f}s {1000 * r['p50']:>12.1f}ms {1000 * r['p95']:>7.1f}ms "
             f"{r['memory']:>8.0f} {r['peers']:>10.2f}s {r['peers'] / r['p50']:>9.0f}×"
+        )
+    for r in rows:
+        print(
+            f"{r['lines']:,} lines, {args.typed} keystrokes typed {args.gap:.0f} ms apart: server CPU {r['cpu']:.2f} s "
+            f"with the adaptive debounce, {r['fixed_cpu']:.2f} s with a fixed 150 ms debounce"
         )
 
 

@@ -124,3 +124,32 @@ async def test_requests_the_client_never_answers_are_forgotten(monkeypatch):
     results = await asyncio.gather(*futures, return_exceptions=True)
     assert all(isinstance(r, TimeoutError) for r in results)
     assert ls.protocol._request_futures == {} and ls.protocol._result_types == {}
+
+
+def test_pace_waits_only_for_bursts_and_slow_rescores():
+    from scorelens.lsp.reviews import MAX_WAIT_S, MIN_WAIT_S, Pace
+
+    pace = Pace()
+    assert pace.delay(0.0, rescoring=False) == 0
+    pace.measured(0.004)  # a keystroke on 100,000 lines
+    assert pace.delay(1.0, rescoring=False) == 0  # typed a second later
+    assert pace.delay(1.1, rescoring=True) == MIN_WAIT_S  # while the last one is being scored
+    assert pace.delay(1.101, rescoring=False) == MIN_WAIT_S  # sooner than a re-score takes
+    assert pace.delay(1.2, rescoring=False) == 0
+    for _ in range(30):
+        pace.measured(0.080)
+    assert pace.delay(5.0, rescoring=False) == pytest.approx(0.080, rel=0.01)  # slow
+    pace.measured(5.0)
+    assert pace.delay(20.0, rescoring=False) == MAX_WAIT_S
+
+
+async def test_default_debounce_coalesces_a_burst_of_edits(client):
+    """Without scorelens.debounceMs, edits sent faster than they are scored are scored together."""
+    client.set_configuration({"scorelens": {}})
+    uri, _ = pair_files(client, "burst", "the cat sat on the mat\n", "the cat sat on the mat\n")
+    await scores(client, uri)
+    for k in range(20):
+        change(client, uri, k + 2, (0, 0), (0, 0), "x ")
+    s = await scores(client, uri, version=21)
+    assert s["scores"]["wer"]["insertions"] == 20
+    assert len([p for p in client.scores_log if p["uri"] == uri and p["version"] > 1]) < 20

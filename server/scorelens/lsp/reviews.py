@@ -2,7 +2,8 @@
 
 A review owns the hypothesis's :class:`~scorelens.core.Corpus`. Edits to the hypothesis or to
 any of its references are applied to the corpus at once (cheap: only the changed lines); the
-re-scoring runs later in a task that is cancelled and restarted by the next edit (debounce),
+re-scoring runs later in a task that is cancelled and restarted by the next edit (debounce,
+by default paced by :class:`Pace`),
 refreshes the corpus a slice at a time so the event loop keeps serving, and then publishes.
 """
 
@@ -19,6 +20,12 @@ from .settings import Settings
 
 # Work done between two yields to the event loop, so a request or a keystroke waits at most this.
 SLICE_SECONDS = 0.004
+# The adaptive debounce (scorelens.debounceMs unset) waits only for a re-score slower than
+# this, or while keystrokes come faster than re-scores finish; it waits as long as a re-score
+# has been taking, at least MIN_WAIT_S (so a burst coalesces) and at most MAX_WAIT_S.
+SLOW_S = 0.030
+MIN_WAIT_S = 0.010
+MAX_WAIT_S = 0.150
 # Segments in a cold re-score's first slice (the first texts meet only unseen words, so are slow);
 # later slices are sized from the time the last one took.
 FIRST_SLICE = 10
@@ -31,6 +38,32 @@ class Problem:
     code: str
     message: str
     uri: str | None = None  # the reference it is about
+
+
+@dataclass
+class Pace:
+    """The adaptive debounce: how long an edit's re-score and publish take, measured.
+
+    A keystroke's re-score costs a few milliseconds even on 100,000 lines, so by default it
+    starts at once: a fixed wait would be all the latency a user feels. It waits only while
+    edits come faster than re-scores finish (one arrives while the last is still being scored,
+    or sooner after it than a re-score takes: they are coalesced) or when re-scoring is slow
+    (a huge segment, say).
+    """
+
+    cost: float = 0.0  # moving average of an edit's re-score and publish, in seconds
+    last_edit: float = float("-inf")
+
+    def measured(self, seconds: float) -> None:
+        self.cost = seconds if not self.cost else 0.7 * self.cost + 0.3 * seconds
+
+    def delay(self, now: float, rescoring: bool) -> float:
+        """The wait before re-scoring an edit made at ``now`` (``time.monotonic()``)."""
+        bursting = rescoring or now - self.last_edit < self.cost
+        self.last_edit = now
+        if bursting or self.cost > SLOW_S:
+            return min(MAX_WAIT_S, max(self.cost, MIN_WAIT_S))
+        return 0.0
 
 
 @dataclass
@@ -50,6 +83,7 @@ class Review:
     # per open document of the review, the version whose text the corpus holds: what a publish
     # names (the document's own version may be newer than what was scored)
     versions: dict[str, int] = field(default_factory=dict)
+    pace: Pace = field(default_factory=Pace)
 
     def sides(self, uri: str) -> list[int]:
         """Which sides of the corpus a document is (0 = hypothesis, k = reference k)."""

@@ -292,11 +292,15 @@ class ScoreLensServer(LanguageServer):
         return [r for r in self.reviews.values() if r.uri == uri or uri in r.pairing.references]
 
     def schedule(self, review: Review, delay: float | None = None) -> None:
+        """Re-score after ``delay`` seconds; by default the debounce: scorelens.debounceMs if set,
+        else the review's measured pace."""
+        rescoring = review.task is not None and not review.task.done()
         if review.task is not None:
             review.task.cancel()
         review.done.clear()
         if delay is None:
-            delay = review.settings.debounce_ms / 1000
+            fixed = review.settings.debounce_ms
+            delay = fixed / 1000 if fixed is not None else review.pace.delay(time.monotonic(), rescoring)
         review.task = asyncio.ensure_future(self._rescore(review, delay))
 
     async def _rescore(self, review: Review, delay: float) -> None:
@@ -304,6 +308,8 @@ class ScoreLensServer(LanguageServer):
 
         if delay:
             await asyncio.sleep(delay)
+        began = time.perf_counter()
+        cold = False
         # After a cold re-score the diagnostics are built in slices too (a keystroke's few are built
         # as they are sent). That yields, and an edit meanwhile that does not cancel this task (run
         # on save) leaves the corpus dirty again: publish only from a clean one.
@@ -315,9 +321,12 @@ class ScoreLensServer(LanguageServer):
             finally:
                 progress.end()  # also when an edit cancels this re-score: the client shows it until told
             if sliced:
+                cold = True
                 await diagnostics.prepare(self, review)
         diagnostics.publish(self, review)
         report.notify_scores(self, review.uri, review)
+        if not cold:  # an edit's cost, not a cold start's
+            review.pace.measured(time.perf_counter() - began)
         if review.views_stale:
             review.views_stale = False
             self.refresh_views()
