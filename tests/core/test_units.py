@@ -122,3 +122,27 @@ def test_lone_surrogates_scored_as_the_peers(tokenize):
     refs = [["a \ud800 b d c", "\udfff x\ud800y", "\ud83d\ude00 ok fine"]]
     assert_parity(hyps, refs, {"bleu"}, tokenize=tokenize)
     assert_parity(hyps, refs, {"rougeL", "rougeLsum", "wer", "cer"})
+
+
+def test_long_segment_scored_apart_equals_scored_in_place():
+    """A long segment named by long_pending, scored by score_apart and put back, gives the
+    corpus the statistics and findings it would have computed itself."""
+    from scorelens.core.corpus import LONG_SEGMENT_CHARS, score_apart
+
+    words = [f"w{i % 997}" for i in range(LONG_SEGMENT_CHARS // 3)]
+    hyp = "short line\n" + " ".join(words) + "\nlast one\n"
+    ref = "short lime\n" + " ".join(reversed(words)) + "\nlast one\n"
+    config = ScoringConfig(metrics=frozenset({"bleu", "rougeL", "wer"}))
+    apart, in_place = Corpus(hyp, [ref], config), Corpus(hyp, [ref], config)
+    assert apart.long_pending() == [1]
+    texts = apart.texts(1)
+    apart.put(texts, score_apart(config, texts))
+    assert apart.long_pending() == []
+    assert apart.scores() == in_place.scores()
+    assert [apart.statistics(i) for i in range(3)] == [in_place.statistics(i) for i in range(3)]
+    assert apart.findings(1) == in_place.findings(1)
+    # a line inserted above: the same texts are segment 2 now, their findings renumbered
+    apart.replace_lines(0, 0, 0, ["new"])
+    apart.replace_lines(1, 0, 0, ["new"])
+    assert apart.long_pending() == []
+    assert [f.segment for f in apart.findings(2)] == [2] * len(apart.findings(2))

@@ -10,6 +10,12 @@ so re-pairing after a line insertion re-uses them.
 A caller can pass ``refresh`` a ``map``-like callable (a process pool's, say): a large
 re-scoring then goes to it as chunks of texts, and only statistics come back. The core starts
 no process itself. The analyses of segments scored that way are made again where needed.
+
+A *long* segment (one of its texts longer than ``LONG_SEGMENT_CHARS``) takes more than a few
+milliseconds to score, and ROUGE-L and WER cost its length squared, as in their peers. A caller
+that must stay responsive scores it elsewhere: :meth:`Corpus.long_pending` names such segments,
+:func:`score_apart` scores one from its texts alone (records and findings), and
+:meth:`Corpus.put` hands the result back; re-scoring then takes it instead of scoring again.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from __future__ import annotations
 import bisect
 import gc
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import chain
 from typing import Callable, Iterable, Iterator, Sequence
@@ -37,6 +43,10 @@ POOL_CHUNK = 500
 POOL_MINIMUM = 2000
 _DROPPED = Record._fields.index("dropped")
 _DIFFERS = Record._fields.index("differs")
+# A segment with a text longer than this is long (scoring it takes several milliseconds).
+LONG_SEGMENT_CHARS = 10_000
+# Segments scored apart whose results are kept for their texts (findings asked for later).
+APART_KEPT = 8
 
 
 class _Side:
@@ -101,6 +111,8 @@ class Corpus:
         self._differs = bytearray()  # per segment: 1 if it has findings, for a fast skip over the rest
         self._dirty: set[int] = set()
         self._tail: int | None = None
+        # results of long segments scored apart, by their texts (hypothesis first)
+        self._apart: dict[tuple[str, ...], tuple[Record, list[Finding]]] = {}
         order = self.config.bleu.max_ngram_order
         self._bleu = [0] * (2 + 2 * order)
         self._rouge_l = [0.0, 0.0, 0.0]
@@ -276,7 +288,34 @@ class Corpus:
     def findings(self, segment: int) -> list[Finding]:
         """Where hypothesis and references differ in one segment, as spans into its texts."""
         st = self.statistics(segment)
+        if self._apart:
+            apart = self._apart.get(self.texts(segment))
+            if apart is not None:
+                return [f if f.segment == segment else replace(f, segment=segment) for f in apart[1]]
         return segment_findings(segment, self._analysis(0, segment), self._references(segment), st, self.config)
+
+    def texts(self, segment: int) -> tuple[str, ...]:
+        """The segment's texts, hypothesis first (empty where a side has no such segment)."""
+        return tuple(self.text(side, segment) for side in range(len(self._sides)))
+
+    def long_pending(self) -> list[int]:
+        """Segments left to score that are long (see the module's notes)."""
+        n = len(self)
+        tail = min(self._tail if self._tail is not None else n, len(self._results))
+        found = [i for i in self._dirty if i < tail and self._long(i)]
+        if tail < n and any(max(map(len, s.texts[tail:n]), default=0) > LONG_SEGMENT_CHARS for s in self._sides):
+            found.extend(i for i in range(tail, n) if self._long(i))
+        return [i for i in found if self.texts(i) not in self._apart]
+
+    def _long(self, segment: int) -> bool:
+        return any(len(t) > LONG_SEGMENT_CHARS for t in self.texts(segment))
+
+    def put(self, texts: Sequence[str], scored: tuple[Record, list[Finding]]) -> None:
+        """The result of :func:`score_apart` for these texts: re-scoring takes it for any segment
+        that has these texts, and findings are read from it."""
+        self._apart[tuple(texts)] = scored
+        while len(self._apart) > APART_KEPT:
+            del self._apart[next(iter(self._apart))]
 
     # -- editing -------------------------------------------------------------------------
 
@@ -385,10 +424,16 @@ class Corpus:
         old = self._results[i]
         if old is not None:
             self._account(old, -1)
-        new = self._analyse.statistics(self._analysis(0, i), self._references(i))
+        new = self._scored_apart(i) if self._apart else None
+        if new is None:
+            new = self._analyse.statistics(self._analysis(0, i), self._references(i))
         self._results[i] = new
         self._differs[i] = new.differs
         self._account(new, 1)
+
+    def _scored_apart(self, segment: int) -> Record | None:
+        apart = self._apart.get(self.texts(segment))
+        return apart[0] if apart is not None else None
 
     def _analyses(self, side: int, start: int, stop: int) -> list[Analysis]:
         """Analyses of segments ``[start, stop)`` of one side, computing the missing ones."""
@@ -406,6 +451,9 @@ class Corpus:
         line count changed): columns of analyses in, one record per segment out."""
         if pool_map is not None and stop - start >= POOL_MINIMUM:
             new = self._pooled_records(start, stop, pool_map)
+        elif self._apart:
+            statistics = self._analyse.statistics
+            new = [self._scored_apart(i) or statistics(self._analysis(0, i), self._references(i)) for i in range(start, stop)]
         else:
             statistics = self._analyse.statistics
             hyps = self._analyses(0, start, stop)
@@ -449,6 +497,15 @@ class Corpus:
                 into[k] += sign * v
         self._dropped += sign * r.dropped
         self._differing += sign * r.differs
+
+
+def score_apart(config: ScoringConfig, texts: Sequence[str]) -> tuple[Record, list[Finding]]:
+    """One segment's record and findings from its texts alone (hypothesis first): picklable, for
+    a worker process to score a long segment while the caller keeps serving."""
+    analyse = Analyser(config)
+    hyp, *refs = map(analyse, texts)
+    record = analyse.statistics(hyp, refs)
+    return record, segment_findings(0, hyp, refs, SegmentStatistics.of(record), config)
 
 
 @contextmanager

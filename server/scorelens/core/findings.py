@@ -19,6 +19,10 @@ SUBSTITUTION = "wer.substitution"
 INSERTION = "wer.insertion"
 DELETION = "wer.deletion"
 OUTSIDE_LCS = "rouge.outside-lcs"
+# Which tokens one LCS leaves out takes a bit matrix of hypothesis × reference tokens (rapidfuzz's
+# editops): above this many cells (32 MB) the ROUGE-L findings of a segment are left out; its
+# scores need no matrix and stay exact.
+OUTSIDE_LCS_CELLS = 2**28
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +108,7 @@ def segment_findings(
                 p = _point(hyp_spans, h1)
                 found.append(Finding(DELETION, segment, 1, c, d, ref.text[c:d], 0, p, p))
 
-    if hyp.rouge is not None and st.rouge_l is not None:
+    if hyp.rouge is not None and st.rouge_l is not None and len(hyp.rouge) * len(refs[st.rouge_ref].rouge) <= OUTSIDE_LCS_CELLS:
         side = st.rouge_ref + 1
         ref = refs[st.rouge_ref]
         tokenizer = config.rouge.tokenizer

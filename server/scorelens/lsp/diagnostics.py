@@ -151,25 +151,33 @@ def _line_range(ls, review: Review, side: int, segment: int) -> types.Range:
     return _range(ls, review, side, segment, 0, len(text))
 
 
-def _segment(ls, review: Review, segment: int) -> dict[int, list[str]]:
-    """JSON of one differing segment's diagnostics per side, rebuilt only when it changed."""
+def _segment(ls, review: Review, segment: int) -> tuple[dict[int, list[str]], dict[int, int]]:
+    """JSON of one differing segment's diagnostics per side, rebuilt only when it changed, and
+    per side how many more there are: at most ``maxProblems`` are built (a huge segment can have
+    tens of thousands, and no more than that many are ever sent)."""
     corpus = review.corpus
     sides = range(corpus.references + 1)
-    key = (tuple(corpus.text(side, segment) for side in sides), tuple(corpus.first_line(side, segment) for side in sides))
+    key = (corpus.texts(segment), tuple(corpus.first_line(side, segment) for side in sides))
     cached = review.cache.get(segment)
     if cached is not None and cached[0] == key:
-        return cached[1]
+        return cached[1], cached[2]
+    cap = review.settings.max_problems
     per_side: dict[int, list[str]] = {}
+    more: dict[int, int] = {}
     for finding in corpus.findings(segment):
+        if severity(review, finding.code) is None:
+            continue
         shown_on = [finding.side]
         if finding.code == codes.DELETION:
             shown_on.append(0)
         for side in shown_on:
-            d = _diagnostic(ls, review, finding, side)
-            if d is not None:
-                per_side.setdefault(side, []).append(_json(d))
-    review.cache[segment] = (key, per_side)
-    return per_side
+            diags = per_side.setdefault(side, [])
+            if len(diags) < cap:
+                diags.append(_json(_diagnostic(ls, review, finding, side)))
+            else:
+                more[side] = more.get(side, 0) + 1
+    review.cache[segment] = (key, per_side, more)
+    return per_side, more
 
 
 def _json(diagnostic: types.Diagnostic) -> str:
@@ -250,7 +258,7 @@ async def prepare(ls, review: Review) -> None:
     deadline = time.perf_counter() + SLICE_SECONDS
     segment = corpus.next_differing()
     while segment is not None and shown < review.settings.max_problems:
-        shown += len(_segment(ls, review, segment).get(0, ()))
+        shown += len(_segment(ls, review, segment)[0].get(0, ()))
         if time.perf_counter() > deadline:
             await asyncio.sleep(0)
             if review.corpus is not corpus or corpus.dirty:
@@ -295,18 +303,22 @@ def collect(ls, review: Review) -> dict[str, list[str]]:
         out.setdefault(ref, [])
     for uri, diags in _byte_order_marks(ls, review, open_refs).items():
         out[uri].extend(diags)
+    not_built = dict.fromkeys(out, 0)
     seen_differing = 0
     segment = corpus.next_differing()
     while segment is not None and len(hyp) < cap:
         seen_differing += 1
-        for side, diags in _segment(ls, review, segment).items():
+        per_side, more = _segment(ls, review, segment)
+        for side, diags in per_side.items():
             uri = review.uri if side == 0 else open_refs.get(side)
             if uri is not None:
                 out[uri].extend(diags)
+                not_built[uri] += more.get(side, 0)
         segment = corpus.next_differing(segment + 1)
     left = corpus.totals().differing - seen_differing
-    for diags in out.values():
-        cut = max(len(diags) - (cap - 1), 0) if len(diags) > cap or left else 0
+    for uri, diags in out.items():
+        cut = max(len(diags) - (cap - 1), 0) if len(diags) > cap or left or not_built[uri] else 0
+        cut += not_built[uri]
         if not cut and not left:
             continue
         del diags[cap - 1 :]

@@ -22,6 +22,8 @@ class Columns:
         self._units = _UNITS[self.encoding]
 
     def to_client(self, line: str, column: int) -> int:
+        if line.isascii() or self.encoding == types.PositionEncodingKind.Utf32:  # (O(1) for a str)
+            return min(column, len(line))
         prefix = line[:column]
         if prefix.isascii() or self.encoding == types.PositionEncodingKind.Utf32:
             return len(prefix)

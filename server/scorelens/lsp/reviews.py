@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from ..core import Corpus, ScoringConfig
 from .pairing import Pairing
 from .settings import Settings
+from .worker import Worker
 
 # Work done between two yields to the event loop, so a request or a keystroke waits at most this.
 SLICE_SECONDS = 0.004
@@ -26,6 +27,8 @@ SLICE_SECONDS = 0.004
 SLOW_S = 0.030
 MIN_WAIT_S = 0.010
 MAX_WAIT_S = 0.150
+# How often progress is reported while a worker scores a long segment.
+PROGRESS_TICK_S = 0.25
 # Segments in a cold re-score's first slice (the first texts meet only unseen words, so are slow);
 # later slices are sized from the time the last one took.
 FIRST_SLICE = 10
@@ -90,12 +93,26 @@ class Review:
         found = [0] if uri == self.uri else []
         return found + [k + 1 for k, ref in enumerate(self.pairing.references) if ref == uri]
 
-    async def refresh(self, progress=None) -> bool:
+    async def refresh(self, progress=None, worker: Worker | None = None) -> bool:
         """Re-score what is dirty, yielding between slices; ``progress(done, total)`` if long.
-        True if it took more than one slice (a cold start, not a keystroke)."""
+        Long segments are scored by ``worker`` first, if given. True if it took more than one
+        slice or a long segment (a cold start or a huge text, not a keystroke)."""
         corpus = self.corpus
         if corpus is None or not corpus.dirty:
             return False
+        long = corpus.long_pending() if worker is not None else []
+        for k, segment in enumerate(long):
+            texts = corpus.texts(segment)
+            job = asyncio.ensure_future(worker.score(corpus.config, texts))
+            try:
+                while not job.done():
+                    await asyncio.wait({job}, timeout=PROGRESS_TICK_S)
+                    if progress is not None:
+                        progress(k, len(long))
+            except asyncio.CancelledError:
+                job.cancel()  # kills the worker's job
+                raise
+            corpus.put(texts, job.result())
         # A cold start keeps millions of new objects; the core pauses the garbage collector
         # within one call only, and collections between slices would walk them (and a freshly
         # opened document's lines) again and again. They are acyclic (reference counting frees
@@ -108,7 +125,7 @@ class Review:
             while True:
                 started = time.perf_counter()
                 if corpus.refresh(size):
-                    return scored > FIRST_SLICE
+                    return scored > FIRST_SLICE or bool(long)
                 took = max(time.perf_counter() - started, 1e-6)
                 size = max(1, min(2 * size, int(size * SLICE_SECONDS / took)))
                 if progress is not None:

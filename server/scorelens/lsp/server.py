@@ -33,6 +33,7 @@ from .pairing import Pairings, files_in
 from .positions import Columns
 from .reviews import Problem, Review
 from .settings import Settings, language_of, parse, scoring_config
+from .worker import Worker
 
 log = logging.getLogger(__name__)
 
@@ -139,6 +140,7 @@ class ScoreLensServer(LanguageServer):
             max_workers=2,
         )
         self.documents = Documents()
+        self.worker = Worker()
         self.pairings = Pairings()
         self.reviews: dict[str, Review] = {}
         self.columns = Columns(None)
@@ -317,7 +319,7 @@ class ScoreLensServer(LanguageServer):
             started = time.monotonic()
             progress = _Progress(self, review)
             try:
-                sliced = await review.refresh(lambda done, total: progress.report(done, total, started))
+                sliced = await review.refresh(lambda done, total: progress.report(done, total, started), self.worker)
             finally:
                 progress.end()  # also when an edit cancels this re-score: the client shows it until told
             if sliced:
@@ -343,7 +345,8 @@ class ScoreLensServer(LanguageServer):
         """Wait until the review's latest edit is scored, for a request to answer from.
 
         Little left to score (a keystroke's segments) is scored here and now, so requests are
-        answered while edits keep coming; more is waited for through the re-score's slices. An
+        answered while edits keep coming; more, or a long segment, is waited for through the
+        re-score's slices and its worker. An
         edit meanwhile restarts the re-score and the wait goes on: the answer is from the newest
         text. Only the client's own cancellation cancels the request; a review replaced meanwhile
         (settings or pairing changed) answers ContentModified.
@@ -355,7 +358,7 @@ class ScoreLensServer(LanguageServer):
             corpus, task = review.corpus, review.task
             if corpus is None:
                 return
-            if corpus.pending <= SCORE_IN_REQUEST or task is None or task.done():
+            if (corpus.pending <= SCORE_IN_REQUEST and not corpus.long_pending()) or task is None or task.done():
                 corpus.refresh()
                 return
             try:

@@ -1,0 +1,175 @@
+"""#10 points 4-9 against the real server under limits: long segments, lone surrogates, lost
+answers, CR/LF desync, versions, requests the client leaves unanswered."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+import sacrebleu
+
+from hostile import run_cli
+
+ANSWER_S = 2.0  # a loaded CI machine; the benchmark shows the real figures
+
+
+def random_line(words: int, seed: int) -> str:
+    rng = random.Random(seed)
+    vocabulary = [f"w{i}" for i in range(3000)]
+    return " ".join(rng.choice(vocabulary) for _ in range(words))
+
+
+def hover(server, uri: str, line: int = 0) -> dict:
+    return server.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": line, "character": 1}})
+
+
+def change(server, uri: str, version: int, start: tuple[int, int], end: tuple[int, int], text: str) -> None:
+    span = {"start": {"line": start[0], "character": start[1]}, "end": {"line": end[0], "character": end[1]}}
+    server.notify(
+        "textDocument/didChange",
+        {"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"range": span, "text": text}]},
+    )
+
+
+def published(server, uri: str, version: int | None = None) -> list[dict]:
+    return [
+        m["params"]
+        for m in server.received
+        if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri and version in (None, m["params"]["version"])
+    ]
+
+
+def test_long_line_scored_off_the_loop_while_hovers_are_answered(serve, workspace):
+    """A 200 KB line (ROUGE-L and WER cost its length squared) is scored by the worker: another
+    document's hovers keep being answered meanwhile, and the scores equal sacreBLEU's."""
+    hyp, ref = random_line(35_000, 1), random_line(35_000, 2)
+    (workspace / "long.hyp.txt").write_text(hyp + "\n")
+    (workspace / "long.ref.txt").write_text(ref + "\n")
+    server = serve()
+    small = server.open(workspace / "asr" / "call.hyp.txt")
+    server.diagnostics(small, until=bool)
+    uri = server.open(workspace / "long.hyp.txt")
+    slowest = 0.0
+    answered = 0
+    while not published(server, uri):
+        started = time.monotonic()
+        assert "result" in hover(server, small)
+        slowest = max(slowest, time.monotonic() - started)
+        answered += 1
+        time.sleep(0.05)
+    assert answered >= 3 and slowest < ANSWER_S, (answered, slowest)
+    scores = server.wait_for(lambda m: m.get("method") == "scorelens/scores" and m["params"]["uri"] == uri)["params"]["scores"]
+    assert abs(scores["bleu"]["score"] - sacrebleu.BLEU().corpus_score([hyp], [[ref]]).score) < 1e-9
+    diagnostics = published(server, uri)[-1]["diagnostics"]
+    assert diagnostics[-1]["code"] == "scorelens.truncated"  # at most maxProblems, the rest counted
+    server.assert_alive()
+
+
+def test_long_line_rescore_is_cancelled_by_an_edit(serve, workspace):
+    """An edit while the worker scores a long line kills that job; the final text is scored."""
+    hyp, ref = random_line(35_000, 3), random_line(35_000, 4)
+    (workspace / "edit.hyp.txt").write_text(hyp + "\n")
+    (workspace / "edit.ref.txt").write_text(ref + "\n")
+    server = serve()
+    uri = server.open(workspace / "edit.hyp.txt")
+    time.sleep(0.5)
+    change(server, uri, 2, (0, 0), (0, 0), "extra ")
+    server.diagnostics(uri, until=lambda d: True)
+    final = server.wait_for(lambda m: m.get("method") == "scorelens/scores" and m["params"]["version"] == 2, 120)
+    expected = sacrebleu.BLEU().corpus_score(["extra " + hyp], [[ref]]).score
+    assert abs(final["params"]["scores"]["bleu"]["score"] - expected) < 1e-9
+    assert not [p for p in published(server, uri) if p["version"] == 1], "the stale job's result was published"
+    server.assert_alive()
+
+
+def test_document_segmentation_of_5000_lines_keeps_the_loop_free(serve, workspace):
+    lines = [random_line(8, 10 + i) for i in range(5000)]
+    (workspace / "doc.hyp.txt").write_text("\n".join(lines) + "\n")
+    (workspace / "doc.ref.txt").write_text("\n".join(lines[::-1]) + "\n")
+    server = serve(settings={"segmentation": "document", "metrics": ["bleu", "rougeL", "wer"]})
+    small = server.open(workspace / "asr" / "call.hyp.txt")
+    server.diagnostics(small, until=bool)
+    uri = server.open(workspace / "doc.hyp.txt")
+    slowest = 0.0
+    while not published(server, uri):
+        started = time.monotonic()
+        assert "result" in hover(server, small)
+        slowest = max(slowest, time.monotonic() - started)
+        time.sleep(0.05)
+    assert slowest < ANSWER_S
+    server.assert_alive()
+
+
+def test_cli_bleu_on_a_1mb_line(workspace, tmp_path):
+    """BLEU's n-gram matching is linear: a 1 MB line (170,000 words) is scored within the limits."""
+    hyp, ref = tmp_path / "one.hyp.txt", tmp_path / "one.ref.txt"
+    hyp.write_text(random_line(170_000, 5) + "\n")
+    ref.write_text(random_line(170_000, 6) + "\n")
+    run = run_cli("score", hyp, "-r", ref, "--metrics", "bleu", "--json", timeout=60)
+    assert run.code == 0, run.err
+    expected = sacrebleu.BLEU().corpus_score([hyp.read_text().rstrip("\n")], [[ref.read_text().rstrip("\n")]]).score
+    assert abs(json.loads(run.out)["bleu"]["score"] - expected) < 1e-9
+
+
+def test_lone_surrogate_in_an_open_document(serve, workspace):
+    """JSON can carry "\\ud800": the document is scored, positioned, hovered and edited."""
+    (workspace / "s.hyp.txt").write_text("x\n")
+    (workspace / "s.ref.txt").write_text("a b cat d\n")
+    server = serve()
+    uri = server.open(workspace / "s.hyp.txt", text="a \ud800 cat d\n")
+    diagnostics = server.diagnostics(uri, until=bool)
+    assert any(d["code"] == "wer.substitution" and d["range"]["start"]["character"] == 2 for d in diagnostics)
+    assert "result" in hover(server, uri)
+    change(server, uri, 2, (0, 2), (0, 3), "b")
+    server.diagnostics(uri, until=lambda d: not any(x["code"].startswith("wer.") for x in d))
+    server.assert_alive()
+    server.assert_no_traceback()
+
+
+def test_cr_lf_joined_by_edits_stays_in_step(serve, workspace):
+    """Random edits that join and part CR/LF: the final diagnostics equal a fresh server's."""
+    rng = random.Random(8)
+    text = "a b\rc d\r\ne f\ng h\r"
+    (workspace / "c.hyp.txt").write_text("x\n")
+    (workspace / "c.ref.txt").write_text("a b\nc d\ne f\ng h\n")
+    server = serve()
+    uri = server.open(workspace / "c.hyp.txt", text=text)
+    for version in range(2, 60):
+        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        line = rng.randrange(len(lines))
+        col = rng.randrange(len(lines[line]) + 1)
+        new = rng.choice(["\n", "\r", "\r\n", "x ", ""])
+        end = (line, col + 1) if new == "" and col < len(lines[line]) else (line, col)
+        change(server, uri, version, (line, col), end, new)
+        offset = _offset(text, line, col)
+        text = text[:offset] + new + text[_offset(text, *end) :]
+    server.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["version"] == 59)
+    fresh = serve()
+    fresh_uri = fresh.open(workspace / "c.hyp.txt", text=text)
+    fresh.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics")
+    assert published(server, uri, 59)[-1]["diagnostics"] == published(fresh, fresh_uri)[-1]["diagnostics"]
+
+
+def _offset(text: str, line: int, col: int) -> int:
+    starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
+    return starts[line] + col
+
+
+def test_requests_overtaken_by_edits_are_never_request_cancelled(serve, workspace):
+    server = serve(settings={"debounceMs": 100})
+    uri = server.open(workspace / "asr" / "call.hyp.txt")
+    server.diagnostics(uri, until=bool)
+    for k in range(10):
+        change(server, uri, 2 * k + 2, (0, 0), (0, 0), "x")
+        ids = [
+            server.request_id("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 1}}),
+            server.request_id("scorelens/report", {"uri": uri}),
+        ]
+        time.sleep(0.02)
+        change(server, uri, 2 * k + 3, (0, 0), (0, 0), "y")
+        for msg_id in ids:
+            answer = server.response(msg_id)
+            assert "result" in answer or answer["error"]["code"] == -32801, answer
+    server.assert_alive()
+
