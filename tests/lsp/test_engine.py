@@ -153,3 +153,25 @@ async def test_default_debounce_coalesces_a_burst_of_edits(client):
     s = await scores(client, uri, version=21)
     assert s["scores"]["wer"]["insertions"] == 20
     assert len([p for p in client.scores_log if p["uri"] == uri and p["version"] > 1]) < 20
+
+
+async def test_notifications_leave_no_pending_entry():
+    """pygls files the future of a notification's async or generator handler (didOpen, didChange)
+    among its pending requests and never removes it: the server takes it out when done."""
+    from scorelens.lsp.server import ScoreLensServer
+
+    ls = ScoreLensServer()
+    ls.protocol.set_writer(type("Sink", (), {"write": lambda self, data: None, "close": lambda self: None})())
+    seen = []
+
+    @ls.feature("scorelens/test")
+    async def handler(ls, params) -> None:
+        await asyncio.sleep(0)
+        seen.append(params)
+
+    for k in range(50):
+        ls.protocol.handle_message(ls.protocol.structure_message({"jsonrpc": "2.0", "method": "scorelens/test", "params": {"k": k}}))
+    while len(seen) < 50:
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.01)
+    assert ls.protocol._request_futures == {}

@@ -66,6 +66,14 @@ class ScoreLensProtocol(LanguageServerProtocol):
     def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams):
         yield self.fm.features[types.TEXT_DOCUMENT_DID_CLOSE], (params,), None
 
+    def _execute_handler(self, msg_id, handler, callback, args=None, kwargs=None):
+        super()._execute_handler(msg_id, handler, callback, args, kwargs)
+        # pygls files a notification's future (async or generator handler: didOpen, didChange, ...)
+        # among the pending requests and never takes it out: one entry more per keystroke.
+        future = self._request_futures.get(msg_id)
+        if future is not None and callback == self._check_handler_result:
+            future.add_done_callback(lambda _: self._request_futures.pop(msg_id, None))
+
     def send_request(self, method, params=None, callback=None, msg_id=None):
         """Send a request to the client, forgotten if it is not answered in ``CLIENT_ANSWER_S``."""
         msg_id = msg_id if msg_id is not None else str(uuid.uuid4())
