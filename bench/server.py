@@ -7,7 +7,8 @@ the first diagnostics after ``didOpen``, and the server's peak memory (VmHWM); b
 peers' full recomputation (sacrebleu + rouge-score rougeL + jiwer) of the same pair, timed in
 the same run. Then the CPU cost of the default against a fixed 150 ms debounce: the server's
 CPU time while ``--typed`` keystrokes arrive ``--gap`` ms apart (a fast typist), each setting in
-its own server. Not a test: run ``.venv/bin/python bench/server.py [--sizes 10000,100000]``.
+its own server; during that typing a hover is requested after every fifth keystroke, and its
+answer time is reported (p50/p95). Not a test: run ``.venv/bin/python bench/server.py [--sizes 10000,100000]``.
 """
 
 from __future__ import annotations
@@ -196,13 +197,25 @@ async def drive(folder: Path, lines: int, keystrokes: int, settings: dict, typed
     for e in events.values():
         e.clear()
     cpu = cpu_seconds(process.pid)
+    hovers: list[float] = []
+
+    async def hover(at: dict) -> None:
+        sent = time.perf_counter()
+        await wire.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": at})
+        hovers.append(time.perf_counter() - sent)
+
+    asked = []
     for k in range(typed):
         at = {"line": rng.randrange(lines), "character": 0}
         wire.notify(
             "textDocument/didChange",
             {"textDocument": {"uri": uri, "version": first_typed + k}, "contentChanges": [{"range": {"start": at, "end": at}, "text": "x"}]},
         )
+        if k % 5 == 4:
+            asked.append(asyncio.ensure_future(hover(at)))
         await asyncio.sleep(gap)
+    await asyncio.gather(*asked)
+    hovers.sort()
     await asyncio.wait_for(events["textDocument/publishDiagnostics"].wait(), 60)
     cpu = cpu_seconds(process.pid) - cpu
     memory = peak_memory_mb(process.pid)
@@ -212,6 +225,8 @@ async def drive(folder: Path, lines: int, keystrokes: int, settings: dict, typed
     latencies.sort()
     if not latency:
         return {"cpu": cpu}
+    hover_p50 = statistics.median(hovers) if hovers else float("nan")
+    hover_p95 = hovers[int(0.95 * (len(hovers) - 1))] if hovers else float("nan")
     return {
         "lines": lines,
         "first": first,
@@ -219,6 +234,8 @@ async def drive(folder: Path, lines: int, keystrokes: int, settings: dict, typed
         "p95": latencies[int(0.95 * (len(latencies) - 1))],
         "memory": memory,
         "cpu": cpu,
+        "hover_p50": hover_p50,
+        "hover_p95": hover_p95,
         "peers": peers(hyps, refs),
     }
 
@@ -246,7 +263,8 @@ async def main() -> None:
     for r in rows:
         print(
             f"{r['lines']:,} lines, {args.typed} keystrokes typed {args.gap:.0f} ms apart: server CPU {r['cpu']:.2f} s "
-            f"with the adaptive debounce, {r['fixed_cpu']:.2f} s with a fixed 150 ms debounce"
+            f"with the adaptive debounce, {r['fixed_cpu']:.2f} s with a fixed 150 ms debounce; "
+            f"hover meanwhile p50 {1000 * r['hover_p50']:.1f} ms, p95 {1000 * r['hover_p95']:.1f} ms"
         )
 
 
