@@ -143,18 +143,6 @@ def test_pace_waits_only_for_bursts_and_slow_rescores():
     assert pace.delay(20.0, rescoring=False) == MAX_WAIT_S
 
 
-async def test_default_debounce_coalesces_a_burst_of_edits(client):
-    """Without scorelens.debounceMs, edits sent faster than they are scored are scored together."""
-    client.set_configuration({"scorelens": {}})
-    uri, _ = pair_files(client, "burst", "the cat sat on the mat\n", "the cat sat on the mat\n")
-    await scores(client, uri)
-    for k in range(20):
-        change(client, uri, k + 2, (0, 0), (0, 0), "x ")
-    s = await scores(client, uri, version=21)
-    assert s["scores"]["wer"]["insertions"] == 20
-    assert len([p for p in client.scores_log if p["uri"] == uri and p["version"] > 1]) < 20
-
-
 async def test_notifications_leave_no_pending_entry():
     """pygls files the future of a notification's async or generator handler (didOpen, didChange)
     among its pending requests and never removes it: the server takes it out when done."""

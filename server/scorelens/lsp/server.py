@@ -334,12 +334,12 @@ class ScoreLensServer(LanguageServer):
                 cold = True
                 await diagnostics.prepare(self, review)
         diagnostics.publish(self, review)
+        if review.views_stale:  # asked before the scores are announced, so a client that reacts
+            review.views_stale = False  # to them finds its views already asked for again
+            self.refresh_views()
         report.notify_scores(self, review.uri, review)
         if not cold:  # an edit's cost, not a cold start's
             review.pace.measured(time.perf_counter() - began)
-        if review.views_stale:
-            review.views_stale = False
-            self.refresh_views()
         review.done.set()
 
     def refresh_views(self) -> None:
