@@ -21,9 +21,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
-import numpy as np
 import regex
 
 from . import __version__
@@ -45,13 +44,15 @@ from .core import (
 from .core.bleu import SMOOTH_DEFAULTS, BleuScore
 from .core.corpus import POOL_MINIMUM, PoolMap
 from .core.findings import DELETION, INSERTION, OUTSIDE_LCS, SUBSTITUTION, UNMATCHED
-from .core import significance
 from .core.rouge import RougeScore
 from .core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
 from .core.wer import ErrorCounts
 from .pairing_rules import NoReferences, find_references
 from .summary import comparison_dict, scores_dict, segment_dict
 from .textfile import BOM, BOM_NOTE, DEFAULT_MAX_BYTES, UnreadableText, decode, read_text, too_large
+
+if TYPE_CHECKING:  # imported by compare when it runs: NumPy would slow every command's start
+    from .core import significance
 
 EXIT_OK = 0
 EXIT_THRESHOLD = 1
@@ -691,6 +692,10 @@ def compared_evaluations(args: argparse.Namespace, config: ScoringConfig) -> lis
 
 def highlights(evaluations: list[Evaluation], comparison: significance.Comparison, count: int) -> Highlights | None:
     """The segments where the best system (on the first metric) most improves and most regresses."""
+    import numpy as np
+
+    from .core import significance
+
     if count == 0:
         return None
     metric = comparison.metrics[0]
@@ -783,6 +788,8 @@ def compare_json(evaluations: list[Evaluation], comparison: significance.Compari
 
 
 def run_compare(args: argparse.Namespace) -> int:
+    from .core import significance
+
     config = scoring_config(args)
     untested = [m for m in args.metrics if m not in significance.METRICS]
     if untested:

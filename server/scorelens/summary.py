@@ -3,9 +3,13 @@ a comparison's, for ``compare --json`` and ``scorelens/compare``."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .core import CorpusScores, SegmentScores, rates
-from .core.significance import Comparison
 from .core.wer import ErrorCounts
+
+if TYPE_CHECKING:  # significance imports NumPy, which only comparing needs (it costs startup time)
+    from .core.significance import Comparison
 
 
 def scores_dict(s: CorpusScores) -> dict:

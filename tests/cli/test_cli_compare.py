@@ -118,3 +118,12 @@ def test_chrf_plus_plus_is_sacrebleus(run, monkeypatch):
         assert ours["chrf"] == {"score": r.score, "mean": r.mean, "ci": r.ci, "p_value": r.p_value}
     text = run("compare", BASELINE, SYSTEM, "-m", "chrf,rouge2", "--paired-n", "300", "--segments", "0").out
     assert text.splitlines()[3].split() == ["System", "chrF", "ROUGE-2"]
+
+
+def test_numpy_only_when_comparing():
+    """significance needs NumPy; score, check and serve start without importing it."""
+    import subprocess
+    import sys
+
+    code = "import sys, scorelens.cli, scorelens.lsp.server; print('numpy' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"

@@ -61,3 +61,10 @@ async def test_compare_alone_and_bad_params(client):
             assert "compare" in str(exc) or "hypothesis" in str(exc)
         else:
             raise AssertionError(f"{bad} was accepted")
+
+
+def test_request_names_the_same_tests_as_the_core():
+    from scorelens.core import significance
+    from scorelens.lsp import compare as feature
+
+    assert feature.TESTS == significance.TESTS
