@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
-from ..core import CorpusScores, SegmentScores, rates
+from ..core import CorpusScores, RougeScore, SegmentScores, rates
 from ..core import findings as codes
 from .reviews import Review
 
 
+def rouge_scores(scores: SegmentScores | CorpusScores) -> list[tuple[str, RougeScore]]:
+    """The enabled ROUGE figures with their labels: ROUGE-1 … ROUGE-9, then ROUGE-L and ROUGE-Lsum."""
+    pairs = [(f"ROUGE-{key[5:]}", r) for key, r in scores.rouge_n.items()]
+    pairs += [(label, r) for label, r in (("ROUGE-L", scores.rouge_l), ("ROUGE-Lsum", scores.rouge_lsum)) if r is not None]
+    return pairs
+
+
 def short(scores: SegmentScores | CorpusScores) -> str:
-    """``BLEU 23.4 · ROUGE-L 0.612 · WER 25.0%``: the enabled metrics, compact."""
+    """``BLEU 23.4 · chrF2 51.0 · ROUGE-L 0.612 · WER 25.0%``: the enabled metrics, compact."""
     parts = []
     if scores.bleu is not None:
         parts.append(f"BLEU {scores.bleu.score:.1f}")
-    if scores.rouge_l is not None:
-        parts.append(f"ROUGE-L {scores.rouge_l.fmeasure:.3f}")
-    if scores.rouge_lsum is not None:
-        parts.append(f"ROUGE-Lsum {scores.rouge_lsum.fmeasure:.3f}")
+    if scores.chrf is not None:
+        parts.append(f"{scores.chrf.name} {scores.chrf.score:.1f}")
+    parts += [f"{label} {r.fmeasure:.3f}" for label, r in rouge_scores(scores)]
     if scores.wer is not None:
         parts.append(f"WER {100 * rates(scores.wer).wer:.1f}%")
     if scores.cer is not None:
@@ -66,9 +72,10 @@ def segment_description(review: Review, segment: int, markdown: bool = True) -> 
             f"{item}{left}sentence BLEU {b.score:.2f}{right} — n-gram precisions {precisions}, BP {b.bp:.3f} "
             f"(hyp {b.sys_len}, ref {b.ref_len} tokens)"
         )
-    for label, r in (("ROUGE-L", s.rouge_l), ("ROUGE-Lsum", s.rouge_lsum)):
-        if r is not None:
-            lines.append(f"{item}{left}{label}{right} P {r.precision:.3f} · R {r.recall:.3f} · F {r.fmeasure:.3f}")
+    if s.chrf is not None:
+        lines.append(f"{item}{left}sentence {s.chrf.name} {s.chrf.score:.2f}{right}")
+    for label, r in rouge_scores(s):
+        lines.append(f"{item}{left}{label}{right} P {r.precision:.3f} · R {r.recall:.3f} · F {r.fmeasure:.3f}")
     if s.wer is not None:
         c = s.wer
         lines.append(

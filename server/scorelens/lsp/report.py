@@ -50,6 +50,10 @@ async def report(ls, review: Review) -> dict | None:
         }
         if s.bleu is not None:
             row["bleu"] = s.bleu.score
+        if s.chrf is not None:
+            row["chrf"] = s.chrf.score
+        for key, r in s.rouge_n.items():
+            row[key] = r.fmeasure
         if s.rouge_l is not None:
             row["rougeL"] = s.rouge_l.fmeasure
         if s.rouge_lsum is not None:

@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 import cattrs
 
-from ..core import METRICS, SEGMENTATIONS, WER_TRANSFORMS, BleuConfig, RougeConfig, ScoringConfig
+from ..core import METRICS, SEGMENTATIONS, WER_TRANSFORMS, BleuConfig, ChrfConfig, RougeConfig, ScoringConfig
 from ..core.bleu import SMOOTH_DEFAULTS
 from ..core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
 from ..textfile import DEFAULT_MAX_BYTES
@@ -34,6 +34,18 @@ class BleuSettings:
     smooth_value: float | None = None
     lowercase: bool = False
     max_ngram_order: int = attrs.field(default=4, validator=[attrs.validators.ge(1), attrs.validators.le(9)])
+
+
+@attrs.frozen
+class ChrfSettings:
+    """sacreBLEU's ``CHRF`` options (``--chrf-*``)."""
+
+    char_order: int = attrs.field(default=6, validator=[attrs.validators.ge(1), attrs.validators.le(9)])
+    word_order: int = attrs.field(default=0, validator=[attrs.validators.ge(0), attrs.validators.le(9)])
+    beta: int = attrs.field(default=2, validator=attrs.validators.ge(0))
+    lowercase: bool = False
+    whitespace: bool = False
+    eps_smoothing: bool = False
 
 
 @attrs.frozen
@@ -66,6 +78,7 @@ class InlayHintSettings:
 class Settings:
     metrics: tuple[str, ...] = attrs.field(default=("bleu", "rougeL", "wer"), validator=_metrics)
     bleu: BleuSettings = BleuSettings()
+    chrf: ChrfSettings = ChrfSettings()
     rouge: RougeSettings = RougeSettings()
     wer: WerSettings = WerSettings()
     segmentation: str = attrs.field(default="line", validator=_in(SEGMENTATIONS))
@@ -179,6 +192,7 @@ def scoring_config(settings: Settings, language: str | None = None) -> ScoringCo
             max_ngram_order=settings.bleu.max_ngram_order,
         ),
         rouge=RougeConfig(tokenizer_name=settings.rouge.tokenizer, stem=settings.rouge.stem),
+        chrf=ChrfConfig(**attrs.asdict(settings.chrf)),
         wer_transform=settings.wer.transform,
         segmentation=settings.segmentation,
     )
