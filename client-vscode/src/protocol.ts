@@ -19,8 +19,11 @@ export const ServerCommand = {
   setRougeTokenizer: 'scorelens.setRougeTokenizer',
 } as const;
 
-export type MetricId = 'bleu' | 'rougeL' | 'rougeLsum' | 'wer' | 'cer';
-export const ALL_METRICS: readonly MetricId[] = ['bleu', 'rougeL', 'rougeLsum', 'wer', 'cer'];
+export type RougeNId = 'rouge1' | 'rouge2' | 'rouge3' | 'rouge4' | 'rouge5' | 'rouge6' | 'rouge7' | 'rouge8' | 'rouge9';
+export const ROUGE_N: readonly RougeNId[] = ['rouge1', 'rouge2', 'rouge3', 'rouge4', 'rouge5', 'rouge6', 'rouge7', 'rouge8', 'rouge9'];
+export type MetricId = 'bleu' | 'chrf' | RougeNId | 'rougeL' | 'rougeLsum' | 'wer' | 'cer';
+/** The order metrics are shown in: the server's names, MT's first, then summarization's, then ASR's. */
+export const ALL_METRICS: readonly MetricId[] = ['bleu', 'chrf', ...ROUGE_N, 'rougeL', 'rougeLsum', 'wer', 'cer'];
 
 export interface BleuScore {
   score: number;
@@ -28,6 +31,14 @@ export interface BleuScore {
   bp: number;
   sys_len: number;
   ref_len: number;
+  signature: string;
+}
+
+export interface ChrfScore {
+  score: number;
+  char_order: number;
+  word_order: number;
+  beta: number;
   signature: string;
 }
 
@@ -51,8 +62,9 @@ export interface WerScore extends ErrorRateScore { wer: number }
 export interface CerScore extends ErrorRateScore { cer: number }
 
 /** Only the enabled metrics are present. */
-export interface CorpusScores {
+export interface CorpusScores extends Partial<Record<RougeNId, RougeScore>> {
   bleu?: BleuScore;
+  chrf?: ChrfScore;
   rougeL?: RougeScore;
   rougeLsum?: RougeScore;
   wer?: WerScore;
@@ -68,12 +80,13 @@ export interface ScoresParams {
   scores: CorpusScores | null;
 }
 
-export interface SegmentReport {
+export interface SegmentReport extends Partial<Record<RougeNId, number | null>> {
   /** 0-based first line of the segment. */
   line: number;
   hypothesis: string;
   references: string[];
   bleu?: number | null;
+  chrf?: number | null;
   rougeL?: number | null;
   rougeLsum?: number | null;
   wer?: number | null;

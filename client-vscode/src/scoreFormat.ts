@@ -1,28 +1,45 @@
 // How scores are written in the status bar, its tooltip and the report. No `vscode` import.
-import { ALL_METRICS, CorpusScores, MetricId } from './protocol';
+import { ALL_METRICS, CorpusScores, MetricId, ROUGE_N, RougeNId } from './protocol';
+
+const isRougeN = (metric: MetricId): metric is RougeNId => (ROUGE_N as readonly MetricId[]).includes(metric);
 
 export const METRIC_LABEL: Record<MetricId, string> = {
   bleu: 'BLEU',
+  chrf: 'chrF',
+  rouge1: 'ROUGE-1',
+  rouge2: 'ROUGE-2',
+  rouge3: 'ROUGE-3',
+  rouge4: 'ROUGE-4',
+  rouge5: 'ROUGE-5',
+  rouge6: 'ROUGE-6',
+  rouge7: 'ROUGE-7',
+  rouge8: 'ROUGE-8',
+  rouge9: 'ROUGE-9',
   rougeL: 'ROUGE-L',
   rougeLsum: 'ROUGE-Lsum',
   wer: 'WER',
   cer: 'CER',
 };
 
+/** On sacreBLEU's 0–100 scale; the others are 0–1. */
+export const PERCENT_SCALE: ReadonlySet<MetricId> = new Set<MetricId>(['bleu', 'chrf']);
+
 /**
- * As the server writes them in hints and code lenses: BLEU on sacreBLEU's 0–100 scale with one
- * decimal, ROUGE F-measures 0–1 with three, error rates as percentages.
+ * As the server writes them in hints and code lenses: BLEU and chrF on sacreBLEU's 0–100 scale
+ * with one decimal, ROUGE F-measures 0–1 with three, error rates as percentages.
  */
 export function formatMetric(metric: MetricId, value: number): string {
-  if (metric === 'bleu') return value.toFixed(1);
+  if (PERCENT_SCALE.has(metric)) return value.toFixed(1);
   if (metric === 'wer' || metric === 'cer') return `${(100 * value).toFixed(1)}%`;
   return value.toFixed(3);
 }
 
-/** The one number that stands for a metric: BLEU score, ROUGE F-measure, error rate. */
+/** The one number that stands for a metric: BLEU or chrF score, ROUGE F-measure, error rate. */
 export function headlineValue(scores: CorpusScores, metric: MetricId): number | undefined {
+  if (isRougeN(metric)) return scores[metric]?.fmeasure;
   switch (metric) {
     case 'bleu': return scores.bleu?.score;
+    case 'chrf': return scores.chrf?.score;
     case 'rougeL': return scores.rougeL?.fmeasure;
     case 'rougeLsum': return scores.rougeLsum?.fmeasure;
     case 'wer': return scores.wer?.wer;
@@ -34,10 +51,17 @@ export function presentMetrics(scores: CorpusScores): MetricId[] {
   return ALL_METRICS.filter((m) => headlineValue(scores, m) !== undefined);
 }
 
-/** e.g. `BLEU 31.2 · ROUGE-L 0.605 · WER 31.0%`, in a fixed metric order. */
+/** `chrF`, or sacreBLEU's own name for chrF's variants: `chrF2++` (word order 2), `chrF1`. */
+export function metricLabel(scores: CorpusScores, metric: MetricId): string {
+  const c = scores.chrf;
+  if (metric === 'chrf' && c && (c.beta !== 2 || c.word_order !== 0)) return `chrF${c.beta}${'+'.repeat(c.word_order)}`;
+  return METRIC_LABEL[metric];
+}
+
+/** e.g. `BLEU 31.2 · chrF 55.0 · ROUGE-L 0.605 · WER 31.0%`, in a fixed metric order. */
 export function statusBarText(scores: CorpusScores): string {
   return presentMetrics(scores)
-    .map((m) => `${METRIC_LABEL[m]} ${formatMetric(m, headlineValue(scores, m) as number)}`)
+    .map((m) => `${metricLabel(scores, m)} ${formatMetric(m, headlineValue(scores, m) as number)}`)
     .join(' · ');
 }
 
@@ -53,7 +77,7 @@ export interface MetricDetail {
 export function metricDetails(scores: CorpusScores): MetricDetail[] {
   return presentMetrics(scores).map((metric) => {
     const value = formatMetric(metric, headlineValue(scores, metric) as number);
-    const base = { metric, label: METRIC_LABEL[metric], value };
+    const base = { metric, label: metricLabel(scores, metric), value };
     if (metric === 'bleu') {
       const b = scores.bleu!;
       return {
@@ -62,7 +86,11 @@ export function metricDetails(scores: CorpusScores): MetricDetail[] {
         signature: b.signature,
       };
     }
-    if (metric === 'rougeL' || metric === 'rougeLsum') {
+    if (metric === 'chrf') {
+      const c = scores.chrf!;
+      return { ...base, detail: `character order ${c.char_order}, word order ${c.word_order}, beta ${c.beta}`, signature: c.signature };
+    }
+    if (metric === 'rougeL' || metric === 'rougeLsum' || isRougeN(metric)) {
       const r = scores[metric]!;
       return { ...base, detail: `P ${r.precision.toFixed(3)} R ${r.recall.toFixed(3)} F ${r.fmeasure.toFixed(3)}`, signature: r.signature ?? '' };
     }

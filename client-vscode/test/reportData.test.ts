@@ -31,6 +31,29 @@ describe('histogram', () => {
   });
 });
 
+describe('chrF and ROUGE-N in the report', () => {
+  it('bins sentence chrF over 0–100 and ROUGE-N over 0–1', () => {
+    const h = histogram('chrf', [0, 55, 100]);
+    assert.equal(h.title, 'Sentence chrF');
+    assert.equal(h.bins[5].label, '50–60');
+    assert.deepEqual(h.bins.map((b) => b.count), [1, 0, 0, 0, 0, 1, 0, 0, 0, 1]);
+    assert.equal(histogram('rouge2', [0.25]).title, 'Segment ROUGE-2');
+    assert.equal(histogram('rouge2', [0.25]).bins[2].count, 1);
+  });
+  it('has their columns and histograms, ranked by chrF when BLEU is off', () => {
+    const rows = [
+      { ...segment(0, null, null, null), chrf: 70, rouge2: 0.5 },
+      { ...segment(1, null, null, null), chrf: 20, rouge2: 0.1 },
+    ];
+    const v = shapeReport(report(rows));
+    assert.deepEqual(v.columns, ['chrf', 'rouge2']);
+    assert.equal(v.worstBy, 'chrf');
+    assert.deepEqual(v.rows.map((row) => row.line), [1, 0]);
+    assert.deepEqual(v.rows[0].values, { chrf: 20, rouge2: 0.1 });
+    assert.deepEqual(v.histograms.map((h) => h.metric), ['chrf', 'rouge2']);
+  });
+});
+
 describe('shapeReport', () => {
   const r = report([segment(0, 80, 0.1), segment(1, 5, 0.9), segment(2, 40, 0.5), segment(3, 5, 0.7), segment(4, null, null, null)]);
   const view = shapeReport(r);

@@ -23,6 +23,27 @@ describe('status bar text', () => {
   });
 });
 
+describe('chrF and ROUGE-N', () => {
+  const chrf = { score: 55.0123, char_order: 6, word_order: 0, beta: 2, signature: 'nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:scorelens-0.1.0' };
+  const rouge = (f: number) => ({ precision: f, recall: f, fmeasure: f, signature: 'nrefs:1|tok:rouge-score|stem:no|agg:mean|version:scorelens-0.1.0' });
+  it('shows chrF on the 0–100 scale and ROUGE-N F-measures beside the others, MT metrics first', () => {
+    const scores = { ...corpusScores, chrf, rouge2: rouge(0.41234), rouge1: rouge(0.6) };
+    assert.equal(statusBarText(scores), 'BLEU 31.2 · chrF 55.0 · ROUGE-1 0.600 · ROUGE-2 0.412 · ROUGE-L 0.605 · WER 31.0%');
+    assert.deepEqual(presentMetrics(scores), ['bleu', 'chrf', 'rouge1', 'rouge2', 'rougeL', 'wer']);
+  });
+  it("names chrF's variants as sacreBLEU does", () => {
+    assert.equal(statusBarText({ segments: 1, chrf: { ...chrf, word_order: 2 } }), 'chrF2++ 55.0');
+    assert.equal(statusBarText({ segments: 1, chrf: { ...chrf, beta: 1 } }), 'chrF1 55.0');
+  });
+  it('gives chrF its orders and signature, ROUGE-N its P/R/F', () => {
+    const [c, r] = metricDetails({ segments: 1, chrf, rouge4: rouge(0.25) });
+    assert.equal(c.detail, 'character order 6, word order 0, beta 2');
+    assert.equal(c.signature, chrf.signature);
+    assert.equal(r.label, 'ROUGE-4');
+    assert.equal(r.detail, 'P 0.250 R 0.250 F 0.250');
+  });
+});
+
 describe('tooltip details', () => {
   it('gives each metric its components and signature', () => {
     const [bleu, rouge, wer] = metricDetails(corpusScores);

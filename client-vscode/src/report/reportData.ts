@@ -1,7 +1,7 @@
 // Turns a `scorelens/report` result into what the report webview draws. Pure (no `vscode`, no DOM),
 // so the unit tests check the numbers; the webview only renders.
 import { ALL_METRICS, MetricId, Report, SegmentReport } from '../protocol';
-import { METRIC_LABEL, MetricDetail, formatMetric, metricDetails } from '../scoreFormat';
+import { METRIC_LABEL, MetricDetail, PERCENT_SCALE, formatMetric, metricDetails } from '../scoreFormat';
 
 export interface HistogramBin {
   label: string;
@@ -47,7 +47,7 @@ export interface ReportView {
 /** Error rates: lower is better. */
 export const LOWER_IS_BETTER: ReadonlySet<MetricId> = new Set<MetricId>(['wer', 'cer']);
 /** Which metric decides "worst", in order of preference. */
-const WORST_BY_PREFERENCE: readonly MetricId[] = ['bleu', 'wer', 'rougeL', 'rougeLsum', 'cer'];
+const WORST_BY_PREFERENCE: readonly MetricId[] = ['bleu', 'chrf', 'wer', 'rougeL', 'rougeLsum', 'rouge1', 'rouge2', 'cer'];
 
 export function fileNameOf(uri: string): string {
   try {
@@ -64,12 +64,12 @@ function segmentValue(segment: SegmentReport, metric: MetricId): number | undefi
 }
 
 /**
- * Ten equal bins over the metric's range (0–100 for BLEU, 0–1 otherwise; the top bin includes its
+ * Ten equal bins over the metric's range (0–100 for BLEU and chrF, 0–1 otherwise; the top bin includes its
  * upper edge). Error rates can exceed 1 when the hypothesis has many insertions: they get an
  * eleventh bin "≥ 1.0" so they are not hidden.
  */
 export function histogram(metric: MetricId, values: readonly number[]): Histogram {
-  const top = metric === 'bleu' ? 100 : 1;
+  const top = PERCENT_SCALE.has(metric) ? 100 : 1;
   const width = top / 10;
   const overflow = LOWER_IS_BETTER.has(metric);
   const counts = new Array<number>(overflow ? 11 : 10).fill(0);
@@ -77,15 +77,15 @@ export function histogram(metric: MetricId, values: readonly number[]): Histogra
     const index = value >= top ? (overflow ? 10 : 9) : Math.max(0, Math.floor(value / width + 1e-9));
     counts[Math.min(index, counts.length - 1)]++;
   }
-  // Edges in the units the values are shown in: BLEU 0–100, ROUGE 0–1, error rates in % (the
-  // sign once per label, to keep labels as narrow as the bars).
-  const edge = (i: number) => (metric === 'bleu' ? String(i * width) : overflow ? String(Math.round(i * width * 100)) : (i * width).toFixed(1));
+  // Edges in the units the values are shown in: BLEU and chrF 0–100, ROUGE 0–1, error rates in %
+  // (the sign once per label, to keep labels as narrow as the bars).
+  const edge = (i: number) => (PERCENT_SCALE.has(metric) ? String(i * width) : overflow ? String(Math.round(i * width * 100)) : (i * width).toFixed(1));
   const unit = overflow ? '%' : '';
   const bins = counts.map((count, i) => ({ label: i === 10 ? `≥ ${edge(10)}${unit}` : `${edge(i)}–${edge(i + 1)}${unit}`, count }));
   const mean = values.length ? values.reduce((a, b) => a + b, 0) / values.length : NaN;
   return {
     metric,
-    title: metric === 'bleu' ? 'Sentence BLEU' : `Segment ${METRIC_LABEL[metric]}`,
+    title: metric === 'bleu' ? 'Sentence BLEU' : metric === 'chrf' ? 'Sentence chrF' : `Segment ${METRIC_LABEL[metric]}`,
     bins,
     total: values.length,
     mean: values.length ? formatMetric(metric, mean) : '–',
