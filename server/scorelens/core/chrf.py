@@ -83,36 +83,35 @@ def _overlapping(n: int) -> re.Pattern:
     return re.compile(f"(?=(.{{{n}}}))", re.S)
 
 
-# Grams are numbered before rapidfuzz intersects them: it compares ints by value, other objects
-# (strings of several characters, tuples) by their hash.
-Number = Callable[[Hashable], int]
+def char_ngrams(text: str, n: int) -> Sequence[str]:
+    """The character n-grams of ``text``, in order."""
+    return text if n == 1 else _overlapping(n).findall(text)
 
 
-def char_ngrams(text: str, n: int, number: Number) -> list[int]:
-    """The character n-grams of ``text`` numbered and sorted (a multiset rapidfuzz can intersect)."""
-    if n == 1:
-        return sorted(map(ord, text))
-    return sorted(map(number, _overlapping(n).findall(text)))
+def word_ngrams(words: Sequence[int], n: int) -> Sequence:
+    """The word n-grams of a numbered word sequence, in order."""
+    return words if n == 1 else list(zip(*[words[i:] for i in range(n)]))
 
 
-def word_ngrams(words: Sequence[int], n: int, number: Number) -> list[int]:
-    """The word n-grams of a numbered word sequence, numbered and sorted."""
-    if n == 1:
-        return sorted(words)
-    return sorted(map(number, zip(*[words[i:] for i in range(n)])))
+def _common(hyp: Sequence, ref: Sequence, number: Callable[[Hashable], int]) -> int:
+    """Size of the multiset intersection of two n-gram sequences.
 
-
-def _common(a: list[int], b: Sequence[int]) -> int:
-    """Size of the multiset intersection of two sorted lists: their longest common subsequence."""
-    return LCSseq.similarity(a, b) if a and b else 0
+    A set intersection when the hypothesis repeats no n-gram (the usual case from order 3 on);
+    else the longest common subsequence of the two sorted lists, n-grams numbered first (rapidfuzz
+    compares ints by value, other objects by their hash).
+    """
+    unique = set(hyp)
+    if len(unique) == len(hyp):
+        return len(unique.intersection(ref))
+    return LCSseq.similarity(sorted(map(number, hyp)), sorted(map(number, ref)))
 
 
 def statistics(hyp_chars: str, hyp_words: Sequence[int], refs: Sequence[tuple[str, Sequence[int]]], config: ChrfConfig) -> tuple[int, ...]:
     """The segment's statistics against its best reference: each side as :func:`chars` and
     :func:`words` give it, words numbered (equal words equal numbers)."""
     number = defaultdict(count().__next__).__getitem__
-    hyp_grams = [char_ngrams(hyp_chars, n, number) for n in range(1, config.char_order + 1)]
-    hyp_grams += [word_ngrams(hyp_words, n, number) for n in range(1, config.word_order + 1)]
+    hyp_grams = [char_ngrams(hyp_chars, n) for n in range(1, config.char_order + 1)]
+    hyp_grams += [word_ngrams(hyp_words, n) for n in range(1, config.word_order + 1)]
     best: tuple[int, ...] = ()
     best_f = -1.0
     for ref_chars, ref_words in refs:
@@ -120,12 +119,12 @@ def statistics(hyp_chars: str, hyp_words: Sequence[int], refs: Sequence[tuple[st
         for n, h in enumerate(hyp_grams):
             if n < config.char_order:
                 ref_count = max(len(ref_chars) - n, 0)
-                r = char_ngrams(ref_chars, n + 1, number) if ref_count and h else ()
+                common = _common(h, char_ngrams(ref_chars, n + 1), number) if ref_count and h else 0
             else:
                 ref_count = max(len(ref_words) - (n - config.char_order), 0)
-                r = word_ngrams(ref_words, n - config.char_order + 1, number) if ref_count and h else ()
+                common = _common(h, word_ngrams(ref_words, n - config.char_order + 1), number) if ref_count and h else 0
             # sacreBLEU counts no hypothesis n-grams of an order the reference has none of
-            stats += (len(h) if ref_count else 0, ref_count, _common(h, r))
+            stats += (len(h) if ref_count else 0, ref_count, common)
         f = f_score(stats, config)
         if f > best_f:
             best_f, best = f, tuple(stats)

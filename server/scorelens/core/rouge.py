@@ -67,21 +67,23 @@ def lcs_scores(hyp: Sequence[str], ref: Sequence[str]) -> tuple[float, float, fl
 def ngram_scores(hyp: Sequence[int], ref: Sequence[int], n: int) -> tuple[float, float, float]:
     """ROUGE-N (precision, recall, F) of numbered tokens (equal tokens equal numbers).
 
-    The matched n-grams are the size of the multiset intersection, which is the longest common
-    subsequence of the two sorted n-gram lists (done in C by rapidfuzz). Empty sides count as
-    one n-gram in the denominators, as rouge-score's ``max(count, 1)``.
+    The matched n-grams are the size of the multiset intersection: a set intersection when the
+    hypothesis repeats no n-gram, else the longest common subsequence of the two sorted n-gram
+    lists (done in C by rapidfuzz). Empty sides count as one n-gram in the denominators, as
+    rouge-score's ``max(count, 1)``.
     """
     hyp_count = max(len(hyp) - n + 1, 0)
     ref_count = max(len(ref) - n + 1, 0)
     hits = 0
     if hyp_count and ref_count:
-        if n == 1:
-            hits = LCSseq.similarity(sorted(hyp), sorted(ref))
+        grams = [side if n == 1 else list(zip(*[side[i:] for i in range(n)])) for side in (hyp, ref)]
+        unique = set(grams[0])
+        if len(unique) == hyp_count:
+            hits = len(unique.intersection(grams[1]))
         else:
             # n-grams numbered: rapidfuzz compares ints by value but other objects by their hash
             number = defaultdict(count().__next__).__getitem__
-            grams = [sorted(map(number, zip(*[side[i:] for i in range(n)]))) for side in (hyp, ref)]
-            hits = LCSseq.similarity(*grams)
+            hits = LCSseq.similarity(*[sorted(map(number, side)) for side in grams])
     precision = hits / max(hyp_count, 1)
     recall = hits / max(ref_count, 1)
     return precision, recall, fmeasure(precision, recall)
