@@ -73,12 +73,6 @@ def installed() -> str:
     return "; ".join(line for line in done.stdout.splitlines() if line.startswith("missing:"))
 
 
-def pending(request, point: str) -> None:
-    """Marks the running test as expected to fail until the server does ``point`` (issue #12,
-    being done on the `protocol` branch); not strict, so the day it passes shows as XPASS."""
-    request.applymarker(pytest.mark.xfail(reason=f"needs the server's {point} (issue #12, branch protocol)", strict=False))
-
-
 def require(program: str | None, what: str, installed: str) -> str:
     """The program's path, or a skip (a failure under CI=true) naming what is missing."""
     if program:

@@ -9,7 +9,7 @@ import json
 import shutil
 
 import pytest
-from editors_support import HERE, Terminal, editor_env, first_finding, make_workspace, pending, readme_block, require
+from editors_support import HERE, Terminal, editor_env, first_finding, make_workspace, readme_block, require
 
 
 @pytest.fixture(scope="module")
@@ -55,10 +55,9 @@ def test_diagnostics_at_the_right_columns(seen):
     assert any("[bleu.unmatched]" in d["text"] for d in seen["diagnostics"])
 
 
-def test_hover_is_plain_text_with_the_sentence_scores(seen, request):
+def test_hover_is_plain_text_with_the_sentence_scores(seen):
     passed(seen, "hover")
     assert "sentence BLEU" in seen["hover"] and "WER" in seen["hover"]
-    pending(request, "plain-text hovers (eglot without markdown-mode asks for plaintext)")
     assert seen["hover_kind"] == "plaintext"
     assert "**" not in seen["hover"] and "~~" not in seen["hover"] and "\\" not in seen["hover"]
 
