@@ -109,3 +109,51 @@ def find_references(hypothesis: Path) -> list[Path]:
             + ", ".join(rule.describe() for rule in tried)
         )
     return [Path(p) for p in found[1]]
+
+
+# -- reference templates of [[tool.scorelens.pair]] / scorelens.toml -------------------------
+
+
+PLACEHOLDERS = {
+    "stem": "the hypothesis's file name without its last extension",
+    "name": "the hypothesis's file name",
+    "ext": "its last extension, without the dot",
+    "dir": "its folder, relative to the workspace folder (. at the top)",
+}
+_TEMPLATE_PART = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
+
+
+class TemplateError(ValueError):
+    """A reference template that is not in the placeholder language; the message says why."""
+
+
+@dataclass(frozen=True)
+class Template:
+    """A reference path with placeholders: ``{stem}``, ``{name}``, ``{ext}``, ``{dir}``; ``{{`` and
+    ``}}`` stand for braces. Nothing else: no attributes, indexes or format specs."""
+
+    parts: tuple[str | tuple[str], ...]  # literal text, or (placeholder,)
+
+    @classmethod
+    def parse(cls, text: str) -> Template:
+        if "\0" in text:
+            raise TemplateError("a NUL character")
+        parts: list[str | tuple[str]] = []
+        at = 0
+        for m in _TEMPLATE_PART.finditer(text):
+            parts.append(text[at : m.start()])
+            at = m.end()
+            token = m.group()
+            if token in ("{{", "}}"):
+                parts.append(token[0])
+            elif token in ("{", "}"):
+                raise TemplateError(f"a lone {token!r} at character {m.start()} (write {token * 2} for a brace)")
+            elif m.group(1) in PLACEHOLDERS:
+                parts.append((m.group(1),))
+            else:
+                raise TemplateError(f"unknown placeholder {token}; use {', '.join('{' + p + '}' for p in PLACEHOLDERS)}")
+        parts.append(text[at:])
+        return cls(tuple(p for p in parts if p != ""))
+
+    def expand(self, values: dict[str, str]) -> str:
+        return "".join(p if isinstance(p, str) else values[p[0]] for p in self.parts)

@@ -14,13 +14,14 @@ import json
 import os
 import queue
 import resource
+import socket
 import subprocess
 import sys
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, BinaryIO, Callable
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -99,13 +100,6 @@ class Server:
         address_space: int = ADDRESS_SPACE,
         cpu_seconds: int = CPU_SECONDS,
     ) -> None:
-        self.root = root
-        self.settings: dict[str, Any] = {"debounceMs": 0, **(settings or {})}
-        self.received: list[dict[str, Any]] = []  # every message from the server, in order
-        self.raw = bytearray()  # every byte from the server, for leak checks
-        self._inbox: queue.Queue[dict[str, Any] | None] = queue.Queue()
-        self._next_id = 0
-        self._write_lock = threading.Lock()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "scorelens", *argv],
             stdin=subprocess.PIPE,
@@ -116,13 +110,25 @@ class Server:
             preexec_fn=_limits(address_space, cpu_seconds),
         )
         self._stderr = bytearray()
-        threading.Thread(target=self._read, daemon=True).start()
+        self.stderr_lines: queue.Queue[str] = queue.Queue()
         threading.Thread(target=self._drain_stderr, daemon=True).start()
+        self._connect(root, settings, self.proc.stdout, self.proc.stdin)
+
+    def _connect(self, root: Path, settings: dict[str, Any] | None, reader: BinaryIO, writer: BinaryIO) -> None:
+        self.root = root
+        self.settings: dict[str, Any] = {"debounceMs": 0, **(settings or {})}
+        self.received: list[dict[str, Any]] = []  # every message from the server, in order
+        self.raw = bytearray()  # every byte from the server, for leak checks
+        self._inbox: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self._next_id = 0
+        self._write_lock = threading.Lock()
+        self._reader, self._writer = reader, writer
+        threading.Thread(target=self._read, daemon=True).start()
 
     # -- wire ------------------------------------------------------------------------------
 
     def _read(self) -> None:
-        out = self.proc.stdout
+        out = self._reader
         try:
             while True:
                 length = None
@@ -141,14 +147,22 @@ class Server:
                 message = json.loads(body)
                 self.received.append(message)
                 if "method" in message and "id" in message:
-                    self._answer(message)
+                    try:
+                        self._answer(message)
+                    except ServerGone:
+                        pass  # the reader sees the end next
                 self._inbox.put(message)
+        except json.JSONDecodeError:
+            raise
+        except (OSError, ValueError):  # our end was closed meanwhile
+            return
         finally:
             self._inbox.put(None)
 
     def _drain_stderr(self) -> None:
         for line in self.proc.stderr:
             self._stderr += line
+            self.stderr_lines.put(line.decode("utf-8", "replace"))
 
     @property
     def stderr(self) -> str:
@@ -163,9 +177,9 @@ class Server:
     def send_bytes(self, data: bytes) -> None:
         with self._write_lock:
             try:
-                self.proc.stdin.write(data)
-                self.proc.stdin.flush()
-            except (BrokenPipeError, ValueError):  # ValueError: our end closed already
+                self._writer.write(data)
+                self._writer.flush()
+            except (OSError, ValueError):  # ValueError: our end closed already
                 raise ServerGone(f"the server exited ({self.proc.poll()}); stderr:\n{self.stderr[-4000:]}") from None
 
     def send(self, message: dict[str, Any]) -> None:
@@ -286,5 +300,97 @@ class Server:
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             try:
                 stream.close()
+            except OSError:
+                pass
+
+
+# -- serve --tcp ------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Listener(Server):
+    """``scorelens serve --tcp`` under the limits; :meth:`client` connects a raw client to it."""
+
+    def __init__(self, root: Path, *options: str, address_space: int = ADDRESS_SPACE) -> None:
+        self.port = free_port()
+        self.root = root
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "scorelens", "serve", "--tcp", f":{self.port}", *options],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            cwd=root,
+            env=_env(),
+            preexec_fn=_limits(address_space, CPU_SECONDS),
+        )
+        self._stderr = bytearray()
+        self.stderr_lines = queue.Queue()
+        threading.Thread(target=self._drain_stderr, daemon=True).start()
+        self.wait_for_log("listening on")
+
+    def wait_for_log(self, text: str, timeout: float = TIMEOUT) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            if text in self.stderr:
+                return self.stderr
+            try:
+                self.stderr_lines.get(timeout=max(deadline - time.monotonic(), 0.01))
+            except queue.Empty:
+                raise TimeoutError(f"the listener never logged {text!r}; stderr:\n{self.stderr[-4000:]}") from None
+
+    def client(self, settings: dict[str, Any] | None = None) -> TcpClient:
+        return TcpClient(self, settings)
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        self.proc.stderr.close()
+
+
+class TcpClient(Server):
+    """A raw client of a :class:`Listener`; :attr:`proc` is the listener's process."""
+
+    def __init__(self, listener: Listener, settings: dict[str, Any] | None = None) -> None:
+        self.listener = listener
+        self.proc = listener.proc
+        self.sock = socket.create_connection(("127.0.0.1", listener.port), timeout=TIMEOUT)
+        self.sock.settimeout(None)
+        self._connect(listener.root, settings, self.sock.makefile("rb"), self.sock.makefile("wb"))
+
+    @property
+    def stderr(self) -> str:
+        return self.listener.stderr
+
+    def closed_by_server(self, timeout: float = TIMEOUT) -> bool:
+        """True once the server has closed this connection."""
+        try:
+            self.wait_for(lambda m: False, timeout, "the end of the connection")
+        except ServerGone:
+            return True
+        return False
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                self.request("shutdown", None, timeout=10)
+                self.notify("exit", None)
+            except (TimeoutError, ServerGone, OSError):
+                pass
+        self.disconnect()
+
+    def disconnect(self) -> None:
+        for closing in (self._writer, self._reader, self.sock):
+            try:
+                closing.close()
             except OSError:
                 pass

@@ -12,8 +12,19 @@ import pytest
 def fake_server(monkeypatch):
     calls = []
     module = types.ModuleType("scorelens.lsp.server")
-    module.main = lambda tcp=None: calls.append(tcp)
+    module.main = lambda: calls.append(None)
     monkeypatch.setitem(sys.modules, "scorelens.lsp.server", module)
+    return calls
+
+
+@pytest.fixture
+def fake_listener(monkeypatch):
+    """What ``serve --tcp`` would listen on, without listening."""
+    from scorelens.lsp import tcp
+
+    calls = []
+    monkeypatch.setattr(tcp, "listen", lambda host, port: (host, port))
+    monkeypatch.setattr(tcp, "serve", lambda listener, once: calls.append((listener, once)))
     return calls
 
 
@@ -27,11 +38,17 @@ def test_stdio_by_default_and_stdio_flag_accepted(run, fake_server):
     "value, expected",
     [("127.0.0.1:2087", ("127.0.0.1", 2087)), ("[::1]:9000", ("::1", 9000)), (":2087", ("127.0.0.1", 2087))],
 )
-def test_tcp(run, fake_server, value, expected):
+def test_tcp(run, fake_server, fake_listener, value, expected):
     result = run("serve", "--tcp", value)
     assert result.code == 0
-    assert fake_server == [expected]
-    assert result.out == ""  # stdout belongs to the protocol
+    assert fake_listener == [(expected, False)]
+    assert fake_server == []  # each client gets its own stdio server, started by the listener
+    assert result.out == ""
+
+
+def test_tcp_once(run, fake_listener):
+    assert run("serve", "--tcp", ":2087", "--once").code == 0
+    assert fake_listener == [(("127.0.0.1", 2087), True)]
 
 
 @pytest.mark.parametrize("value", ["localhost", "localhost:http", "localhost:70000"])

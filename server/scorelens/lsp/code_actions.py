@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from lsprotocol import types
+from pygls.protocol import default_converter
 
 from . import diagnostics
+
+_CONVERTER = default_converter()
 
 _TITLES = {"replace": "Replace with “{text}”", "insert": "Insert “{text}”", "delete": "Delete “{old}”"}
 
 
-def fix_edit(data: dict) -> types.WorkspaceEdit:
-    r = data["range"]
-    edit_range = types.Range(
-        types.Position(r["start"]["line"], r["start"]["character"]), types.Position(r["end"]["line"], r["end"]["character"])
-    )
-    return types.WorkspaceEdit(changes={data["uri"]: [types.TextEdit(edit_range, data["text"])]})
+def fix_edit(data: Any) -> types.WorkspaceEdit:
+    """The edit a fix's ``data`` describes; ValueError for anything else (a client sends it back)."""
+    try:
+        edit_range = _CONVERTER.structure(data["range"], types.Range)
+        uri, text = data["uri"], data["text"]
+    except Exception:  # not a mapping, a key missing, a range that is not one
+        raise ValueError("not a fix's data: {uri, range, text} as in a ScoreLens diagnostic") from None
+    if not isinstance(uri, str) or not isinstance(text, str):
+        raise ValueError("not a fix's data: uri and text must be strings")
+    return types.WorkspaceEdit(changes={uri: [types.TextEdit(edit_range, text)]})
 
 
 def _take_line(ls, review, line: int) -> types.CodeAction | None:

@@ -3,7 +3,7 @@
 1. an explicit pairing made with the ``scorelens.pair`` command;
 2. ``[[tool.scorelens.pair]]`` in the workspace's ``pyproject.toml`` (or ``[[pair]]`` in
    ``scorelens.toml``): ``hypothesis`` is a glob relative to the folder, ``references`` are
-   templates with ``{stem}`` (file name without its last extension), ``{name}`` and ``{ext}``;
+   :class:`~scorelens.pairing_rules.Template` s (``{stem}``, ``{name}``, ``{ext}``, ``{dir}``);
 3. the naming conventions of :mod:`scorelens.pairing_rules`.
 """
 
@@ -18,8 +18,10 @@ from typing import Callable, Collection
 from pygls.uris import from_fs_path, to_fs_path
 
 from .. import pairing_rules
+from ..textfile import UnreadableText, read_text
 
 CONFIG_FILES = ("scorelens.toml", "pyproject.toml")
+CONFIG_MAX_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -36,10 +38,57 @@ class _ConfigRule:
     folder: Path
     source: str
     hypothesis: str
-    references: tuple[str, ...]
+    references: tuple[pairing_rules.Template, ...]
+
+
+def _pair_entries(data: dict, name: str) -> tuple[list, str, str | None]:
+    """The ``pair`` entries of one configuration file, the key they are under, and a problem."""
+    if name == "scorelens.toml":
+        node, key = data.get("pair", []), "pair"
+    else:
+        key = "tool.scorelens.pair"
+        tool = data.get("tool", {})
+        if not isinstance(tool, dict):
+            return [], "tool", "not a table; ignored"
+        scorelens = tool.get("scorelens", {})
+        if not isinstance(scorelens, dict):
+            return [], "tool.scorelens", "not a table; ignored"
+        node = scorelens.get("pair", [])
+    if isinstance(node, dict):
+        node = [node]
+    if not isinstance(node, list):
+        return [], key, "must be an array of tables ([[pair]]); ignored"
+    return node, key, None
+
+
+def _config_rule(folder: Path, name: str, entry, key: str) -> _ConfigRule:
+    """One ``pair`` entry, or ValueError saying what is wrong with it (the key included)."""
+    if not isinstance(entry, dict):
+        raise ValueError(f"{key}: a pair is a table with hypothesis = \"glob\" and references = [\"template\", ...]")
+    hyp, refs = entry.get("hypothesis"), entry.get("references")
+    if isinstance(refs, str):
+        refs = [refs]
+    if not isinstance(hyp, str) or not hyp.strip() or "\0" in hyp:
+        raise ValueError(f"{key}.hypothesis: must be a glob such as \"hyp/*.txt\"")
+    try:
+        PurePath("x").match(hyp)
+    except ValueError as exc:
+        raise ValueError(f"{key}.hypothesis: {exc}") from None
+    if not isinstance(refs, list) or not refs:
+        raise ValueError(f"{key}.references: must be a list of templates such as [\"ref/{{stem}}.txt\"]")
+    templates = []
+    for i, ref in enumerate(refs):
+        if not isinstance(ref, str):
+            raise ValueError(f"{key}.references[{i}]: must be a string, not {type(ref).__name__}")
+        try:
+            templates.append(pairing_rules.Template.parse(ref))
+        except pairing_rules.TemplateError as exc:
+            raise ValueError(f"{key}.references[{i}]: {exc}") from None
+    return _ConfigRule(folder, name, hyp, tuple(templates))
 
 
 def _read_config(folder: Path) -> tuple[list[_ConfigRule], list[str]]:
+    """The pairing rules of one workspace folder; every problem names the file and the key."""
     rules: list[_ConfigRule] = []
     problems: list[str] = []
     for name in CONFIG_FILES:
@@ -47,20 +96,18 @@ def _read_config(folder: Path) -> tuple[list[_ConfigRule], list[str]]:
         if not path.is_file():
             continue
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            problems.append(f"{path}: {exc}")
+            data = tomllib.loads(read_text(path, CONFIG_MAX_BYTES, "configuration files"))
+        except (UnreadableText, tomllib.TOMLDecodeError) as exc:
+            problems.append(f"{path}: {exc}" if isinstance(exc, tomllib.TOMLDecodeError) else str(exc))
             continue
-        entries = data.get("pair", []) if name == "scorelens.toml" else data.get("tool", {}).get("scorelens", {}).get("pair", [])
-        for entry in entries if isinstance(entries, list) else [entries]:
-            hyp = entry.get("hypothesis") if isinstance(entry, dict) else None
-            refs = entry.get("references") if isinstance(entry, dict) else None
-            if isinstance(refs, str):
-                refs = [refs]
-            if not isinstance(hyp, str) or not isinstance(refs, list) or not all(isinstance(r, str) for r in refs):
-                problems.append(f"{path}: a pair needs hypothesis = \"glob\" and references = [\"template\", ...]")
-                continue
-            rules.append(_ConfigRule(folder, name, hyp, tuple(refs)))
+        entries, key, problem = _pair_entries(data, name)
+        if problem:
+            problems.append(f"{path}: {key}: {problem}")
+        for i, entry in enumerate(entries):
+            try:
+                rules.append(_config_rule(folder, name, entry, f"{key}[{i}]"))
+            except ValueError as exc:
+                problems.append(f"{path}: {exc}")
     return rules, problems
 
 
@@ -102,8 +149,8 @@ class Pairings:
             pattern = PurePath(rule.hypothesis)
             # PurePath.match anchors at the right only; equal depth anchors it at the folder
             if len(relative.parts) == len(pattern.parts) and relative.match(rule.hypothesis):
-                fill = {"stem": path.stem, "name": path.name, "ext": path.suffix.lstrip(".")}
-                refs = tuple(from_fs_path(str(rule.folder / t.format(**fill))) for t in rule.references)
+                fill = {"stem": path.stem, "name": path.name, "ext": path.suffix.lstrip("."), "dir": str(relative.parent)}
+                refs = tuple(from_fs_path(str(rule.folder / t.expand(fill))) for t in rule.references)
                 return self._checked(uri, refs, rule.source)
         conventions = pairing_rules.rules(path)
         if not conventions:

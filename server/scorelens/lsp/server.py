@@ -21,7 +21,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcContentModified, JsonRpcInvalidRequest
 from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol, lsp_method
+from pygls.protocol import lsp_method
 from pygls.protocol.json_rpc import RPCRequest
 from pygls.uris import to_fs_path
 
@@ -33,6 +33,7 @@ from .pairing import Pairings, files_in
 from .positions import Columns
 from .reviews import Problem, Review
 from .settings import Settings, language_of, parse, scoring_config
+from .wire import BoundedReader, GuardedProtocol
 from .worker import Worker
 
 log = logging.getLogger(__name__)
@@ -47,8 +48,9 @@ SCORE_IN_REQUEST = 64
 CLIENT_ANSWER_S = 30.0
 
 
-class ScoreLensProtocol(LanguageServerProtocol):
-    """pygls's protocol without its own copy of the open documents.
+class ScoreLensProtocol(GuardedProtocol):
+    """pygls's protocol (guarded against malformed input, :mod:`.wire`) without its own copy of
+    the open documents.
 
     The server keeps open documents in its line model (:mod:`.documents`); pygls's copy would
     split and re-join a whole 100,000-line text on every keystroke.
@@ -449,8 +451,9 @@ server = ScoreLensServer()
 
 @server.feature(types.INITIALIZE)
 def initialize(ls: ScoreLensServer, params: types.InitializeParams) -> None:
-    folders = [Path(to_fs_path(f.uri)) for f in params.workspace_folders or []]
-    if not folders and params.root_uri:
+    # a folder that is not a file: URI (untitled:, http:) holds no files to pair
+    folders = [Path(p) for p in (to_fs_path(f.uri) for f in params.workspace_folders or []) if p]
+    if not folders and params.root_uri and to_fs_path(params.root_uri):
         folders = [Path(to_fs_path(params.root_uri))]
     ls.pairings.set_folders(folders)
     ls.initial_settings = settings_section(params.initialization_options)
@@ -560,13 +563,11 @@ async def did_change_watched_files(ls: ScoreLensServer, params: types.DidChangeW
             await ls.track(review.uri)
 
 
-def main(tcp: tuple[str, int] | None = None) -> None:
+def main() -> None:
+    """Serve one client over standard input and output (``serve --tcp`` runs one of these per client)."""
     from . import code_actions, code_lens, commands, compare, hover, inlay_hints, report
 
     for feature in (code_actions, code_lens, commands, compare, hover, inlay_hints, report):
         feature.register(server)
     logging.basicConfig(level=logging.WARNING)
-    if tcp is not None:
-        server.start_tcp(*tcp)
-    else:
-        server.start_io()
+    server.start_io(stdin=BoundedReader(sys.stdin.buffer))
