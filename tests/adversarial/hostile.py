@@ -389,6 +389,11 @@ class TcpClient(Server):
         self.disconnect()
 
     def disconnect(self) -> None:
+        try:
+            # first: the reader thread sees the end (closing its file under it would wait for it)
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
         for closing in (self._writer, self._reader, self.sock):
             try:
                 closing.close()
