@@ -17,7 +17,7 @@ import math
 import re
 import weakref
 from contextlib import nullcontext
-from dataclasses import fields
+from dataclasses import fields, replace
 from unittest import mock
 
 import pytest
@@ -28,9 +28,10 @@ from texts import examples, line
 
 from scorelens.core import Corpus, ScoringConfig
 from scorelens.core import corpus as corpus_module
+from scorelens.core.ter import TerConfig
 
 _BREAK = re.compile(r"\r\n|\r|\n")
-METRICS = ["bleu", "rougeL", "rougeLsum", "wer", "cer", "chrf", "rouge1", "rouge2", "rouge4"]
+METRICS = ["bleu", "rougeL", "rougeLsum", "wer", "cer", "chrf", "rouge1", "rouge2", "rouge4", "ter"]
 
 
 def lsp_lines(text: str) -> list[str]:
@@ -163,7 +164,8 @@ def scenario(draw):
     tokenize = draw(st.sampled_from(["13a", "13a", "char", "none"]))
     chrf = draw(st.sampled_from([{}, {"word_order": 2}, {"word_order": 1, "lowercase": True, "whitespace": True}]))
     edits = draw(st.lists(edit(nrefs + 1), min_size=1, max_size=12))
-    return texts, metrics, tokenize, chrf, edits, draw(st.booleans()), draw(st.booleans())
+    ter_flags = TerConfig(normalized=draw(st.booleans()), case_sensitive=draw(st.booleans()))
+    return texts, metrics, tokenize, chrf, edits, draw(st.booleans()), draw(st.booleans()), ter_flags
 
 
 def small_pool_chunks():
@@ -172,8 +174,8 @@ def small_pool_chunks():
 
 
 def _run(segmentation, data):
-    texts, metrics, tokenize, chrf, edits, score_first, pooled = data
-    cfg = config(metrics, segmentation=segmentation, tokenize=tokenize, chrf=chrf)
+    texts, metrics, tokenize, chrf, edits, score_first, pooled, ter_flags = data
+    cfg = replace(config(metrics, segmentation=segmentation, tokenize=tokenize, chrf=chrf), ter=ter_flags)
     corpus = Corpus(texts[0], texts[1:], cfg)
     pool_map = map if pooled else None
     with small_pool_chunks() if pooled else nullcontext():

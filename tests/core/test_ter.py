@@ -35,8 +35,8 @@ def assert_ter_parity(hyps: list[str], refs: list[list[str]], flags: dict) -> No
     config = ter.TerConfig(**flags)
     ours = [ter.statistics(h, [stream[i] for stream in refs], config) for i, h in enumerate(hyps)]
     for i, (a, b) in enumerate(zip(ours, their_stats)):
-        assert (a[0], a[1]) == (b[0], b[1]), (i, hyps[i], [r[i] for r in refs])
-    total = ter.score([sum(s[0] for s in ours), sum(s[1] for s in ours)])
+        assert (a[0], a[1] / len(refs)) == (b[0], b[1]), (i, hyps[i], [r[i] for r in refs])
+    total = ter.score([sum(s[0] for s in ours), sum(s[1] for s in ours)], len(refs))
     expected = theirs.corpus_score(hyps, refs)
     assert abs(total.score - expected.score) <= TOL
     assert total.num_edits == expected.num_edits
@@ -140,16 +140,17 @@ def test_generated_long(seed, n, vocabulary):
 def test_sentence_score():
     hyp, refs = "the cat sat on the mat today", ["today the cat sat on the mat", "a cat sat on a mat"]
     theirs = TER().sentence_score(hyp, refs)
-    ours = ter.score(ter.statistics(hyp, refs, ter.TerConfig()))
+    ours = ter.score(ter.statistics(hyp, refs, ter.TerConfig()), 2)
     assert (ours.score, ours.num_edits, ours.ref_length) == (theirs.score, theirs.num_edits, theirs.ref_length)
 
 
 def test_empty_reference_and_hypothesis():
     config = ter.TerConfig()
-    assert ter.statistics("a b c", [""], config) == (3, 0.0)
-    assert ter.score((3, 0.0)).score == 100.0
-    assert ter.score((0, 0.0)).score == 0.0
-    assert ter.statistics("", ["a b"], config) == (2, 2.0)
+    assert ter.statistics("a b c", [""], config) == (3, 0, 0)
+    assert ter.score((3, 0), 1).score == 100.0
+    assert ter.score((0, 0), 1).score == 0.0
+    assert ter.statistics("", ["a b", "a b c"], config) == (2, 5, 0)
+    assert ter.score((2, 5), 2) == (80.0, 2, 2.5)
 
 
 # -- pieces ----------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from .config import METRICS, SEGMENTATIONS, WER_TRANSFORMS, ScoringConfig
 from .corpus import Corpus, CorpusScores, SegmentScores
 from .findings import Finding
 from .rouge import RougeConfig, RougeScore
+from .ter import TerConfig, TerScore
 from .text import split_lines
 from .tokenizers import TokenizerUnavailable
 from .wer import ErrorCounts, ErrorRates, rates
@@ -27,6 +28,8 @@ __all__ = [
     "RougeScore",
     "ScoringConfig",
     "SegmentScores",
+    "TerConfig",
+    "TerScore",
     "TokenizerUnavailable",
     "rates",
     "split_lines",

@@ -8,8 +8,9 @@ from functools import cached_property
 from .bleu import BleuConfig
 from .chrf import ChrfConfig
 from .rouge import ROUGE_N, RougeConfig
+from .ter import TerConfig
 
-METRICS = ("bleu", "rougeL", "rougeLsum", "wer", "cer", "chrf", *ROUGE_N)
+METRICS = ("bleu", "rougeL", "rougeLsum", "wer", "cer", "chrf", "ter", *ROUGE_N)
 SEGMENTATIONS = ("line", "paragraph", "document")
 WER_TRANSFORMS = ("default", "lowercase")
 
@@ -20,6 +21,7 @@ class ScoringConfig:
     bleu: BleuConfig = field(default_factory=BleuConfig)
     rouge: RougeConfig = field(default_factory=RougeConfig)
     chrf: ChrfConfig = field(default_factory=ChrfConfig)
+    ter: TerConfig = field(default_factory=TerConfig)
     wer_transform: str = "default"
     segmentation: str = "line"
 

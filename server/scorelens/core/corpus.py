@@ -28,7 +28,7 @@ from functools import partial
 from itertools import chain
 from typing import Callable, Iterable, Iterator, Sequence
 
-from . import bleu, chrf, rouge, wer
+from . import bleu, chrf, rouge, ter, wer
 from .config import ScoringConfig
 from .findings import Finding, segment_findings
 from .segment import Analyser, Analysis, Record, SegmentStatistics, score_texts
@@ -70,6 +70,7 @@ class Totals:
     differing: int  # segments with at least one finding
     rouge_n: tuple[float, ...] = ()  # summed (P, R, F) of each enabled ROUGE-N, shortest n first
     chrf: list[int] | None = None
+    ter: tuple[int, int, int] | None = None  # num_edits, ref_words, shifts
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +85,7 @@ class CorpusScores:
     signatures: dict[str, str]
     rouge_n: dict[str, rouge.RougeScore] = field(default_factory=dict)  # "rouge1": ..., enabled ones only
     chrf: chrf.ChrfScore | None = None
+    ter: ter.TerScore | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +99,7 @@ class SegmentScores:
     cer: wer.ErrorCounts | None
     rouge_n: dict[str, rouge.RougeScore] = field(default_factory=dict)
     chrf: chrf.ChrfScore | None = None
+    ter: ter.TerScore | None = None
 
 
 class Corpus:
@@ -121,6 +124,7 @@ class Corpus:
         self._cer = [0, 0, 0, 0]
         self._rouge_n = [0.0] * (3 * len(self.config.rouge_n))
         self._chrf = [0] * (3 * self.config.chrf.order)
+        self._ter = [0, 0, 0]
         # the running totals of the enabled metrics, and the record field each one sums
         metrics = self.config.metrics
         self._sums = [
@@ -133,6 +137,7 @@ class Corpus:
                 ("chrf", self._chrf, "chrf" in metrics),
                 ("wer", self._wer, "wer" in metrics),
                 ("cer", self._cer, "cer" in metrics),
+                ("ter", self._ter, "ter" in metrics),
             )
             if on
         ]
@@ -218,6 +223,7 @@ class Corpus:
             self._differing,
             tuple(self._rouge_n),
             list(self._chrf) if "chrf" in self.config.metrics else None,
+            tuple(self._ter) if "ter" in self.config.metrics else None,
         )
 
     def scores(self) -> CorpusScores:
@@ -239,6 +245,8 @@ class Corpus:
         for key, unit in (("wer", "word"), ("cer", "char")):
             if key in metrics:
                 signatures[key] = wer.signature(unit, self.config.wer_transform, nrefs)
+        if "ter" in metrics:
+            signatures["ter"] = ter.signature(self.config.ter, nrefs)
         return CorpusScores(
             segments=n,
             bleu=bleu.score(self._bleu, self.config.bleu) if "bleu" in metrics else None,
@@ -250,6 +258,7 @@ class Corpus:
             signatures=signatures,
             rouge_n={key: mean(self._rouge_n[3 * i : 3 * i + 3]) for i, key in enumerate(self.config.rouge_n)},
             chrf=chrf.score(self._chrf, self.config.chrf) if "chrf" in metrics else None,
+            ter=ter.score(self._ter, nrefs) if "ter" in metrics else None,
         )
 
     def statistics(self, segment: int) -> SegmentStatistics:
@@ -283,6 +292,7 @@ class Corpus:
             cer=st.cer,
             rouge_n=dict(zip(self.config.rouge_n, st.rouge_n or ())),
             chrf=chrf.score(st.chrf, self.config.chrf) if st.chrf is not None else None,
+            ter=ter.score(st.ter, self.references) if st.ter is not None else None,
         )
 
     def findings(self, segment: int) -> list[Finding]:

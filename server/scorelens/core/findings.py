@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
-from . import bleu, rouge, wer
+from . import bleu, rouge, ter, wer
 from .config import ScoringConfig
 from .segment import Analysis, SegmentStatistics
 from .tokenizers import Span, jiwer_words, lower
@@ -19,6 +19,8 @@ SUBSTITUTION = "wer.substitution"
 INSERTION = "wer.insertion"
 DELETION = "wer.deletion"
 OUTSIDE_LCS = "rouge.outside-lcs"
+SHIFT = "ter.shift"
+
 # Which tokens one LCS leaves out takes a bit matrix of hypothesis × reference tokens (rapidfuzz's
 # editops): above this many cells (32 MB) the ROUGE-L findings of a segment are left out; its
 # scores need no matrix and stay exact.
@@ -39,6 +41,8 @@ class Finding:
     other_start: int = 0
     other_end: int = 0
     other_text: str = ""
+    # a shift's destination: the hypothesis offset the moved words belong at
+    target: int | None = None
 
 
 def _runs(indices: Sequence[int]) -> Iterator[tuple[int, int]]:
@@ -108,6 +112,9 @@ def segment_findings(
                 p = _point(hyp_spans, h1)
                 found.append(Finding(DELETION, segment, 1, c, d, ref.text[c:d], 0, p, p))
 
+    if hyp.ter is not None and st.ter is not None and st.ter[2]:
+        found.extend(_shifts(segment, hyp, refs, config.ter))
+
     if hyp.rouge is not None and st.rouge_l is not None and len(hyp.rouge) * len(refs[st.rouge_ref].rouge) <= OUTSIDE_LCS_CELLS:
         side = st.rouge_ref + 1
         ref = refs[st.rouge_ref]
@@ -119,4 +126,26 @@ def segment_findings(
                 for first, last in _runs(out):
                     a, b = _cover(spans, first, last)
                     found.append(Finding(OUTSIDE_LCS, segment, s, a, b, analysis.text[a:b]))
+    return found
+
+
+def _shifts(segment: int, hyp: Analysis, refs: Sequence[Analysis], config: ter.TerConfig) -> list[Finding]:
+    """TER's shifts: the moved hypothesis words, where the reference has them, and the offset
+    they move to. Each shift is stated against the hypothesis text as written; a later shift
+    moves words already rearranged by the earlier ones, so its words are those at its position
+    then, and its destination is given as "after the word that then precedes it"."""
+    best = ter.best_alignment(hyp.ter[0], [r.ter[1] for r in refs])
+    ref = refs[best.reference]
+    spans = config.spans(hyp.text, config.tokens(hyp.text))
+    ref_spans = config.spans(ref.text, config.reference_tokens(ref.text))
+    order = list(range(len(spans)))
+    found = []
+    for shift in best.shifts:
+        moved = order[shift.start : shift.start + shift.length]
+        order = ter._perform_shift(order, shift.start, shift.length, shift.target)
+        a, b = min(spans[k][0] for k in moved), max(spans[k][1] for k in moved)
+        c, d = ref_spans[shift.ref_start][0], ref_spans[shift.ref_start + shift.length - 1][1]
+        at = order.index(moved[0])
+        target = spans[order[at - 1]][1] if at else spans[order[shift.length]][0]
+        found.append(Finding(SHIFT, segment, 0, a, b, hyp.text[a:b], best.reference + 1, c, d, ref.text[c:d], target))
     return found

@@ -17,7 +17,7 @@ from functools import lru_cache
 from itertools import chain, count
 from typing import Callable, NamedTuple, Sequence
 
-from . import bleu, chrf, rouge, wer
+from . import bleu, chrf, rouge, ter, wer
 from .config import ScoringConfig
 from .tokenizers import RougeScoreTokenizer, jiwer_words
 
@@ -42,6 +42,7 @@ class Analysis(NamedTuple):
     chars: str | None
     dropped: bool
     chrf: tuple[str, Tokens] | None = None
+    ter: tuple[Tokens, Tokens] | None = None  # TER's words as a hypothesis, as a reference
 
 
 class Record(NamedTuple):
@@ -57,6 +58,7 @@ class Record(NamedTuple):
     differs: bool
     rouge_n: tuple[float, ...] | None = None  # (P, R, F) of each enabled ROUGE-N, shortest n first
     chrf: tuple[int, ...] | None = None  # chrF's (hyp, ref, match) counts per order
+    ter: tuple[int, int, int] | None = None  # (num_edits, ref_words, shifts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +75,7 @@ class SegmentStatistics:
     differs: bool  # whether the segment has any finding
     rouge_n: tuple[rouge.RougeScore, ...] | None = None  # each enabled ROUGE-N, shortest n first
     chrf: list[int] | None = None
+    ter: tuple[int, int, int] | None = None
 
     @classmethod
     def of(cls, r: Record) -> SegmentStatistics:
@@ -87,6 +90,7 @@ class SegmentStatistics:
             r.differs,
             _triples(r.rouge_n) if r.rouge_n is not None else None,
             list(r.chrf) if r.chrf is not None else None,
+            r.ter,
         )
 
 
@@ -178,6 +182,8 @@ class Analyser:
         self.lower = config.wer_transform == "lowercase"
         self.cer = "cer" in metrics
         self.chrf = config.chrf if "chrf" in metrics else None
+        self.ter = config.ter if "ter" in metrics else None
+        self.ter_words = lambda words: tuple(map(number, words))
         self.bleu_tokens, bleu_word = _numberers(config.bleu.tokenizer, number, config.bleu.lowercase) if self.bleu else (None, _nothing)
         self.rouge_tokens, rouge_word = _numberers(config.rouge.tokenizer, number, False)
         jiwer = jiwer_words(self.lower).tokens
@@ -216,7 +222,14 @@ class Analyser:
         if self.chrf is not None:
             cased = text.lower() if self.chrf.lowercase else text
             chrf_text = (chrf.chars(cased, self.chrf.whitespace), self.chrf_words(cased) if self.chrf.word_order else ())
-        return Analysis(text, bleu_tokens, rouge_tokens, sentences, word_numbers, chars, dropped, chrf_text)
+        ter_words = None
+        if self.ter is not None:
+            words = self.ter.tokens(text)
+            as_hyp = self.ter_words(words)
+            # a reference is tokenized twice, as sacreBLEU does (see TerConfig.reference_tokens)
+            as_ref = self.ter_words(self.ter.tokens(" ".join(words))) if self.ter.normalized else as_hyp
+            ter_words = (as_hyp, as_ref)
+        return Analysis(text, bleu_tokens, rouge_tokens, sentences, word_numbers, chars, dropped, chrf_text, ter_words)
 
     def statistics(self, hyp: Analysis, refs: Sequence[Analysis]) -> Record:
         bleu_stats = bleu.numbered_statistics(hyp.bleu, [r.bleu for r in refs], self.order) if hyp.bleu is not None else None
@@ -252,7 +265,9 @@ class Analyser:
             # a token outside the LCS: lengths differ, or equal lengths with LCS < length (F < 1)
             or (rouge_l is not None and (len(hyp.rouge) != len(refs[rouge_ref].rouge) or (bool(hyp.rouge) and rouge_l[2] < 1)))
         )
-        return Record(bleu_stats, rouge_l, rouge_ref, rouge_lsum, word_counts, char_counts, dropped, differs, rouge_n, chrf_stats)
+        ter_stats = ter.numbered_statistics(hyp.ter[0], [r.ter[1] for r in refs]) if hyp.ter is not None else None
+        differs = differs or (ter_stats is not None and ter_stats[2] > 0)
+        return Record(bleu_stats, rouge_l, rouge_ref, rouge_lsum, word_counts, char_counts, dropped, differs, rouge_n, chrf_stats, ter_stats)
 
 
 @lru_cache(maxsize=1)

@@ -1,8 +1,9 @@
 """TER as sacreBLEU 2.x computes it (Tercom's shifts, beam edit distance, its tokenizer).
 
-Segment statistics are ``(num_edits, ref_length)``: the fewest edits (shifts + insertions,
-deletions, substitutions) to any reference, and the references' average length. Corpus TER is
-:func:`score` of their sum, sentence TER :func:`score` of one segment's.
+Segment statistics are ``(num_edits, ref_words)``: the fewest edits (shifts + insertions,
+deletions, substitutions) to any reference, and the references' summed length (sacreBLEU keeps
+their average; :func:`score` divides). Corpus TER is :func:`score` of their sum, sentence TER
+:func:`score` of one segment's.
 
 sacreBLEU's ``lib_ter`` searches shifts greedily: each round takes the shift candidate that
 lowers the edit distance most and stops when none does or after 1,000 candidates in all.
@@ -451,30 +452,33 @@ def best_alignment(hyp: Sequence[int], refs: Sequence[Sequence[int]]) -> Alignme
     return best
 
 
-def numbered_statistics(hyp: Sequence[int], refs: Sequence[Sequence[int]]) -> tuple[int, float]:
-    """``(num_edits, ref_length)`` of a segment whose words are numbered (equal words equal
-    numbers); no reference at all counts as sacreBLEU counts one empty reference."""
-    if not refs:
-        return len(hyp), 0.0
-    best = min(_edit_rate(hyp, ref).num_edits for ref in refs)
-    return best, sum(len(r) for r in refs) / len(refs)
+def numbered_statistics(hyp: Sequence[int], refs: Sequence[Sequence[int]]) -> tuple[int, int, int]:
+    """``(num_edits, ref_words, shifts)`` of a segment whose words are numbered (equal words
+    equal numbers): the fewest edits to any reference, the references' summed length, and how
+    many of those edits are shifts (the segment's ``ter.shift`` findings).
+
+    sacreBLEU keeps the average reference length per segment; the sum keeps a corpus's running
+    totals exact integers, and :func:`score` divides by the number of references."""
+    best = best_alignment(hyp, refs)
+    return best.num_edits, sum(map(len, refs)), len(best.shifts)
 
 
-def statistics(hyp: str, refs: Sequence[str], config: TerConfig) -> tuple[int, float]:
-    """A segment's ``(num_edits, ref_length)`` from its texts."""
+def statistics(hyp: str, refs: Sequence[str], config: TerConfig) -> tuple[int, int, int]:
+    """A segment's ``(num_edits, ref_words, shifts)`` from its texts."""
     number: defaultdict[str, int] = defaultdict(lambda: len(number))
     return numbered_statistics(
         [number[w] for w in config.tokens(hyp)], [[number[w] for w in config.reference_tokens(r)] for r in refs]
     )
 
 
-def score(stats: Sequence[float]) -> TerScore:
-    """TER from (summed) statistics, exactly as sacreBLEU's ``_compute_score_from_stats``."""
-    num_edits, ref_length = stats[0], stats[1]
+def score(stats: Sequence[int], nrefs: int) -> TerScore:
+    """TER from (summed) statistics, as sacreBLEU's ``_compute_score_from_stats`` of summed
+    ``(num_edits, ref_words / nrefs)``."""
+    num_edits, ref_length = stats[0], stats[1] / nrefs
     if ref_length > 0:
         value = num_edits / ref_length
     elif num_edits > 0:
-        value = 1.0
+        value = 1.0  # empty reference(s), non-empty hypothesis
     else:
         value = 0.0
     return TerScore(100 * value, int(num_edits), ref_length)
