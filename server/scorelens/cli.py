@@ -39,12 +39,13 @@ from .core import (
     Finding,
     RougeConfig,
     ScoringConfig,
+    TerConfig,
     TokenizerUnavailable,
     rates,
 )
 from .core.bleu import SMOOTH_DEFAULTS, BleuScore
 from .core.corpus import POOL_MINIMUM, PoolMap
-from .core.findings import DELETION, INSERTION, OUTSIDE_LCS, SUBSTITUTION, UNMATCHED
+from .core.findings import DELETION, INSERTION, OUTSIDE_LCS, SHIFT, SUBSTITUTION, UNMATCHED
 from .core.rouge import RougeScore
 from .core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
 from .core.wer import ErrorCounts
@@ -240,6 +241,12 @@ def _scoring_options(hypothesis: bool = True) -> argparse.ArgumentParser:
     )
     rouge.add_argument("--stem", action="store_true", help="Porter-stem ROUGE tokens, as rouge-score's use_stemmer")
 
+    ter = p.add_argument_group("TER (as sacreBLEU)")
+    ter.add_argument("--ter-case-sensitive", action="store_true", help="keep case (TER lowercases by default)")
+    ter.add_argument("--ter-asian-support", action="store_true", help="split CJK characters (with --ter-normalized) and drop CJK punctuation (with --ter-no-punct)")
+    ter.add_argument("--ter-no-punct", action="store_true", help="remove punctuation")
+    ter.add_argument("--ter-normalized", action="store_true", help="Tercom's normalisation: entities decoded, punctuation split off")
+
     wer = p.add_argument_group("WER and CER (as jiwer)")
     wer.add_argument(
         "--wer-transform",
@@ -379,6 +386,12 @@ def scoring_config(args: argparse.Namespace) -> ScoringConfig:
                 lowercase=args.chrf_lowercase,
                 whitespace=args.chrf_whitespace,
                 eps_smoothing=args.chrf_eps_smoothing,
+            ),
+            ter=TerConfig(
+                normalized=args.ter_normalized,
+                no_punct=args.ter_no_punct,
+                asian_support=args.ter_asian_support,
+                case_sensitive=args.ter_case_sensitive,
             ),
             wer_transform=args.wer_transform,
             segmentation=args.segmentation,
@@ -568,6 +581,8 @@ def score_lines(ev: Evaluation) -> list[str]:
     for key, label, value in (("wer", "WER", s.wer), ("cer", "CER", s.cer)):
         if value is not None:
             out += [format_errors(label, value), f"  {signatures[key]}"]
+    if s.ter is not None:
+        out += [f"TER = {s.ter.score:.2f} (edits = {s.ter.num_edits} ref_length = {s.ter.ref_length:g})", f"  {signatures['ter']}"]
     out.append(f"segments: {s.segments}")
     return out
 
@@ -872,6 +887,8 @@ def finding_message(f: Finding, related: str | None) -> str:
         return f"missing {_quote(f.text)}" + (f" (belongs at {related})" if related else "")
     if f.code == OUTSIDE_LCS:
         return f"{_quote(f.text)} is outside the ROUGE-L longest common subsequence"
+    if f.code == SHIFT:
+        return f"{_quote(f.text)} is in another place in the reference (a TER shift)" + (f", at {related}" if related else "")
     return _quote(f.text)
 
 
@@ -883,8 +900,8 @@ def locate(ev: Evaluation, f: Finding) -> Located:
     if f.other_side is not None:
         other_line, other_column = corpus.position(f.other_side, f.segment, f.other_start)
         related = (paths[f.other_side], other_line + 1, other_column + 1)
-    # a deletion sits in the reference; say where in the hypothesis the words belong
-    where = f"{related[0]}:{related[1]}:{related[2]}" if related and f.code == DELETION else None
+    # a deletion sits in the reference: say where in the hypothesis the words belong; a shift: where the reference has them
+    where = f"{related[0]}:{related[1]}:{related[2]}" if related and f.code in (DELETION, SHIFT) else None
     return Located(
         paths[f.side],
         line + 1,

@@ -13,7 +13,7 @@ if TYPE_CHECKING:  # significance imports NumPy, which only comparing needs (it 
 
 
 def scores_dict(s: CorpusScores) -> dict:
-    """Only enabled metrics; BLEU and chrF on sacreBLEU's 0-100 scale, the rest 0-1."""
+    """Only enabled metrics; BLEU, chrF and TER on sacreBLEU's 0-100 scale, the rest 0-1."""
     out: dict = {}
     if s.bleu is not None:
         b = s.bleu
@@ -44,6 +44,13 @@ def scores_dict(s: CorpusScores) -> dict:
     for key, value in (("wer", s.wer), ("cer", s.cer)):
         if value is not None:
             out[key] = {**_errors(key, value), "signature": s.signatures[key]}
+    if s.ter is not None:
+        out["ter"] = {
+            "score": s.ter.score,
+            "num_edits": s.ter.num_edits,
+            "ref_length": s.ter.ref_length,
+            "signature": s.signatures["ter"],
+        }
     out["segments"] = s.segments
     return out
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import jiwer
 import pytest
 from rouge_score import rouge_scorer
-from sacrebleu.metrics import BLEU
+from sacrebleu.metrics import BLEU, TER
 
 from cli_support import peer_lines, sample
 
@@ -407,3 +407,32 @@ def test_every_signature_is_written_the_same_way(run):
         assert all(p.count(":") == 1 and p.split(":")[0].isalpha() for p in pairs), (key, signature)
     assert signatures["rougeL"] == signatures["rougeLsum"] == f"nrefs:2|tok:rouge-score|stem:no|agg:mean|{version}"
     assert signatures["wer"].replace("unit:word", "unit:char") == signatures["cer"]
+
+
+@pytest.mark.parametrize(
+    "argv, options",
+    [
+        ([], {}),
+        (["--ter-case-sensitive", "--ter-no-punct"], {"case_sensitive": True, "no_punct": True}),
+        (["--ter-normalized", "--ter-asian-support"], {"normalized": True, "asian_support": True}),
+    ],
+)
+def test_ter_equals_sacrebleu(run, argv, options):
+    got = score_json(run, MT_HYP, *refs_args(MT_REFS), "--metrics", "ter", *argv)["ter"]
+    expected = TER(**options).corpus_score(peer_lines(MT_HYP), [peer_lines(r) for r in MT_REFS])
+    assert got["score"] == pytest.approx(expected.score, **EXACT)
+    assert got["num_edits"] == expected.num_edits
+    assert got["ref_length"] == pytest.approx(expected.ref_length, **EXACT)
+    signature = TER(**options)
+    signature.num_refs = 2
+    assert got["signature"].rsplit("|", 1)[0] == signature.get_signature().format().rsplit("|", 1)[0]
+
+
+def test_ter_text_line_and_shift_findings(run, tmp_path):
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyp.write_text("the cat sat on the mat today\n", encoding="utf-8")
+    ref.write_text("today the cat sat on the mat\n", encoding="utf-8")
+    result = run("score", str(hyp), "-r", str(ref), "--metrics", "ter")
+    assert result.out.splitlines()[0] == "TER = 14.29 (edits = 1 ref_length = 7)"
+    result = run("check", str(hyp), "-r", str(ref), "--metrics", "ter")
+    assert f'{hyp}:1:24: ter.shift "today" is in another place in the reference (a TER shift), at {ref}:1:1' in result.out
