@@ -338,6 +338,13 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     compare.set_defaults(run=run_compare, parser=compare)
 
+    # listed for --help only: main() hands `scorelens sacrebleu ...` to its own parser
+    commands.add_parser(
+        "sacrebleu",
+        add_help=False,
+        help="sacreBLEU 2.x's own command line and output for local files (scorelens sacrebleu --help)",
+    )
+
     serve = commands.add_parser(
         "serve",
         help="run the language server",
@@ -1114,6 +1121,11 @@ def serve_tcp(host: str, port: int, once: bool) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["sacrebleu"]:
+        from . import sacrebleu_command
+
+        return sacrebleu_command.main(argv[1:])
     try:
         args, unknown = build_parser().parse_known_args(argv)
         if unknown:  # argparse would blame them on the top-level parser and show its usage

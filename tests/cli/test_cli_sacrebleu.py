@@ -1,0 +1,137 @@
+"""``scorelens sacrebleu``: output compared with the real ``sacrebleu`` command's, byte for byte
+apart from the signatures' version."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cli_support import run_subprocess
+
+SACREBLEU = Path(sys.executable).with_name("sacrebleu")
+SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+# the version in every signature form: text, --short, and JSON keys
+_VERSION = re.compile(r'(version:|v:)[^|"\s]+|"(version|v)": "[^"]*"')
+
+
+def _unversioned(text: str) -> str:
+    return _VERSION.sub(lambda m: m.group(1) + "X" if m.group(1) else f'"{m.group(2)}": "X"', text)
+
+
+def real_sacrebleu(*argv, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, NO_COLOR="1")
+    env.pop("SACREBLEU_FORMAT", None)
+    return subprocess.run([str(SACREBLEU), *map(str, argv)], input=stdin, capture_output=True, env=env, timeout=600)
+
+
+def assert_same_output(*argv, stdin: bytes | None = None) -> str:
+    theirs = real_sacrebleu(*argv, stdin=stdin)
+    assert theirs.returncode == 0, theirs.stderr
+    ours = run_subprocess("sacrebleu", *argv, stdin=stdin)
+    assert ours.code == 0, ours.err
+    assert _unversioned(ours.out) == _unversioned(theirs.stdout.decode("utf-8"))
+    if "-b" not in argv:
+        assert "scorelens-" in ours.out  # the version names ScoreLens
+    return ours.out
+
+
+def _slice(src: Path, dst: Path, n: int) -> Path:
+    """The first n lines of a shared file, bytes as they are (a BOM, CRs stay)."""
+    with open(src, "rb") as f:
+        dst.write_bytes(b"".join(line for _, line in zip(range(n), f)))
+    return dst
+
+
+@pytest.fixture(scope="module")
+def ted(tmp_path_factory):
+    """A 200-line slice of compare-mt's TED pair (TER in sacreBLEU takes seconds per 100 lines)."""
+    base = SHARED / "compare-mt"
+    if not base.exists():
+        pytest.skip(f"shared test data not found at {base} (expected ../shared/data next to the repository)")
+    tmp = tmp_path_factory.mktemp("ted")
+    return {
+        name: _slice(base / f"ted.{name}.detok.eng", tmp / f"ted.{name}", 200) for name in ("ref", "sys1", "sys2")
+    } | {"full_ref": base / "ted.ref.detok.eng", "full_sys1": base / "ted.sys1.detok.eng"}
+
+
+ARGUMENT_SETS = [
+    [],
+    ["-m", "bleu", "ter"],
+    ["-m", "ter", "-f", "text"],
+    ["-m", "bleu", "ter", "-f", "text", "--short"],
+    ["-m", "ter", "-b", "-w", "4"],
+    ["-m", "bleu", "ter", "-b"],
+    ["-m", "bleu", "-tok", "char", "-lc", "-s", "floor", "-sv", "0.2", "-f", "text"],
+    ["-m", "bleu", "-tok", "intl", "-s", "add-k", "-w", "3"],
+    ["-m", "bleu", "-tok", "none", "-s", "none", "-f", "text", "-q"],
+    ["-m", "ter", "--ter-normalized", "--ter-case-sensitive"],
+    ["-m", "ter", "--ter-no-punct", "--ter-asian-support", "-f", "text"],
+    ["-m", "ter", "-sl", "--ter-normalized"],
+    ["-m", "bleu", "-sl", "-w", "2"],
+    ["-m", "bleu", "-sl", "--short", "-b"],
+]
+
+
+@pytest.mark.parametrize("argv", ARGUMENT_SETS, ids=lambda a: " ".join(a) or "defaults")
+def test_same_output_as_sacrebleu(ted, argv):
+    assert_same_output(ted["ref"], "-i", ted["sys1"], *argv)
+
+
+def test_two_references(ted):
+    assert_same_output(ted["ref"], ted["sys2"], "-i", ted["sys1"], "-m", "bleu", "ter", "-f", "text")
+
+
+def test_full_file_bleu(ted):
+    assert_same_output(ted["full_ref"], "-i", ted["full_sys1"], "-f", "text")
+
+
+def test_hypothesis_on_standard_input(ted):
+    assert_same_output(ted["ref"], "-m", "bleu", "ter", stdin=ted["sys1"].read_bytes())
+
+
+def test_tab_separated_references(ted, tmp_path):
+    refs = [ted["ref"].read_text(encoding="utf-8").split("\n"), ted["sys2"].read_text(encoding="utf-8").split("\n")]
+    joined = tmp_path / "refs.tsv"
+    joined.write_text("\n".join(f"{a}\t{b}" for a, b in zip(*refs) if a or b) + "\n", encoding="utf-8")
+    assert_same_output(joined, "-nr", "2", "-i", ted["sys1"], "-m", "bleu", "ter")
+
+
+def test_byte_order_mark_and_carriage_returns_stay_text(tmp_path):
+    """sacreBLEU opens files with newline='\\n': a leading U+FEFF is part of the first token and a
+    bare CR is no line break."""
+    hyp, ref = tmp_path / "hyp", tmp_path / "ref"
+    hyp.write_bytes("\ufeffDer Hund sitzt.\nzwei\rDrei vier\nfünf sechs  \n".encode())
+    ref.write_bytes("Der Hund sitzt.\nzwei Drei vier\nfünf sechs\n".encode())
+    assert_same_output(ref, "-i", hyp, "-m", "bleu", "ter", "-f", "text")
+
+
+@pytest.mark.parametrize(
+    "argv, says",
+    [
+        (["-t", "wmt17", "-l", "en-de"], "test sets"),
+        (["REF", "-i", "HYP", "-tok", "spm"], "sentencepiece"),
+        (["REF", "-i", "HYP", "HYP2", "--paired-bs"], "not supported yet (issue #14)"),
+        (["REF", "-i", "HYP", "HYP2"], "several systems"),
+        (["REF", "-i", "HYP", "-m", "bleu", "ter", "-sl"], "Only one metric"),
+        (["REF", "-i", "SHORT"], "different lengths"),
+    ],
+)
+def test_what_it_does_not_do_is_one_clear_line(tmp_path, argv, says):
+    for name, text in (("REF", "a b\nc d\n"), ("HYP", "a b\nc\n"), ("HYP2", "a\nc d\n"), ("SHORT", "a b\n")):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    result = run_subprocess("sacrebleu", *argv, cwd=tmp_path)
+    assert result.code == 1
+    assert result.out == ""
+    assert len(result.err.strip().splitlines()) == 1 and says in result.err
+
+
+def test_listed_in_help():
+    result = run_subprocess("--help")
+    assert "sacrebleu" in result.out
+    result = run_subprocess("sacrebleu", "--help")
+    assert result.code == 0 and "--ter-normalized" in result.out
