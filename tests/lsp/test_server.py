@@ -459,3 +459,35 @@ async def test_long_cold_rescore_shows_progress_keeps_serving_and_takes_an_edit(
     begun = [reports for reports in client.progress_reports.values() if reports and reports[0].kind == "begin"]
     assert begun and all(r[-1].kind == "end" for r in begun)
     assert begun[0][0].title == "ScoreLens: scoring"
+
+
+@pytest.mark.parametrize("echo_data", [True, False], ids=["data", "no-data"])
+async def test_ter_shift_diagnostic_and_its_fix_applied_and_rescored(client, echo_data):
+    client.set_configuration({"scorelens": {"debounceMs": 0, "metrics": ["bleu", "ter"], "ter": {"caseSensitive": True}}})
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    uri, ref_uri = write_pair(client, "shift", "😀 the cat sat on the mat today\n", "😀 today the cat sat on the mat\n")
+    first = await scores(client, uri, until=lambda s: "ter" in s["scores"])
+    assert (first["scores"]["ter"]["num_edits"], first["scores"]["ter"]["ref_length"]) == (1, 8)
+    assert first["scores"]["ter"]["signature"].startswith("nrefs:1|case:mixed|tok:tercom|norm:no|punct:yes|asian:no|")
+    (shift,) = by_code(await diagnostics(client, uri), "ter.shift")
+    assert shift.range == types.Range(
+        types.Position(0, units(client, "😀 the cat sat on the mat ")), types.Position(0, units(client, "😀 the cat sat on the mat today"))
+    )
+    assert '"today" is in another place in the reference (TER: shift)' in shift.message
+    (related,) = shift.related_information
+    assert related.location.uri == ref_uri
+    assert related.location.range.start == types.Position(0, units(client, "😀 "))
+    asked = shift if echo_data else types.Diagnostic(shift.range, shift.message, shift.severity, shift.code, source=shift.source)
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri), range=shift.range, context=types.CodeActionContext(diagnostics=[asked])
+        )
+    )
+    move = next(a for a in actions if a.title == "Move “today” to where the reference has it")
+    (edit,) = move.edit.changes[uri]
+    start, end = edit.range.start, edit.range.end
+    change(client, uri, 2, (start.line, start.character), (end.line, end.character), edit.new_text)
+    final = await scores(client, uri, version=2)
+    assert final["scores"]["ter"]["num_edits"] == 0
+    assert final["scores"]["bleu"]["score"] == pytest.approx(100.0)
+    assert by_code(await diagnostics(client, uri), "ter.shift") == []

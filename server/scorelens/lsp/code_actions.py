@@ -11,7 +11,12 @@ from . import diagnostics
 
 _CONVERTER = default_converter()
 
-_TITLES = {"replace": "Replace with “{text}”", "insert": "Insert “{text}”", "delete": "Delete “{old}”"}
+_TITLES = {
+    "replace": "Replace with “{text}”",
+    "insert": "Insert “{text}”",
+    "delete": "Delete “{old}”",
+    "move": "Move “{old}” to where the reference has it",
+}
 
 
 def fix_edit(data: Any) -> types.WorkspaceEdit:

@@ -28,7 +28,7 @@ _SEVERITY = {
     "information": types.DiagnosticSeverity.Information,
     "hint": types.DiagnosticSeverity.Hint,
 }
-_CATEGORY = {"bleu": "bleu", "wer": "wer", "rouge": "rouge", "pairing": "pairing", "scorelens": "pairing"}
+_CATEGORY = {"bleu": "bleu", "wer": "wer", "rouge": "rouge", "ter": "ter", "pairing": "pairing", "scorelens": "pairing"}
 DROPPED_TEXT = "rouge.tokenizer-dropped-text"
 LINE_COUNTS = "pairing.line-count-mismatch"
 BYTE_ORDER_MARK = "pairing.byte-order-mark"
@@ -72,6 +72,8 @@ def _message(finding: Finding, nrefs: int) -> str:
         return f'"{finding.text}" is not in the reference (WER: insertion)'
     if finding.code == codes.DELETION:
         return f'"{finding.text}" is missing from the hypothesis (WER: deletion)'
+    if finding.code == codes.SHIFT:
+        return f'"{finding.text}" is in another place in the reference (TER: shift)'
     return f'"{finding.text}" is outside the longest common subsequence (ROUGE-L)'
 
 
@@ -105,7 +107,31 @@ def _fix(ls, review: Review, finding: Finding, where: types.Range) -> dict | Non
             "range": _json_range(_range(ls, review, 0, finding.segment, p, p)),
             "text": insert,
         }
+    if finding.code == codes.SHIFT and finding.target is not None:
+        a, b, new = moved(corpus.text(0, finding.segment), finding.start, finding.end, finding.target)
+        return {
+            "fix": "move",
+            "uri": review.uri,
+            "range": _json_range(_range(ls, review, 0, finding.segment, a, b)),
+            "text": new,
+        }
     return None
+
+
+def moved(text: str, start: int, end: int, target: int) -> tuple[int, int, str]:
+    """``text[start:end]`` moved to offset ``target`` as one replacement ``(a, b, new)`` of
+    ``text[a:b]``: one neighbouring space goes with the words, one comes at their new place."""
+    a, b = start, end
+    if b < len(text) and text[b] == " ":
+        b += 1
+    elif a > 0 and text[a - 1] == " ":
+        a -= 1
+    rest = text[:a] + text[b:]
+    at = target - (b - a) if target >= b else target
+    piece = text[start:end] + " " if at == 0 or rest[at - 1] == " " else " " + text[start:end]
+    new = rest[:at] + piece + rest[at:]
+    lo, hi = min(a, target), max(b, target)  # from the words' old place to their new one
+    return lo, hi, new[lo : len(new) - (len(text) - hi)]
 
 
 def _diagnostic(ls, review: Review, finding: Finding, side: int) -> types.Diagnostic | None:

@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 import cattrs
 
-from ..core import METRICS, SEGMENTATIONS, WER_TRANSFORMS, BleuConfig, ChrfConfig, RougeConfig, ScoringConfig
+from ..core import METRICS, SEGMENTATIONS, WER_TRANSFORMS, BleuConfig, ChrfConfig, RougeConfig, ScoringConfig, TerConfig
 from ..core.bleu import SMOOTH_DEFAULTS
 from ..core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
 from ..textfile import DEFAULT_MAX_BYTES
@@ -55,6 +55,16 @@ class RougeSettings:
 
 
 @attrs.frozen
+class TerSettings:
+    """sacreBLEU's TER options (its defaults replicate Tercom's)."""
+
+    normalized: bool = False
+    no_punct: bool = False
+    asian_support: bool = False
+    case_sensitive: bool = False
+
+
+@attrs.frozen
 class WerSettings:
     transform: str = attrs.field(default="default", validator=_in(WER_TRANSFORMS))
 
@@ -64,6 +74,7 @@ class SeveritySettings:
     bleu: str = attrs.field(default="information", validator=_in(SEVERITIES))
     wer: str = attrs.field(default="information", validator=_in(SEVERITIES))
     rouge: str = attrs.field(default="hint", validator=_in(SEVERITIES))
+    ter: str = attrs.field(default="information", validator=_in(SEVERITIES))
     pairing: str = attrs.field(default="warning", validator=_in(SEVERITIES))
 
 
@@ -80,6 +91,7 @@ class Settings:
     bleu: BleuSettings = BleuSettings()
     chrf: ChrfSettings = ChrfSettings()
     rouge: RougeSettings = RougeSettings()
+    ter: TerSettings = TerSettings()
     wer: WerSettings = WerSettings()
     segmentation: str = attrs.field(default="line", validator=_in(SEGMENTATIONS))
     severity: SeveritySettings = SeveritySettings()
@@ -193,6 +205,7 @@ def scoring_config(settings: Settings, language: str | None = None) -> ScoringCo
         ),
         rouge=RougeConfig(tokenizer_name=settings.rouge.tokenizer, stem=settings.rouge.stem),
         chrf=ChrfConfig(**attrs.asdict(settings.chrf)),
+        ter=TerConfig(**attrs.asdict(settings.ter)),
         wer_transform=settings.wer.transform,
         segmentation=settings.segmentation,
     )
