@@ -19,7 +19,11 @@ insertions, deletions). It then times, on the same lines:
 - ScoreLens incremental: one hypothesis line replaced mid-document, then ``scores()``
   (median over ``--edits`` edits), with BLEU + ROUGE-L + WER and with every metric, and a line
   inserted mid-document (every later line re-paired);
-- peak memory of a process holding the largest corpus with every metric, in a subprocess.
+- peak memory of a process holding the largest corpus with every metric, in a subprocess;
+- TER (``--ter-sizes``): sacreBLEU ``TER().corpus_score`` against ScoreLens's TER alone, cold, in
+  process and as a whole ``scorelens score --metrics ter`` process; sacreBLEU's pure-Python shift search takes minutes on 100,000
+  lines, so above ``--ter-peer-lines`` it is timed on that many first lines and scaled by the
+  line count (the lines are drawn independently, so the cost per line is the same), and said so.
 
 Rounds alternate ScoreLens and the peers (``--repeat``, best kept), so neither always runs on
 the heap the other left. Every ScoreLens figure is checked equal to the peers' before it is
@@ -261,6 +265,40 @@ def memory(files) -> tuple[float, float]:
 # -- report -----------------------------------------------------------------------------------
 
 
+def ter_table(sizes: list[int], args) -> list[str]:
+    """sacreBLEU's TER and ScoreLens's, cold, on the same lines (see the module's docstring)."""
+    from sacrebleu.metrics import TER
+
+    jobs = len(os.sched_getaffinity(0))
+    out = [
+        f"| lines | sacreBLEU TER | ScoreLens TER (in process, cold) | sacreBLEU / that | `scorelens score --metrics ter`, whole process ({jobs} processes) | sacreBLEU / that |",
+        "|---:|---:|---:|---:|---:|---:|",
+    ]
+    for size in sizes:
+        hyps, refs, _ = generate(size)
+        hyp_text, ref_text = text(hyps), text(refs)
+        peer_lines = min(size, args.ter_peer_lines)
+        cold = whole = theirs = float("inf")
+        for _ in range(args.repeat):
+            gc.collect()
+            seconds, ours = scorelens(hyp_text, ref_text, {"ter"})
+            cold = min(cold, seconds)
+            with written(hyp_text, ref_text) as files:
+                seconds, printed = cli(files, metrics=["ter"])
+            whole = min(whole, seconds)
+            assert abs(printed["ter"]["score"] - ours.ter.score) <= 1e-9, (printed["ter"], ours.ter)
+            gc.collect()
+            seconds, expected = timed(lambda: TER().corpus_score(hyps[:peer_lines], [refs[:peer_lines]]))
+            theirs = min(theirs, seconds * size / peer_lines)
+        sliced = ours if peer_lines == size else scorelens(text(hyps[:peer_lines]), text(refs[:peer_lines]), {"ter"})[1]
+        assert abs(sliced.ter.score - expected.score) <= 1e-9 and sliced.ter.num_edits == expected.num_edits, (sliced.ter, expected)
+        peer = fmt_s(theirs) + ("" if peer_lines == size else f" (first {peer_lines:,} lines × {size // peer_lines})")
+        in_pool = "" if size >= POOL_MINIMUM else " (no workers: too small)"
+        out.append(f"| {size:,} | {peer} | {fmt_s(cold)} | **{theirs / cold:.1f}×** | {fmt_s(whole)}{in_pool} | **{theirs / whole:.1f}×** |")
+        print(f"{size:>7} lines TER: sacreBLEU {theirs:.2f} s, ScoreLens cold {cold:.2f} s, scorelens score {whole:.2f} s", file=sys.stderr)
+    return out
+
+
 def fmt_s(seconds: float) -> str:
     if seconds < 1e-3:
         return f"{seconds * 1e6:.0f} µs"
@@ -276,6 +314,8 @@ def main(argv=None) -> None:
     parser.add_argument("--repeat", type=int, default=2, help="runs per figure (the best is kept)")
     parser.add_argument("--no-memory", action="store_true", help="skip the memory subprocess")
     parser.add_argument("--write", metavar="PATH", help="also write the table as Markdown to PATH")
+    parser.add_argument("--ter-sizes", default="1000,10000", help="line counts for the TER table, comma-separated ('' for none)")
+    parser.add_argument("--ter-peer-lines", type=int, default=10000, help="most lines sacreBLEU's TER is timed on")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
 
@@ -377,6 +417,9 @@ def main(argv=None) -> None:
     lines.append(f"| a line inserted mid-document (every later line re-paired), then `scores()` | {fmt_s(insert)} |")
     if mem:
         lines.append(f"| peak memory, every metric held (whole process / added by the corpus) | {mem[0]:.0f} MB / {mem[1]:.0f} MB |")
+    ter_sizes = [int(s) for s in args.ter_sizes.split(",") if s]
+    if ter_sizes:
+        lines += ["", *ter_table(ter_sizes, args)]
     table = "\n".join(lines)
 
     about = (

@@ -233,15 +233,33 @@ class _Beam:
                 row[j] = best
         return row
 
-    def trace(self, words: Sequence[int]) -> tuple[int, str, list[list[int]]]:
-        """The distance, sacreBLEU's trace (ties to match/substitution, then deletion, then
-        insertion; read back from the last cell) and every row of the matrix."""
+    def trace(self, words: Sequence[int]) -> tuple[int, str]:
+        """The distance and sacreBLEU's trace: ties to match/substitution, then deletion, then
+        insertion, read back from the last cell.
+
+        When the beam cannot matter (rapidfuzz's distance ``d`` is below ``floor``), only cells
+        through which a path of cost ``d`` may pass are computed (``|i - j| + |(n_h - i) - (n_r - j)|
+        <= d``, a diagonal strip ``d + 1`` wide). Every cell the read-back visits lies on a
+        shortest path, and so do the best paths into it, so they get their true values; a
+        neighbour left out is no shortest path's, so its true value could not have won the
+        comparison either. The trace is the beam's, in a fraction of its cells.
+        """
+        n_h, n_r = len(words), self.n_r
+        d = Levenshtein.distance(words, self.ref)
+        if d >= self.floor:
+            return self._trace(words, self.rows)
+        skew = n_h - n_r
+        spare = (d - abs(skew)) // 2
+        low, high = min(0, skew) - spare, max(0, skew) + spare  # i - j within [low, high]
+        strip = [(0, n_r + 1)] + [(max(0, i - high), min(n_r, i - low) + 1) for i in range(1, n_h + 1)]
+        return self._trace(words, strip)
+
+    def _trace(self, words: Sequence[int], ranges: Sequence[tuple[int, int]]) -> tuple[int, str]:
         ref, n_r = self.ref, self.n_r
         prev = list(range(n_r + 1))
-        rows = [prev]
         ops_rows = [["i"] * (n_r + 1)]
         for i in range(1, len(words) + 1):
-            lo, hi = self.rows[i]
+            lo, hi = ranges[i]
             row = [_INFINITY] * (n_r + 1)
             ops = ["x"] * (n_r + 1)
             word = words[i - 1]
@@ -261,7 +279,6 @@ class _Beam:
                 if best < _INFINITY:
                     row[j], ops[j] = best, op
             prev = row
-            rows.append(row)
             ops_rows.append(ops)
         trace = []
         i, j = len(words), n_r
@@ -275,7 +292,14 @@ class _Beam:
                 j -= 1
             else:
                 i -= 1
-        return prev[n_r], "".join(reversed(trace)), rows
+        return prev[n_r], "".join(reversed(trace))
+
+    def forward(self, words: Sequence[int]) -> list[list[int]]:
+        """Row i: the beam's least costs from the start to the cells of row i."""
+        rows = [list(range(self.n_r + 1))]
+        for i in range(1, len(words) + 1):
+            rows.append(self._row(rows[-1], i, words[i - 1]))
+        return rows
 
     def backward(self, words: Sequence[int]) -> list[list[int]]:
         """Row i, cell j: the least cost from cell (i, j) to the end through the beam."""
@@ -309,7 +333,7 @@ class _Beam:
         if d < self.floor:
             return d
         a, b = changed
-        row = forward[a]
+        row = forward()[a]
         for i in range(a + 1, b + 1):
             row = self._row(row, i, words[i - 1])
         back = backward()[b]
@@ -383,8 +407,8 @@ def _edit_rate(hyp: Sequence[int], ref: Sequence[int]) -> Alignment:
     shifts: list[Shift] = []
     checked = 0
     while True:
-        pre_score, trace, forward = beam.trace(words)
-        backward = _lazy(beam.backward, words)
+        pre_score, trace = beam.trace(words)
+        forward, backward = _lazy(beam.forward, words), _lazy(beam.backward, words)
         align, hyp_err, ref_err = _alignment(trace)
         best: tuple | None = None
         best_shift = None
