@@ -648,6 +648,8 @@ def segment_row(ev: Evaluation, segment: int) -> str:
     for label, value in (("WER", s.wer), ("CER", s.cer)):
         if value is not None:
             cells.append(f"{label} = {rates(value).wer:.4f}")
+    if s.ter is not None:
+        cells.append(f"TER = {s.ter.score:.2f}")
     return "\t".join(cells)
 
 

@@ -20,7 +20,7 @@ from itertools import chain
 from typing import Sequence
 
 from . import __version__
-from .core import bleu, ter
+from .core import bleu, chrf, ter
 from .core.bleu import SMOOTH_DEFAULTS, BleuConfig
 from .core.config import ScoringConfig
 from .core.corpus import POOL_CHUNK, POOL_MINIMUM
@@ -123,8 +123,6 @@ def _refuse(args: argparse.Namespace) -> None:
         raise SacrebleuError("paired significance tests (--paired-bs, --paired-ar) are not supported yet (issue #14)")
     if args.confidence:
         raise SacrebleuError("confidence intervals (--confidence) are not supported yet")
-    if "chrf" in args.metrics:
-        raise SacrebleuError("chrF is not supported by this version yet")
 
 
 def _open(path: str, encoding: str):
@@ -277,7 +275,15 @@ def run(args: argparse.Namespace) -> None:
         asian_support=args.ter_asian_support,
         case_sensitive=args.ter_case_sensitive,
     )
-    config = ScoringConfig(metrics=frozenset(args.metrics), bleu=bleu_config, ter=ter_config)
+    chrf_config = chrf.ChrfConfig(
+        char_order=args.chrf_char_order,
+        word_order=args.chrf_word_order,
+        beta=args.chrf_beta,
+        lowercase=args.chrf_lowercase,
+        whitespace=args.chrf_whitespace,
+        eps_smoothing=args.chrf_eps_smoothing,
+    )
+    config = ScoringConfig(metrics=frozenset(args.metrics), bleu=bleu_config, chrf=chrf_config, ter=ter_config)
     records = _records(config, [system, *refs])
     nrefs = len(refs)
     eff = args.sentence_level
@@ -288,6 +294,13 @@ def run(args: argparse.Namespace) -> None:
         smooth += f"[{value:.2f}]"
     info = {
         "BLEU": {"case": "lc" if bleu_config.lowercase else "mixed", "eff": eff, "tok": bleu_config.tokenizer.name, "smooth": smooth},
+        "CHRF": {
+            "case": "lc" if chrf_config.lowercase else "mixed",
+            "eff": not chrf_config.eps_smoothing,
+            "nc": chrf_config.char_order,
+            "nw": chrf_config.word_order,
+            "space": chrf_config.whitespace,
+        },
         "TER": {
             "case": "mixed" if ter_config.case_sensitive else "lc",
             "tok": "tercom",
@@ -302,17 +315,21 @@ def run(args: argparse.Namespace) -> None:
         if metric == "BLEU":
             s = bleu.score(stats, bleu_config, effective_order=eff)
             return format_score("BLEU", s.score, args.width, args.score_only, sig, is_json, _bleu_verbose(s))
+        if metric == "CHRF":
+            c = chrf.score(stats, chrf_config)
+            return format_score(c.name, c.score, args.width, args.score_only, sig, is_json)
         return format_score("TER", ter.score(stats, nrefs).score, args.width, args.score_only, sig, is_json)
 
     names = sorted(m.upper() for m in args.metrics)
+    field = {"BLEU": "bleu", "CHRF": "chrf", "TER": "ter"}
     if args.sentence_level:
         metric = names[0]
         for r in records:
-            print(formatted(metric, r.bleu if metric == "BLEU" else r.ter, args.short, False))
+            print(formatted(metric, getattr(r, field[metric]), args.short, False))
         return
     results = []
     for metric in names:
-        column = [r.bleu for r in records] if metric == "BLEU" else [r.ter for r in records]
+        column = [getattr(r, field[metric]) for r in records]
         totals = [sum(values) for values in zip(*column)]
         results.append(formatted(metric, totals, args.short if args.format != "json" else False, args.format == "json"))
     print_single_results(results, args.format)
@@ -328,7 +345,7 @@ def main(argv: Sequence[str]) -> int:
         # the reader went away (`| head`); point stdout at nothing so the exit flush is quiet
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 128 + 13
-    except (SacrebleuError, TokenizerUnavailable, OSError, UnicodeDecodeError) as exc:
+    except (SacrebleuError, TokenizerUnavailable, OSError, UnicodeDecodeError, ValueError) as exc:
         print(f"sacreBLEU: {exc}", file=sys.stderr)
         return EXIT_ERROR
     return 0

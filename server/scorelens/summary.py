@@ -77,6 +77,8 @@ def segment_dict(s: SegmentScores) -> dict:
         out["bleu"] = {"score": b.score, "precisions": list(b.precisions), "bp": b.bp, "sys_len": b.sys_len, "ref_len": b.ref_len}
     if s.chrf is not None:
         out["chrf"] = {"score": s.chrf.score, "char_order": s.chrf.char_order, "word_order": s.chrf.word_order, "beta": s.chrf.beta}
+    if s.ter is not None:
+        out["ter"] = {"score": s.ter.score, "num_edits": s.ter.num_edits, "ref_length": s.ter.ref_length}
     for key, value in (("rougeL", s.rouge_l), ("rougeLsum", s.rouge_lsum), *s.rouge_n.items()):
         if value is not None:
             out[key] = {"precision": value.precision, "recall": value.recall, "fmeasure": value.fmeasure}

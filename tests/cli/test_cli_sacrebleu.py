@@ -74,6 +74,11 @@ ARGUMENT_SETS = [
     ["-m", "ter", "-sl", "--ter-normalized"],
     ["-m", "bleu", "-sl", "-w", "2"],
     ["-m", "bleu", "-sl", "--short", "-b"],
+    ["-m", "bleu", "chrf", "ter"],
+    ["-m", "bleu", "chrf", "ter", "-f", "text", "--short"],
+    ["-m", "chrf", "--chrf-word-order", "2", "-f", "text"],
+    ["-m", "chrf", "--chrf-whitespace", "--chrf-lowercase", "--chrf-eps-smoothing", "-cc", "4", "--chrf-beta", "1"],
+    ["-m", "chrf", "-cw", "2", "-sl", "-w", "3"],
 ]
 
 
@@ -83,7 +88,7 @@ def test_same_output_as_sacrebleu(ted, argv):
 
 
 def test_two_references(ted):
-    assert_same_output(ted["ref"], ted["sys2"], "-i", ted["sys1"], "-m", "bleu", "ter", "-f", "text")
+    assert_same_output(ted["ref"], ted["sys2"], "-i", ted["sys1"], "-m", "bleu", "chrf", "ter", "-f", "text")
 
 
 def test_full_file_bleu(ted):
@@ -107,7 +112,7 @@ def test_byte_order_mark_and_carriage_returns_stay_text(tmp_path):
     hyp, ref = tmp_path / "hyp", tmp_path / "ref"
     hyp.write_bytes("\ufeffDer Hund sitzt.\nzwei\rDrei vier\nfünf sechs  \n".encode())
     ref.write_bytes("Der Hund sitzt.\nzwei Drei vier\nfünf sechs\n".encode())
-    assert_same_output(ref, "-i", hyp, "-m", "bleu", "ter", "-f", "text")
+    assert_same_output(ref, "-i", hyp, "-m", "bleu", "chrf", "ter", "-f", "text")
 
 
 @pytest.mark.parametrize(
