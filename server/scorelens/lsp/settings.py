@@ -4,6 +4,7 @@ An invalid value falls back to its default and is reported once by the caller; t
 the settings still apply.
 """
 
+import json
 import re
 from importlib.util import find_spec
 from pathlib import PurePosixPath
@@ -152,7 +153,8 @@ def _structure(cls: type, raw: Any, path: str, problems: list[str]) -> Any:
         except Exception as exc:
             values.pop(field.name, None)
             reason = exc.exceptions[0] if isinstance(exc, cattrs.BaseValidationError) and exc.exceptions else exc
-            problems.append(f"{where}: {reason}; using the default {_default(field)!r}")
+            # the client wrote JSON: say the default as JSON too (null, not None)
+            problems.append(f"{where}: {reason}; using the default {json.dumps(_default(field))}")
     return cls(**values)
 
 
