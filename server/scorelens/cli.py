@@ -373,6 +373,28 @@ def target_language(language: str | None) -> str | None:
     return language.rsplit("-", 1)[-1].lower() if "-" in language else language.lower()
 
 
+def chrf_config(args: argparse.Namespace) -> ChrfConfig:
+    """chrF's options, named as sacreBLEU's in both command lines (``score`` and ``sacrebleu``)."""
+    return ChrfConfig(
+        char_order=args.chrf_char_order,
+        word_order=args.chrf_word_order,
+        beta=args.chrf_beta,
+        lowercase=args.chrf_lowercase,
+        whitespace=args.chrf_whitespace,
+        eps_smoothing=args.chrf_eps_smoothing,
+    )
+
+
+def ter_config(args: argparse.Namespace) -> TerConfig:
+    """TER's options, named as sacreBLEU's in both command lines."""
+    return TerConfig(
+        normalized=args.ter_normalized,
+        no_punct=args.ter_no_punct,
+        asian_support=args.ter_asian_support,
+        case_sensitive=args.ter_case_sensitive,
+    )
+
+
 def scoring_config(args: argparse.Namespace) -> ScoringConfig:
     tokenize = args.tokenize or LANGUAGE_TOKENIZERS.get(target_language(args.language), "13a")
     try:
@@ -386,20 +408,8 @@ def scoring_config(args: argparse.Namespace) -> ScoringConfig:
                 max_ngram_order=args.max_ngram_order,
             ),
             rouge=RougeConfig(tokenizer_name=args.rouge_tokenizer, stem=args.stem),
-            chrf=ChrfConfig(
-                char_order=args.chrf_char_order,
-                word_order=args.chrf_word_order,
-                beta=args.chrf_beta,
-                lowercase=args.chrf_lowercase,
-                whitespace=args.chrf_whitespace,
-                eps_smoothing=args.chrf_eps_smoothing,
-            ),
-            ter=TerConfig(
-                normalized=args.ter_normalized,
-                no_punct=args.ter_no_punct,
-                asian_support=args.ter_asian_support,
-                case_sensitive=args.ter_case_sensitive,
-            ),
+            chrf=chrf_config(args),
+            ter=ter_config(args),
             wer_transform=args.wer_transform,
             segmentation=args.segmentation,
         )

@@ -20,6 +20,7 @@ from itertools import chain
 from typing import Sequence
 
 from . import __version__
+from .cli import _available_cpus, chrf_config, ter_config, worker_pool
 from .core import bleu, chrf, ter
 from .core.bleu import SMOOTH_DEFAULTS, BleuConfig
 from .core.config import ScoringConfig
@@ -230,8 +231,6 @@ def print_single_results(results: list[str], fmt: str) -> None:
 
 def _records(config: ScoringConfig, columns: list[list[str]]) -> list[Record]:
     """Each segment's statistics, in worker processes when there are many (as ``scorelens score``)."""
-    from .cli import _available_cpus, worker_pool
-
     jobs = _available_cpus()
     if jobs > 1 and len(columns[0]) >= POOL_MINIMUM:
         chunks = ([column[i : i + POOL_CHUNK] for column in columns] for i in range(0, len(columns[0]), POOL_CHUNK))
@@ -269,21 +268,7 @@ def run(args: argparse.Namespace) -> None:
     bleu_config = BleuConfig(
         tokenize=tokenize, smooth_method=args.bleu_smooth_method, smooth_value=args.bleu_smooth_value, lowercase=args.bleu_lowercase
     )
-    ter_config = ter.TerConfig(
-        normalized=args.ter_normalized,
-        no_punct=args.ter_no_punct,
-        asian_support=args.ter_asian_support,
-        case_sensitive=args.ter_case_sensitive,
-    )
-    chrf_config = chrf.ChrfConfig(
-        char_order=args.chrf_char_order,
-        word_order=args.chrf_word_order,
-        beta=args.chrf_beta,
-        lowercase=args.chrf_lowercase,
-        whitespace=args.chrf_whitespace,
-        eps_smoothing=args.chrf_eps_smoothing,
-    )
-    config = ScoringConfig(metrics=frozenset(args.metrics), bleu=bleu_config, chrf=chrf_config, ter=ter_config)
+    config = ScoringConfig(metrics=frozenset(args.metrics), bleu=bleu_config, chrf=chrf_config(args), ter=ter_config(args))
     records = _records(config, [system, *refs])
     nrefs = len(refs)
     eff = args.sentence_level
@@ -295,18 +280,18 @@ def run(args: argparse.Namespace) -> None:
     info = {
         "BLEU": {"case": "lc" if bleu_config.lowercase else "mixed", "eff": eff, "tok": bleu_config.tokenizer.name, "smooth": smooth},
         "CHRF": {
-            "case": "lc" if chrf_config.lowercase else "mixed",
-            "eff": not chrf_config.eps_smoothing,
-            "nc": chrf_config.char_order,
-            "nw": chrf_config.word_order,
-            "space": chrf_config.whitespace,
+            "case": "lc" if config.chrf.lowercase else "mixed",
+            "eff": not config.chrf.eps_smoothing,
+            "nc": config.chrf.char_order,
+            "nw": config.chrf.word_order,
+            "space": config.chrf.whitespace,
         },
         "TER": {
-            "case": "mixed" if ter_config.case_sensitive else "lc",
+            "case": "mixed" if config.ter.case_sensitive else "lc",
             "tok": "tercom",
-            "norm": ter_config.normalized,
-            "punct": not ter_config.no_punct,
-            "asian": ter_config.asian_support,
+            "norm": config.ter.normalized,
+            "punct": not config.ter.no_punct,
+            "asian": config.ter.asian_support,
         },
     }
 
@@ -316,7 +301,7 @@ def run(args: argparse.Namespace) -> None:
             s = bleu.score(stats, bleu_config, effective_order=eff)
             return format_score("BLEU", s.score, args.width, args.score_only, sig, is_json, _bleu_verbose(s))
         if metric == "CHRF":
-            c = chrf.score(stats, chrf_config)
+            c = chrf.score(stats, config.chrf)
             return format_score(c.name, c.score, args.width, args.score_only, sig, is_json)
         return format_score("TER", ter.score(stats, nrefs).score, args.width, args.score_only, sig, is_json)
 

@@ -32,7 +32,7 @@ from . import bleu, chrf, rouge, ter, wer
 from .config import ScoringConfig
 from .findings import Finding, segment_findings
 from .segment import Analyser, Analysis, Record, SegmentStatistics, score_texts
-from .text import paragraphs, segment_count, split_lines
+from .text import common_ends, paragraphs, segment_count, split_lines
 
 # ``map(function, chunks)``, e.g. ``ProcessPoolExecutor.map``: results in the chunks' order
 PoolMap = Callable[[Callable[[list[list[str]]], list[Record]], Iterable[list[list[str]]]], Iterable[list[Record]]]
@@ -365,15 +365,8 @@ class Corpus:
             spans = [(0, count)] if count else []
         new_texts = ["\n".join(s.lines[a:b]) for a, b in spans]
         s.starts = [a for a, _ in spans]
-        old_texts = s.texts
-        limit = min(len(old_texts), len(new_texts))
-        prefix = 0
-        while prefix < limit and old_texts[prefix] == new_texts[prefix]:
-            prefix += 1
-        suffix = 0
-        while suffix < limit - prefix and old_texts[-1 - suffix] == new_texts[-1 - suffix]:
-            suffix += 1
-        self._splice(side, prefix, len(old_texts) - suffix, new_texts[prefix : len(new_texts) - suffix])
+        prefix, suffix = common_ends(s.texts, new_texts)
+        self._splice(side, prefix, len(s.texts) - suffix, new_texts[prefix : len(new_texts) - suffix])
 
     def _splice(self, side: int, start: int, end: int, new_texts: list[str]) -> None:
         """Segments ``[start, end)`` of a side became ``new_texts``; mark what must be re-scored."""

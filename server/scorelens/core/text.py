@@ -7,6 +7,7 @@ LSP breaks lines only at ``\\n``, ``\\r\\n`` and ``\\r``; ``str.splitlines`` als
 from __future__ import annotations
 
 import re
+from typing import Sequence
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -16,6 +17,19 @@ def split_lines(text: str) -> list[str]:
     if "\r" not in text:
         return text.split("\n")
     return _LINE_BREAK.split(text)
+
+
+def common_ends(old: Sequence[str], new: Sequence[str]) -> tuple[int, int]:
+    """How many leading and trailing items two sequences share, not overlapping: what an edit
+    left alone, so only the items between need scoring again."""
+    limit = min(len(old), len(new))
+    prefix = 0
+    while prefix < limit and old[prefix] == new[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < limit - prefix and old[-1 - suffix] == new[-1 - suffix]:
+        suffix += 1
+    return prefix, suffix
 
 
 def segment_count(lines: list[str]) -> int:

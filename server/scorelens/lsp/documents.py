@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
+from ..core.text import common_ends
 from ..textfile import DEFAULT_MAX_BYTES, MissingFile, UnreadableText, read_text, too_large
 from .positions import Columns
 
@@ -98,13 +99,7 @@ class OpenDocument:
 def _difference(old: list[str], new: list[str]) -> LineEdit:
     """The lines between the common leading and trailing ones: clients that send the whole text
     on every change (Vim ALE, TextDocumentSyncKind.Full) re-score only the segments they changed."""
-    limit = min(len(old), len(new))
-    prefix = 0
-    while prefix < limit and old[prefix] == new[prefix]:
-        prefix += 1
-    suffix = 0
-    while suffix < limit - prefix and old[-1 - suffix] == new[-1 - suffix]:
-        suffix += 1
+    prefix, suffix = common_ends(old, new)
     return LineEdit(prefix, len(old) - suffix, new[prefix : len(new) - suffix])
 
 
