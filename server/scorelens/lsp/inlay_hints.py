@@ -1,69 +1,166 @@
 """Inlay hints for the requested lines: per-line scores, missing words, reference words.
 
-Tooltips are filled in on ``inlayHint/resolve`` only, as they need the segment's full scores.
+A segment's hints are built once, as JSON text with lines relative to the segment's first line,
+and cached by the segment's texts (all they are made from), as its diagnostics are. A request —
+Neovim asks for the whole document after every change — joins cached text a slice of segments at
+a time, yielding in between, and stops early when a newer request for the same document
+supersedes it (or ``$/cancelRequest`` cancels it). The answer is written as that JSON text.
+After a cold re-score all pieces are built ahead, in the background. Tooltips are filled in on ``inlayHint/resolve`` only, as they need the segment's full scores.
 """
 
 from __future__ import annotations
+
+import asyncio
+import json
+import time
 
 from lsprotocol import types
 
 from ..core import findings as codes
 from .describe import short
 from .hover import described
+from .reviews import SLICE_SECONDS, Review
+from .server import RawResult
 
 
-def _hints(ls, review, start_line: int, end_line: int) -> list[types.InlayHint]:
+def _json(label: str, padding_left: bool, padding_right: bool) -> str:
+    """A hint's JSON between its position and its data, without braces (and without what is
+    false: a whole-document answer carries tens of thousands of hints)."""
+    hint = {"label": label, "paddingLeft": padding_left or None, "paddingRight": padding_right or None}
+    return json.dumps({k: v for k, v in hint.items() if v is not None}, ensure_ascii=False, separators=(",", ":"))[1:-1]
+
+
+def _segment_hints(ls, review: Review, segment: int) -> list[tuple[int, int, str]]:
+    """(line relative to the segment's first, client column, label and paddings as JSON) of each
+    hint: all made from the segment's texts, so still right when lines above it come or go."""
     corpus = review.corpus
+    key = tuple(corpus.text(side, segment) for side in range(corpus.references + 1))
+    cached = review.hints.get(segment)
+    if cached is not None and cached[0] == key:
+        return cached[1]
     show = review.settings.inlay_hints
+    text = key[0]
     lines = corpus.lines(0)
+    first = corpus.first_line(0, segment)
     hints = []
-    first = corpus.segment_at(0, start_line)
-    segment = first if first is not None else 0
-    while segment < len(corpus) and corpus.first_line(0, segment) <= end_line:
-        text = corpus.text(0, segment)
-        data = {"uri": review.uri, "segment": segment}
-        if show.missing_words or show.substitutions:
-            for f in corpus.findings(segment):
-                if f.code == codes.DELETION and show.missing_words:
-                    line, col = corpus.position(0, segment, f.other_start)
-                    hints.append(
-                        types.InlayHint(
-                            position=ls.columns.position(lines, line, col),
-                            label=f"+{f.text}",
-                            padding_left=f.other_start > 0,
-                            padding_right=f.other_start == 0,
-                            data=data,
-                        )
-                    )
-                elif f.code == codes.SUBSTITUTION and show.substitutions:
-                    line, col = corpus.position(0, segment, f.end)
-                    hints.append(
-                        types.InlayHint(position=ls.columns.position(lines, line, col), label=f"→{f.other_text}", padding_left=True, data=data)
-                    )
-        if show.line_scores:
-            line, col = corpus.position(0, segment, len(text))
-            if line < len(lines):
-                hints.append(
-                    types.InlayHint(position=ls.columns.position(lines, line, col), label=short(corpus.segment_scores(segment)), padding_left=True, data=data)
+
+    def at(offset: int) -> tuple[int, int]:
+        line, col = corpus.position(0, segment, offset)
+        return line - first, ls.columns.to_client(lines[line] if line < len(lines) else "", col)
+
+    if show.missing_words or show.substitutions:
+        for f in corpus.findings(segment):
+            if f.code == codes.DELETION and show.missing_words:
+                hints.append((*at(f.other_start), _json(f"+{f.text}", f.other_start > 0, f.other_start == 0)))
+            elif f.code == codes.SUBSTITUTION and show.substitutions:
+                hints.append((*at(f.end), _json(f"→{f.other_text}", True, False)))
+    if show.line_scores and corpus.position(0, segment, len(text))[0] < len(lines):
+        hints.append((*at(len(text)), _json(short(corpus.segment_scores(segment)), True, False)))
+    review.hints[segment] = (key, hints)
+    return hints
+
+
+class _Documents:
+    """Small numbers for hypothesis URIs in each hint's ``data``: a whole-document answer
+    carries tens of thousands of hints, and a URI in each would double its size."""
+
+    def __init__(self) -> None:
+        self._ids: dict[str, int] = {}
+        self._uris: list[str] = []
+
+    def id_of(self, uri: str) -> int:
+        if uri not in self._ids:
+            self._ids[uri] = len(self._uris)
+            self._uris.append(uri)
+        return self._ids[uri]
+
+    def uri_of(self, number) -> str | None:
+        return self._uris[number] if isinstance(number, int) and 0 <= number < len(self._uris) else None
+
+
+def prepare_soon(ls, review: Review) -> None:
+    """After a cold re-score, build every segment's hints in the background, in slices, so the
+    first whole-document request is answered from them (clients that show inlay hints only)."""
+    if not ls.client_supports("text_document", "inlay_hint"):
+        return
+    if review.hints_task is not None:
+        review.hints_task.cancel()
+    review.hints_task = asyncio.ensure_future(_prepare(ls, review))
+
+
+async def _prepare(ls, review: Review) -> None:
+    corpus = review.corpus
+    deadline = time.perf_counter() + SLICE_SECONDS
+    for segment in range(len(corpus)):
+        _segment_hints(ls, review, segment)
+        if time.perf_counter() > deadline:
+            await asyncio.sleep(0)
+            if ls.reviews.get(review.uri) is not review or review.corpus is not corpus or corpus.dirty:
+                return  # changed meanwhile: what is left is built when asked for
+            deadline = time.perf_counter() + SLICE_SECONDS
+
+
+async def _collect(ls, review: Review, start: int, end: int, ticket: object) -> list[str] | None:
+    """The hints' JSON on lines ``start..end``; None if superseded or edited meanwhile."""
+    corpus = review.corpus
+    versions = dict(review.versions)
+    pieces: list[str] = []
+    document = ls.hint_documents.id_of(review.uri)
+    segment = corpus.segment_at(0, start)
+    if segment is None:  # past the end, or a blank line between paragraphs
+        segment = next((k for k in range(len(corpus)) if corpus.first_line(0, k) >= start), len(corpus))
+    deadline = time.perf_counter() + SLICE_SECONDS
+    while segment < len(corpus) and (first := corpus.first_line(0, segment)) <= end:
+        for dl, column, rest in _segment_hints(ls, review, segment):
+            if start <= first + dl <= end:
+                pieces.append(
+                    f'{{"position":{{"line":{first + dl},"character":{column}}},{rest},"data":[{document},{segment}]}}'
                 )
         segment += 1
-    return [h for h in hints if start_line <= h.position.line <= end_line]
+        if time.perf_counter() > deadline:
+            await asyncio.sleep(0)
+            superseded = ls.hint_requests.get(review.uri) is not ticket
+            if superseded or review.corpus is not corpus or corpus.dirty or review.versions != versions:
+                return None
+            deadline = time.perf_counter() + SLICE_SECONDS
+    return pieces
+
+
+async def _answer(ls, uri: str, start: int, end: int, ticket: object) -> RawResult | None:
+    while True:
+        review = ls.reviews.get(uri)
+        if review is None or review.corpus is None:
+            return RawResult("[]")
+        await ls.settled(review)  # ContentModified if the review is replaced meanwhile
+        if review.corpus is None:
+            continue
+        pieces = await _collect(ls, review, start, end, ticket)
+        if ls.hint_requests.get(uri) is not ticket:
+            return None  # a newer request for this document is answered instead
+        if pieces is not None:
+            return RawResult(f"[{','.join(pieces)}]")
+        # edited meanwhile: again, from the new text
 
 
 def register(server) -> None:
+    server.hint_documents = _Documents()
+    server.hint_requests = {}
+
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=True))
-    async def inlay_hints(ls, params: types.InlayHintParams) -> list[types.InlayHint]:
-        review = ls.reviews.get(params.text_document.uri)
-        if review is None or review.corpus is None:
-            return []
-        await ls.settled(review)
-        return _hints(ls, review, params.range.start.line, params.range.end.line)
+    async def inlay_hints(ls, params: types.InlayHintParams):
+        uri = params.text_document.uri
+        ticket = ls.hint_requests[uri] = object()
+        try:
+            return await _answer(ls, uri, params.range.start.line, params.range.end.line, ticket)
+        finally:
+            if ls.hint_requests.get(uri) is ticket:
+                del ls.hint_requests[uri]
 
     @server.feature(types.INLAY_HINT_RESOLVE)
     def resolve(ls, hint: types.InlayHint) -> types.InlayHint:
-        data = hint.data if isinstance(hint.data, dict) else {}
-        review = ls.reviews.get(data.get("uri"))
-        segment = data.get("segment")
-        if review is not None and review.corpus is not None and isinstance(segment, int) and segment < len(review.corpus):
+        data = hint.data if isinstance(hint.data, list) and len(hint.data) == 2 else [None, None]
+        review = ls.reviews.get(ls.hint_documents.uri_of(data[0]))
+        segment = data[1]
+        if review is not None and review.corpus is not None and isinstance(segment, int) and 0 <= segment < len(review.corpus):
             hint.tooltip = described(ls, review, segment)
         return hint

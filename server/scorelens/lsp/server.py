@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import json
 import logging
 import os
 import sys
@@ -94,6 +95,21 @@ class ScoreLensProtocol(GuardedProtocol):
         if future is not None and not future.done():
             future.set_exception(TimeoutError(f"the client did not answer {method} within {CLIENT_ANSWER_S:.0f} s"))
 
+    def _send_response(self, msg_id, result=None, error=None):
+        if error is None and isinstance(result, RawResult):
+            # tens of thousands of inlay hints, encoded once: not converted to objects and back
+            self._result_types.pop(msg_id, None)
+            self.write_json(f'{{"jsonrpc":"2.0","id":{json.dumps(msg_id)},"result":{result}}}')
+            return
+        super()._send_response(msg_id, result, error)
+
+    def write_json(self, body: str) -> None:
+        """Send one message already encoded as JSON text."""
+        data = body.encode()
+        sent = self.writer.write(b"Content-Length: %d\r\n\r\n%s" % (len(data), data))
+        if inspect.isawaitable(sent):  # the TCP and WebSocket writers
+            asyncio.ensure_future(sent)
+
     def handle_message(self, message):
         # pygls drops requests after shutdown unanswered; the client would wait for them forever
         # (Neovim asks inlay hints while it closes). LSP: answer them InvalidRequest.
@@ -104,6 +120,10 @@ class ScoreLensProtocol(GuardedProtocol):
 
     def set_writer(self, writer, include_headers: bool = True) -> None:
         super().set_writer(_Pipe(writer, self._server), include_headers)
+
+
+class RawResult(str):
+    """A request's result already encoded as JSON text."""
 
 
 class _Pipe:
@@ -177,10 +197,7 @@ class ScoreLensServer(LanguageServer):
 
     def notify_json(self, method: str, params: str) -> None:
         """Send a notification whose params are JSON text already (see :mod:`.diagnostics`)."""
-        body = f'{{"jsonrpc":"2.0","method":"{method}","params":{params}}}'.encode()
-        sent = self.protocol.writer.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
-        if inspect.isawaitable(sent):  # the TCP and WebSocket writers
-            asyncio.ensure_future(sent)
+        self.protocol.write_json(f'{{"jsonrpc":"2.0","method":"{method}","params":{params}}}')
 
     def tell(self, message: str, kind: types.MessageType = types.MessageType.Warning) -> None:
         self.window_show_message(types.ShowMessageParams(type=kind, message=f"ScoreLens: {message}"))
@@ -316,7 +333,7 @@ class ScoreLensServer(LanguageServer):
         review.task = asyncio.ensure_future(self._rescore(review, delay))
 
     async def _rescore(self, review: Review, delay: float) -> None:
-        from . import diagnostics, report
+        from . import diagnostics, inlay_hints, report
 
         if delay:
             await asyncio.sleep(delay)
@@ -335,6 +352,7 @@ class ScoreLensServer(LanguageServer):
             if sliced:
                 cold = True
                 await diagnostics.prepare(self, review)
+                inlay_hints.prepare_soon(self, review)
         diagnostics.publish(self, review)
         if review.views_stale:  # asked before the scores are announced, so a client that reacts
             review.views_stale = False  # to them finds its views already asked for again

@@ -1,0 +1,76 @@
+"""Whole-document inlay hints, as Neovim 0.11 asks after every change: answered from per-segment
+pieces, in slices (a hover behind one is answered first), and stopped when superseded or cancelled."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from lsp_support import open_doc, scores
+from lsprotocol import types
+from test_server import units, write_pair
+
+LINES = 4000
+
+
+def _pair(client) -> tuple[str, list[str]]:
+    hyp = [f"😀 line {i} the red car" if i % 2 else f"line {i} a cat sat" for i in range(LINES)]
+    ref = [f"😀 line {i} the blue car" if i % 2 else f"line {i} a cat sat down" for i in range(LINES)]
+    uri, _ = write_pair(client, "big", "\n".join(hyp) + "\n", "\n".join(ref) + "\n")
+    return uri, hyp
+
+
+def _whole(uri: str) -> types.InlayHintParams:
+    return types.InlayHintParams(types.TextDocumentIdentifier(uri), types.Range(types.Position(0, 0), types.Position(LINES, 0)))
+
+
+async def test_whole_document_hints_after_an_edit(client):
+    uri, hyp = _pair(client)
+    await scores(client, uri)
+    hints = await client.text_document_inlay_hint_async(_whole(uri))
+    assert len(hints) == 2 * LINES  # one finding and one line score per line
+    odd = [h for h in hints if h.position.line == 3]
+    assert [h.label for h in odd][0] == "→blue"
+    assert odd[0].position.character == units(client, "😀 line 3 the red")
+    assert odd[1].label.startswith("BLEU ") and odd[1].position.character == units(client, hyp[3])
+    # a line inserted at the top of both moves every hint one line down, from the cached pieces
+    ref_uri = open_doc(client, client.workspace / "t" / "big.ref.txt")
+    for doc in (ref_uri, uri):
+        client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                types.VersionedTextDocumentIdentifier(version=2, uri=doc),
+                [types.TextDocumentContentChangePartial(range=types.Range(types.Position(0, 0), types.Position(0, 0)), text="\n")],
+            )
+        )
+    await scores(client, uri, version=2)
+    moved = await client.text_document_inlay_hint_async(_whole(uri))
+    line_3 = [h for h in moved if h.position.line == 4]
+    assert [h.label for h in line_3][0] == "→blue"
+    resolved = await client.inlay_hint_resolve_async(line_3[0])
+    assert "segment 5" in resolved.tooltip.value  # the segment it is on now (shown 1-based)
+
+
+async def test_hover_behind_a_whole_document_request_is_answered_first(client):
+    uri, _ = _pair(client)
+    await scores(client, uri)
+    order = []
+    hints = asyncio.ensure_future(client.text_document_inlay_hint_async(_whole(uri)))
+    hints.add_done_callback(lambda _: order.append("hints"))
+    await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(5, 0)))
+    order.append("hover")
+    await hints
+    assert order == ["hover", "hints"]
+
+
+async def test_cancelled_and_superseded_requests_stop_early(client):
+    uri, _ = _pair(client)
+    await scores(client, uri)
+    # cancelled while its pieces are first built (many slices)
+    future = asyncio.wrap_future(client.protocol.send_request("textDocument/inlayHint", _whole(uri), msg_id="hints-to-cancel"))
+    client.protocol.notify("$/cancelRequest", types.CancelParams(id="hints-to-cancel"))
+    with pytest.raises(Exception, match="cancel"):
+        await future
+    first = asyncio.ensure_future(client.text_document_inlay_hint_async(_whole(uri)))
+    second = asyncio.ensure_future(client.text_document_inlay_hint_async(_whole(uri)))
+    assert await first is None  # superseded by the second, for the same document
+    assert len(await second) == 2 * LINES
