@@ -8,7 +8,9 @@ peers' full recomputation (sacrebleu + rouge-score rougeL + jiwer) of the same p
 the same run. Then the CPU cost of the default against a fixed 150 ms debounce: the server's
 CPU time while ``--typed`` keystrokes arrive ``--gap`` ms apart (a fast typist), each setting in
 its own server; during that typing a hover is requested after every fifth keystroke, and its
-answer time is reported (p50/p95). Not a test: run ``.venv/bin/python bench/server.py [--sizes 10000,100000]``.
+answer time is reported (p50/p95). Last, as clients other than VS Code ask: a whole-document
+``textDocument/inlayHint`` (Neovim 0.11) cold and after a keystroke with its size, a hover sent
+behind one, and one-line changes sent as the whole text (Vim ALE). Not a test: run ``.venv/bin/python bench/server.py [--sizes 10000,100000]``.
 """
 
 from __future__ import annotations
@@ -88,6 +90,7 @@ class Wire:
         self.settings = settings or {}
         self.on_notification = on_notification
         self.pending: dict[int, asyncio.Future] = {}
+        self.sizes: dict[int, int] = {}  # bytes of each answer
         self.next_id = 0
         self.reader = asyncio.ensure_future(self._read())
 
@@ -118,6 +121,7 @@ class Wire:
             arrived = time.perf_counter()
             message = json.loads(body)
             if "method" not in message:
+                self.sizes[message["id"]] = length
                 self.pending.pop(message["id"]).set_result(message.get("result"))
             elif "id" in message:  # a request from the server
                 result = [self.settings for _ in message["params"]["items"]] if message["method"] == "workspace/configuration" else None
@@ -130,6 +134,43 @@ def cpu_seconds(pid: int) -> float:
     """The process's user + system CPU time so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def other_clients(wire: Wire, uri: str, hyps: list[str], change, keystroke, rng: random.Random) -> dict:
+    """As clients other than VS Code ask: a whole-document inlay-hint request (Neovim 0.11 asks
+    lines 0..N after every change) cold and after a keystroke, with its answer's size; a hover
+    sent while one is in flight; one-line changes sent as the whole text (Vim ALE)."""
+    lines = len(hyps)
+    whole = {"textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": lines, "character": 0}}}
+
+    async def hints() -> tuple[float, int]:
+        sent = time.perf_counter()
+        await wire.request("textDocument/inlayHint", whole)
+        return time.perf_counter() - sent, wire.sizes[wire.next_id]
+
+    cold, size = await hints()
+    warm, hovers = [], []
+    for _ in range(5):
+        await change(keystroke())
+        warm.append((await hints())[0])
+        in_flight = asyncio.ensure_future(hints())
+        sent = time.perf_counter()
+        await wire.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": rng.randrange(lines), "character": 0}})
+        hovers.append(time.perf_counter() - sent)
+        await in_flight
+    text = list(hyps)
+    full_text = []
+    for _ in range(20):
+        line = rng.randrange(lines)
+        text[line] = "y " + text[line]
+        full_text.append(await change([{"text": "\n".join(text) + "\n"}]))
+    return {
+        "hints_cold": cold,
+        "hints_warm": statistics.median(warm),
+        "hints_mb": size / 1e6,
+        "hover_in_flight": statistics.median(hovers),
+        "full_text": statistics.median(full_text),
+    }
 
 
 async def drive(folder: Path, lines: int, keystrokes: int, settings: dict, typed: int, gap: float, latency: bool = True) -> dict:
@@ -156,7 +197,7 @@ async def drive(folder: Path, lines: int, keystrokes: int, settings: dict, typed
         "initialize",
         {
             "processId": None,
-            "capabilities": {"workspace": {"configuration": True}},
+            "capabilities": {"workspace": {"configuration": True}, "textDocument": {"inlayHint": {"dynamicRegistration": False}}},
             "workspaceFolders": [{"uri": folder.as_uri(), "name": "bench"}],
         },
     )
@@ -171,28 +212,34 @@ async def drive(folder: Path, lines: int, keystrokes: int, settings: dict, typed
     first = arrivals["textDocument/publishDiagnostics"] - start
 
     rng = random.Random(7)
-    latencies = []
+    version = 1
+
+    async def change(changes: list[dict]) -> float:
+        """Seconds from sending a change to both its diagnostics and its scores."""
+        nonlocal version
+        version += 1
+        expected["version"] = version
+        for e in events.values():
+            e.clear()
+        sent = time.perf_counter()
+        wire.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": changes})
+        await asyncio.wait_for(asyncio.gather(*(e.wait() for e in events.values())), 60)
+        return max(arrivals.values()) - sent
+
+    def keystroke() -> list[dict]:
+        at = {"line": rng.randrange(lines), "character": 0}
+        return [{"range": {"start": at, "end": at}, "text": "x"}]
+
     # This client's own garbage collections (it holds the corpus and parses every message) would
     # land in the timings as server latency.
     gc.collect()
     gc.disable()
-    for k in range(keystrokes if latency else 0):
-        line = rng.randrange(lines)
-        expected["version"] = k + 2
-        for e in events.values():
-            e.clear()
-        sent = time.perf_counter()
-        at = {"line": line, "character": 0}
-        wire.notify(
-            "textDocument/didChange",
-            {"textDocument": {"uri": uri, "version": k + 2}, "contentChanges": [{"range": {"start": at, "end": at}, "text": "x"}]},
-        )
-        await asyncio.wait_for(asyncio.gather(*(e.wait() for e in events.values())), 60)
-        latencies.append(max(arrivals.values()) - sent)
+    latencies = [await change(keystroke()) for _ in range(keystrokes if latency else 0)]
+    others = await other_clients(wire, uri, hyps, change, keystroke, rng) if latency else {}
     gc.enable()
 
     # typing at a steady pace without waiting for anything; then until the last one is published
-    first_typed = len(latencies) + 2
+    first_typed = version + 1
     expected["version"] = first_typed + typed - 1
     for e in events.values():
         e.clear()
@@ -237,6 +284,7 @@ async def drive(folder: Path, lines: int, keystrokes: int, settings: dict, typed
         "hover_p50": hover_p50,
         "hover_p95": hover_p95,
         "peers": peers(hyps, refs),
+        **others,
     }
 
 
@@ -265,6 +313,14 @@ async def main() -> None:
             f"{r['lines']:,} lines, {args.typed} keystrokes typed {args.gap:.0f} ms apart: server CPU {r['cpu']:.2f} s "
             f"with the adaptive debounce, {r['fixed_cpu']:.2f} s with a fixed 150 ms debounce; "
             f"hover meanwhile p50 {1000 * r['hover_p50']:.1f} ms, p95 {1000 * r['hover_p95']:.1f} ms"
+        )
+    print()
+    print("as other clients ask (whole-document inlay hints as Neovim 0.11; whole-text changes as Vim ALE)")
+    print(f"{'lines':>8} {'hints cold':>11} {'hints warm':>11} {'MB':>6} {'hover behind':>13} {'full-text change p50':>21}")
+    for r in rows:
+        print(
+            f"{r['lines']:>8} {1000 * r['hints_cold']:>9.0f}ms {1000 * r['hints_warm']:>9.0f}ms {r['hints_mb']:>6.1f} "
+            f"{1000 * r['hover_in_flight']:>11.1f}ms {1000 * r['full_text']:>19.1f}ms"
         )
 
 

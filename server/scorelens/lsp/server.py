@@ -274,6 +274,7 @@ class ScoreLensServer(LanguageServer):
         """Read the texts and build the corpus; problems become diagnostics, never exceptions."""
         review.problems = []
         review.cache.clear()
+        review.hints.clear()
         review.views_stale = True
         pairing = review.pairing
         refused = () if review.settings.allow_outside_workspace else pairing.outside
