@@ -1,5 +1,5 @@
 // End-to-end test of the ScoreLens extension in real VS Code (code-server) in Chromium.
-// Usage (see scripts/e2e.sh): node vscode.e2e.js <trusted|restricted> <code-server url> <workspace folder>
+// Usage (see scripts/e2e.sh): node vscode.e2e.js <trusted|restricted|fresh|bigfile> <code-server url> <workspace folder>
 // Env: SCORELENS_CLI (expected numbers), E2E_ARTIFACTS (screenshots + result.json), E2E_SESSION
 // (code-server's session id, to find the language server process it started), E2E_STATE (the
 // scenario's folder, where the restricted scenario's decoy interpreter would leave its mark).
@@ -11,7 +11,7 @@ const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { chromium } = require('playwright-core');
-const { expectations, toRuns } = require('./expected');
+const { corpusExpectations, expectations, toRuns } = require('./expected');
 const { VsCode, clean } = require('./vscodeUi');
 
 const [scenario, url, workspace] = process.argv.slice(2);
@@ -21,6 +21,8 @@ const EDIT = ' and more words here';
 const log = (...args) => console.log(new Date().toISOString().slice(11, 19), ...args);
 
 const results = [];
+/** Measured durations (ms), written to figures.json: the README quotes the bigfile scenario's. */
+const figures = {};
 let shot = 0;
 
 /**
@@ -521,19 +523,70 @@ async function trusted(page, vs) {
   });
 }
 
-/** Opens the workbench on the copy of samples/mt and the hypothesis in it. */
-async function openHypothesis(page, vs) {
+/** Opens the workbench on the copy of samples/mt (or the folder `folder`) and the hypothesis `hyp` in it. */
+async function openHypothesis(page, vs, hyp = HYP, folderName = 'mt', { large = false } = {}) {
   await page.goto(url, { waitUntil: 'domcontentloaded' });
   await vs.waitForWorkbench();
   // The explorer lists the folder's files once the workspace is open.
-  await page.waitForSelector(`.explorer-folders-view .monaco-list-row[aria-label*="${HYP}"]`, { timeout: 60_000 });
+  await page.waitForSelector(`.explorer-folders-view .monaco-list-row[aria-label*="${hyp}"]`, { timeout: 60_000 });
   const folder = await page.$eval('.explorer-folders-view .monaco-list-row[aria-level="1"], .pane-header[aria-label*="Explorer Section"]', (e) => e.getAttribute('aria-label')).catch(() => '');
   await page.keyboard.press('Control+B'); // hide the side bar: whole lines stay in view
   await page.locator('.part.sidebar').waitFor({ state: 'hidden', timeout: 10_000 });
-  await vs.openFile(HYP);
+  await vs.openFile(hyp, hyp, { large });
   const title = await page.title();
-  assert.match(title, /\bmt\b/, `window title ${title}: the workspace is not the copy of samples/mt`);
+  assert.match(title, new RegExp(`\\b${folderName}\\b`), `window title ${title}: the workspace is not ${folderName}`);
   return `${title} (${folder})`;
+}
+
+/**
+ * A generated 100,000-line pair (e2e/bigfile.py, ~30 % of the words changed): opening it, the
+ * middle of it (Ctrl+G) and typing there, timed. The figures go to figures.json and the README.
+ */
+async function bigfile(page, vs) {
+  const BIG = 'big.hyp.en';
+  const hypPath = path.join(workspace, BIG);
+  const original = fs.readFileSync(hypPath, 'utf8');
+  const lines = original.split('\n');
+  const middle = Math.floor((lines.length - 1) / 2);
+  const before = corpusExpectations(workspace, BIG, original);
+  log('expected status', before.status, `(${before.scores.segments} segments)`);
+  const timed = async (name, body) => {
+    const start = Date.now();
+    const value = await body();
+    figures[name] = Date.now() - start;
+    return value;
+  };
+  const scoreHint = (row) => row?.hints.find((h) => /^BLEU \d+\.\d · /.test(h));
+
+  await step(page, 'the 100,000-line pair opens; the status bar shows its corpus scores', async () => {
+    await openHypothesis(page, vs, BIG, 'big', { large: true });
+    const status = await timed('statusBarAfterOpenMs', () =>
+      vs.waitFor('the ScoreLens status bar item', () => vs.scoresStatus(), (t) => t === before.status, 120_000));
+    return `${status} after ${figures.statusBarAfterOpenMs} ms`;
+  });
+
+  await step(page, 'Ctrl+G to the middle line: line hints there', async (snap) => {
+    await vs.focusEditor();
+    const rows = await timed('hintsInTheMiddleMs', async () => {
+      await vs.goToLine(middle);
+      return vs.waitFor(`score hints around line ${middle}`, () => vs.editorLines(),
+        (r) => r.filter((x) => Math.abs(x.line - middle) < 10 && scoreHint(x)).length >= 10, 30_000);
+    });
+    await snap();
+    return `line ${middle}: ${scoreHint(rows.find((r) => r.line === middle))} after ${figures.hintsInTheMiddleMs} ms`;
+  });
+
+  await step(page, 'typing in the middle line changes its hint', async () => {
+    const hintOf = async () => scoreHint((await vs.editorLines()).find((r) => r.line === middle));
+    const old = await hintOf();
+    await vs.focusEditor();
+    await page.keyboard.press('End');
+    const hint = await timed('lineHintAfterTypingMs', async () => {
+      await page.keyboard.type(' and more words here', { delay: 20 });
+      return vs.waitFor(`a new hint on line ${middle}`, hintOf, (h) => h && h !== old, 30_000);
+    });
+    return `${old} → ${hint} after ${figures.lineHintAfterTypingMs} ms (from the first key)`;
+  });
 }
 
 /**
@@ -596,12 +649,13 @@ async function main() {
   });
   const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
   page.on('pageerror', (e) => log('pageerror', String(e).slice(0, 200)));
-  const scenarios = { trusted, restricted, fresh };
+  const scenarios = { trusted, restricted, fresh, bigfile };
   if (!scenarios[scenario]) throw new Error(`unknown scenario ${scenario}`);
   await scenarios[scenario](page, new VsCode(page));
   await browser.close();
   const failed = results.filter((r) => !r.ok).length;
   fs.writeFileSync(path.join(artifacts, 'result.json'), JSON.stringify({ scenario, passed: results.length - failed, failed, results }, null, 1));
+  if (Object.keys(figures).length) fs.writeFileSync(path.join(artifacts, 'figures.json'), JSON.stringify(figures, null, 1));
   console.log(`${scenario}: ${results.length - failed} passed, ${failed} failed`);
   return failed === 0;
 }

