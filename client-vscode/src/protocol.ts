@@ -21,9 +21,9 @@ export const ServerCommand = {
 
 export type RougeNId = 'rouge1' | 'rouge2' | 'rouge3' | 'rouge4' | 'rouge5' | 'rouge6' | 'rouge7' | 'rouge8' | 'rouge9';
 export const ROUGE_N: readonly RougeNId[] = ['rouge1', 'rouge2', 'rouge3', 'rouge4', 'rouge5', 'rouge6', 'rouge7', 'rouge8', 'rouge9'];
-export type MetricId = 'bleu' | 'chrf' | RougeNId | 'rougeL' | 'rougeLsum' | 'wer' | 'cer';
-/** The order metrics are shown in: the server's names, MT's first, then summarization's, then ASR's. */
-export const ALL_METRICS: readonly MetricId[] = ['bleu', 'chrf', ...ROUGE_N, 'rougeL', 'rougeLsum', 'wer', 'cer'];
+export type MetricId = 'bleu' | 'chrf' | 'ter' | RougeNId | 'rougeL' | 'rougeLsum' | 'wer' | 'cer';
+/** The order metrics are shown in: the server's names, MT's first (sacreBLEU's order), then summarization's, then ASR's. */
+export const ALL_METRICS: readonly MetricId[] = ['bleu', 'chrf', 'ter', ...ROUGE_N, 'rougeL', 'rougeLsum', 'wer', 'cer'];
 
 export interface BleuScore {
   score: number;
@@ -39,6 +39,15 @@ export interface ChrfScore {
   char_order: number;
   word_order: number;
   beta: number;
+  signature: string;
+}
+
+/** Translation edit rate on sacreBLEU's scale (100 × edits / reference words): lower is better. */
+export interface TerScore {
+  score: number;
+  num_edits: number;
+  /** The references' mean length in words. */
+  ref_length: number;
   signature: string;
 }
 
@@ -65,6 +74,7 @@ export interface CerScore extends ErrorRateScore { cer: number }
 export interface CorpusScores extends Partial<Record<RougeNId, RougeScore>> {
   bleu?: BleuScore;
   chrf?: ChrfScore;
+  ter?: TerScore;
   rougeL?: RougeScore;
   rougeLsum?: RougeScore;
   wer?: WerScore;
@@ -87,6 +97,7 @@ export interface SegmentReport extends Partial<Record<RougeNId, number | null>> 
   references: string[];
   bleu?: number | null;
   chrf?: number | null;
+  ter?: number | null;
   rougeL?: number | null;
   rougeLsum?: number | null;
   wer?: number | null;

@@ -6,6 +6,7 @@ const isRougeN = (metric: MetricId): metric is RougeNId => (ROUGE_N as readonly 
 export const METRIC_LABEL: Record<MetricId, string> = {
   bleu: 'BLEU',
   chrf: 'chrF',
+  ter: 'TER',
   rouge1: 'ROUGE-1',
   rouge2: 'ROUGE-2',
   rouge3: 'ROUGE-3',
@@ -21,12 +22,12 @@ export const METRIC_LABEL: Record<MetricId, string> = {
   cer: 'CER',
 };
 
-/** On sacreBLEU's 0–100 scale; the others are 0–1. */
-export const PERCENT_SCALE: ReadonlySet<MetricId> = new Set<MetricId>(['bleu', 'chrf']);
+/** On sacreBLEU's 0–100 scale (TER can pass 100); the others are 0–1. */
+export const PERCENT_SCALE: ReadonlySet<MetricId> = new Set<MetricId>(['bleu', 'chrf', 'ter']);
 
 /**
- * As the server writes them in hints and code lenses: BLEU and chrF on sacreBLEU's 0–100 scale
- * with one decimal, ROUGE F-measures 0–1 with three, error rates as percentages.
+ * As the server writes them in hints and code lenses: BLEU, chrF and TER on sacreBLEU's 0–100
+ * scale with one decimal, ROUGE F-measures 0–1 with three, error rates as percentages.
  */
 export function formatMetric(metric: MetricId, value: number): string {
   if (PERCENT_SCALE.has(metric)) return value.toFixed(1);
@@ -34,12 +35,13 @@ export function formatMetric(metric: MetricId, value: number): string {
   return value.toFixed(3);
 }
 
-/** The one number that stands for a metric: BLEU or chrF score, ROUGE F-measure, error rate. */
+/** The one number that stands for a metric: BLEU, chrF or TER score, ROUGE F-measure, error rate. */
 export function headlineValue(scores: CorpusScores, metric: MetricId): number | undefined {
   if (isRougeN(metric)) return scores[metric]?.fmeasure;
   switch (metric) {
     case 'bleu': return scores.bleu?.score;
     case 'chrf': return scores.chrf?.score;
+    case 'ter': return scores.ter?.score;
     case 'rougeL': return scores.rougeL?.fmeasure;
     case 'rougeLsum': return scores.rougeLsum?.fmeasure;
     case 'wer': return scores.wer?.wer;
@@ -58,7 +60,7 @@ export function metricLabel(scores: CorpusScores, metric: MetricId): string {
   return METRIC_LABEL[metric];
 }
 
-/** e.g. `BLEU 31.2 · chrF 55.0 · ROUGE-L 0.605 · WER 31.0%`, in a fixed metric order. */
+/** e.g. `BLEU 31.2 · chrF 55.0 · TER 58.1 · ROUGE-L 0.605 · WER 31.0%`, in a fixed metric order. */
 export function statusBarText(scores: CorpusScores): string {
   return presentMetrics(scores)
     .map((m) => `${metricLabel(scores, m)} ${formatMetric(m, headlineValue(scores, m) as number)}`)
@@ -89,6 +91,10 @@ export function metricDetails(scores: CorpusScores): MetricDetail[] {
     if (metric === 'chrf') {
       const c = scores.chrf!;
       return { ...base, detail: `character order ${c.char_order}, word order ${c.word_order}, beta ${c.beta}`, signature: c.signature };
+    }
+    if (metric === 'ter') {
+      const t = scores.ter!;
+      return { ...base, detail: `${t.num_edits} edits, reference length ${+t.ref_length.toFixed(2)}`, signature: t.signature };
     }
     if (metric === 'rougeL' || metric === 'rougeLsum' || isRougeN(metric)) {
       const r = scores[metric]!;

@@ -54,6 +54,31 @@ describe('chrF and ROUGE-N in the report', () => {
   });
 });
 
+describe('TER in the report', () => {
+  it('bins sentence TER over 0–100 with an overflow bin, no % sign (sacreBLEU writes none)', () => {
+    const h = histogram('ter', [0, 35, 100, 250]);
+    assert.equal(h.title, 'Sentence TER');
+    assert.equal(h.bins.length, 11);
+    assert.deepEqual(h.bins.map((b) => b.count), [1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 2]);
+    assert.equal(h.bins[3].label, '30–40');
+    assert.equal(h.bins[10].label, '≥ 100');
+    assert.equal(h.mean, '96.3');
+  });
+  it('ranks the highest TER first when BLEU and chrF are off', () => {
+    const rows = [0.2, 75, 30].map((ter, i) => ({ ...segment(i, null, null, null), ter }));
+    const v = shapeReport(report(rows));
+    assert.deepEqual(v.columns, ['ter']);
+    assert.equal(v.worstBy, 'ter');
+    assert.deepEqual(v.rows.map((row) => row.line), [1, 2, 0]);
+    assert.ok(badnessKey('ter', 75) < badnessKey('ter', 30));
+  });
+  it('puts its column after chrF, before ROUGE and WER', () => {
+    const v = shapeReport(report([{ ...segment(0, 10, 0.5), chrf: 40, ter: 50 }]));
+    assert.deepEqual(v.columns, ['bleu', 'chrf', 'ter', 'rougeL', 'wer']);
+    assert.equal(v.worstBy, 'bleu');
+  });
+});
+
 describe('shapeReport', () => {
   const r = report([segment(0, 80, 0.1), segment(1, 5, 0.9), segment(2, 40, 0.5), segment(3, 5, 0.7), segment(4, null, null, null)]);
   const view = shapeReport(r);

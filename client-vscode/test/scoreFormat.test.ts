@@ -44,6 +44,22 @@ describe('chrF and ROUGE-N', () => {
   });
 });
 
+describe('TER', () => {
+  const ter = { score: 58.14, num_edits: 235, ref_length: 404.5, signature: 'nrefs:2|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:scorelens-0.1.0' };
+  it("follows chrF on sacreBLEU's 0–100 scale with one decimal, as sacreBLEU's MT trio", () => {
+    const chrf = { score: 55.0123, char_order: 6, word_order: 0, beta: 2, signature: '' };
+    assert.equal(statusBarText({ ...corpusScores, chrf, ter }), 'BLEU 31.2 · chrF 55.0 · TER 58.1 · ROUGE-L 0.605 · WER 31.0%');
+    assert.equal(formatMetric('ter', 120), '120.0');
+  });
+  it('gives its edits, the reference length and the signature', () => {
+    const [t] = metricDetails({ segments: 3, ter });
+    assert.equal(t.label, 'TER');
+    assert.equal(t.detail, '235 edits, reference length 404.5');
+    assert.equal(t.signature, ter.signature);
+    assert.equal(metricDetails({ segments: 3, ter: { ...ter, ref_length: 12 + 1 / 3 } })[0].detail, '235 edits, reference length 12.33');
+  });
+});
+
 describe('tooltip details', () => {
   it('gives each metric its components and signature', () => {
     const [bleu, rouge, wer] = metricDetails(corpusScores);

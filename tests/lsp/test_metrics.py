@@ -7,7 +7,7 @@ import pytest
 from lsp_support import open_doc, scores
 from lsprotocol import types
 from rouge_score import rouge_scorer
-from sacrebleu.metrics import CHRF
+from sacrebleu.metrics import CHRF, TER
 
 METRICS = ["bleu", "chrf", "rouge1", "rouge2", "rougeL", "wer"]
 
@@ -78,3 +78,30 @@ async def test_invalid_chrf_setting_falls_back_with_one_message(client):
     # charOrder falls back to 6, beta 1 still applies
     assert s["scores"]["chrf"]["score"] == pytest.approx(CHRF(beta=1).corpus_score(hyp, refs).score, abs=1e-9)
     assert any("scorelens.chrf.charOrder" in m.message for m in client.messages)
+
+
+async def test_ter_in_the_report_hover_hints_and_lens(client):
+    configure(client, metrics=["chrf", "ter"])
+    mt, hyp, refs = mt_lines(client)
+    uri = open_doc(client, mt / "news.hyp.en")
+    s = await scores(client, uri, until=lambda p: p["scores"] and set(p["scores"]) == {"chrf", "ter", "segments"})
+    ter = TER()
+    corpus = ter.corpus_score(hyp, refs)
+    assert s["scores"]["ter"]["score"] == pytest.approx(corpus.score, abs=1e-9)
+    first = ter.sentence_score(hyp[0], [r[0] for r in refs])
+
+    report = await client.protocol.send_request_async("scorelens/report", {"uri": uri})
+    rows = [r if isinstance(r, dict) else r._asdict() for r in (report["segments"] if isinstance(report, dict) else report.segments)]
+    for i in (0, 7, len(hyp) - 1):
+        assert rows[i]["ter"] == pytest.approx(ter.sentence_score(hyp[i], [r[i] for r in refs]).score, abs=1e-9)
+
+    hover = await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(0, 0)))
+    text = hover.contents.value if hasattr(hover.contents, "value") else str(hover.contents)
+    assert f"sentence TER {first.score:.2f}" in text
+
+    hints = await client.text_document_inlay_hint_async(
+        types.InlayHintParams(types.TextDocumentIdentifier(uri), types.Range(types.Position(0, 0), types.Position(1, 0)))
+    )
+    assert any(h.label.endswith(f" · TER {first.score:.1f}") for h in hints if isinstance(h.label, str))
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
+    assert lenses[0].command.title.startswith("ScoreLens: chrF2 ") and f" · TER {corpus.score:.1f} (" in lenses[0].command.title

@@ -44,10 +44,10 @@ export interface ReportView {
   scoredSegments: number;
 }
 
-/** Error rates: lower is better. */
-export const LOWER_IS_BETTER: ReadonlySet<MetricId> = new Set<MetricId>(['wer', 'cer']);
+/** Error and edit rates: lower is better. */
+export const LOWER_IS_BETTER: ReadonlySet<MetricId> = new Set<MetricId>(['ter', 'wer', 'cer']);
 /** Which metric decides "worst", in order of preference. */
-const WORST_BY_PREFERENCE: readonly MetricId[] = ['bleu', 'chrf', 'wer', 'rougeL', 'rougeLsum', 'rouge1', 'rouge2', 'cer'];
+const WORST_BY_PREFERENCE: readonly MetricId[] = ['bleu', 'chrf', 'ter', 'wer', 'rougeL', 'rougeLsum', 'rouge1', 'rouge2', 'cer'];
 
 export function fileNameOf(uri: string): string {
   try {
@@ -64,9 +64,9 @@ function segmentValue(segment: SegmentReport, metric: MetricId): number | undefi
 }
 
 /**
- * Ten equal bins over the metric's range (0–100 for BLEU and chrF, 0–1 otherwise; the top bin includes its
- * upper edge). Error rates can exceed 1 when the hypothesis has many insertions: they get an
- * eleventh bin "≥ 1.0" so they are not hidden.
+ * Ten equal bins over the metric's range (0–100 for BLEU, chrF and TER, 0–1 otherwise; the top bin
+ * includes its upper edge). Error and edit rates can pass their top when the hypothesis has many
+ * insertions: they get an eleventh bin "≥ 100%" (TER: "≥ 100") so they are not hidden.
  */
 export function histogram(metric: MetricId, values: readonly number[]): Histogram {
   const top = PERCENT_SCALE.has(metric) ? 100 : 1;
@@ -77,15 +77,15 @@ export function histogram(metric: MetricId, values: readonly number[]): Histogra
     const index = value >= top ? (overflow ? 10 : 9) : Math.max(0, Math.floor(value / width + 1e-9));
     counts[Math.min(index, counts.length - 1)]++;
   }
-  // Edges in the units the values are shown in: BLEU and chrF 0–100, ROUGE 0–1, error rates in %
-  // (the sign once per label, to keep labels as narrow as the bars).
+  // Edges in the units the values are shown in: BLEU, chrF and TER 0–100, ROUGE 0–1, error rates
+  // in % (the sign once per label, to keep labels as narrow as the bars).
   const edge = (i: number) => (PERCENT_SCALE.has(metric) ? String(i * width) : overflow ? String(Math.round(i * width * 100)) : (i * width).toFixed(1));
-  const unit = overflow ? '%' : '';
+  const unit = overflow && !PERCENT_SCALE.has(metric) ? '%' : '';
   const bins = counts.map((count, i) => ({ label: i === 10 ? `≥ ${edge(10)}${unit}` : `${edge(i)}–${edge(i + 1)}${unit}`, count }));
   const mean = values.length ? values.reduce((a, b) => a + b, 0) / values.length : NaN;
   return {
     metric,
-    title: metric === 'bleu' ? 'Sentence BLEU' : metric === 'chrf' ? 'Sentence chrF' : `Segment ${METRIC_LABEL[metric]}`,
+    title: PERCENT_SCALE.has(metric) ? `Sentence ${METRIC_LABEL[metric]}` : `Segment ${METRIC_LABEL[metric]}`,
     bins,
     total: values.length,
     mean: values.length ? formatMetric(metric, mean) : '–',

@@ -15,12 +15,14 @@ def rouge_scores(scores: SegmentScores | CorpusScores) -> list[tuple[str, RougeS
 
 
 def short(scores: SegmentScores | CorpusScores) -> str:
-    """``BLEU 23.4 · chrF2 51.0 · ROUGE-L 0.612 · WER 25.0%``: the enabled metrics, compact."""
+    """``BLEU 23.4 · chrF2 51.0 · TER 58.1 · ROUGE-L 0.612 · WER 25.0%``: the enabled metrics, compact."""
     parts = []
     if scores.bleu is not None:
         parts.append(f"BLEU {scores.bleu.score:.1f}")
     if scores.chrf is not None:
         parts.append(f"{scores.chrf.name} {scores.chrf.score:.1f}")
+    if scores.ter is not None:
+        parts.append(f"TER {scores.ter.score:.1f}")
     parts += [f"{label} {r.fmeasure:.3f}" for label, r in rouge_scores(scores)]
     if scores.wer is not None:
         parts.append(f"WER {100 * rates(scores.wer).wer:.1f}%")
@@ -74,6 +76,9 @@ def segment_description(review: Review, segment: int, markdown: bool = True) -> 
         )
     if s.chrf is not None:
         lines.append(f"{item}{left}sentence {s.chrf.name} {s.chrf.score:.2f}{right}")
+    if s.ter is not None:
+        t = s.ter
+        lines.append(f"{item}{left}sentence TER {t.score:.2f}{right} — {t.num_edits} edits over {t.ref_length:g} reference words")
     for label, r in rouge_scores(s):
         lines.append(f"{item}{left}{label}{right} P {r.precision:.3f} · R {r.recall:.3f} · F {r.fmeasure:.3f}")
     if s.wer is not None:

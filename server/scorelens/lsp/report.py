@@ -52,6 +52,8 @@ async def report(ls, review: Review) -> dict | None:
             row["bleu"] = s.bleu.score
         if s.chrf is not None:
             row["chrf"] = s.chrf.score
+        if s.ter is not None:
+            row["ter"] = s.ter.score
         for key, r in s.rouge_n.items():
             row[key] = r.fmeasure
         if s.rouge_l is not None:
