@@ -47,6 +47,7 @@ from .core.bleu import SMOOTH_DEFAULTS, BleuScore
 from .core.corpus import POOL_MINIMUM, PoolMap
 from .core.findings import DELETION, INSERTION, OUTSIDE_LCS, SHIFT, SUBSTITUTION, UNMATCHED
 from .core.rouge import RougeScore
+from .core.text import sacrebleu_lines
 from .core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
 from .core.wer import ErrorCounts
 from .pairing_rules import NoReferences, find_references
@@ -293,11 +294,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     gates = check.add_argument_group("thresholds (exit 1 when crossed)")
     gates.add_argument("--min-bleu", type=_finite, metavar="X", help="fail when BLEU (0-100) is below X")
+    gates.add_argument("--min-chrf", type=_finite, metavar="X", help="fail when chrF (0-100; chrF++ too) is below X")
+    gates.add_argument("--max-ter", type=_finite, metavar="Y", help="fail when TER (sacreBLEU's scale, 0-100 and more) is above Y")
     gates.add_argument("--max-wer", type=_finite, metavar="Y", help="fail when WER (0-1) is above Y")
     gates.add_argument("--max-cer", type=_finite, metavar="Y", help="fail when CER (0-1) is above Y")
     gates.add_argument(
         "--min-rouge", type=_finite, metavar="Z", help="fail when the ROUGE-L (and ROUGE-Lsum) F-measure (0-1) is below Z"
     )
+    for n in range(1, 10):
+        gates.add_argument(
+            f"--min-rouge{n}",
+            type=_finite,
+            metavar="Z",
+            # one line of help for the nine
+            help="fail when the ROUGE-1 (--min-rouge2 … --min-rouge9: ROUGE-2 … ROUGE-9) F-measure (0-1) is below Z"
+            if n == 1
+            else argparse.SUPPRESS,
+        )
     check.add_argument(
         "--format",
         choices=("text", "json", "github"),
@@ -424,6 +437,7 @@ def scoring_config(args: argparse.Namespace) -> ScoringConfig:
 class Document:
     path: str  # as the user wrote it, so messages point where they expect
     text: str
+    lines: list[str]  # as sacreBLEU's command line splits and strips them (see sacrebleu_lines)
 
 
 def _read_stdin(max_bytes: int) -> bytes:
@@ -440,8 +454,10 @@ def _read_stdin(max_bytes: int) -> bytes:
 def read_document(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Document:
     try:
         if path == STDIN:
-            return Document(STDIN_NAME, decode(STDIN_NAME, _read_stdin(max_bytes)))
-        return Document(path, read_text(path, max_bytes, "--max-file-bytes"))
+            text = decode(STDIN_NAME, _read_stdin(max_bytes))
+            return Document(STDIN_NAME, text, sacrebleu_lines(text, universal_newlines=True))
+        text = read_text(path, max_bytes, "--max-file-bytes")
+        return Document(path, text, sacrebleu_lines(text))
     except UnreadableText as exc:
         raise CliError(str(exc)) from None
 
@@ -540,7 +556,7 @@ class Evaluation:
 def evaluation(args: argparse.Namespace) -> Evaluation:
     config = scoring_config(args)
     documents = read_documents(args)
-    corpus = Corpus(documents[0].text, [d.text for d in documents[1:]], config)
+    corpus = Corpus(documents[0].lines, [d.lines for d in documents[1:]], config)
     ev = Evaluation(documents, corpus, args.jobs or _available_cpus())
     ev.require_lined_up()
     return ev
@@ -724,7 +740,7 @@ def compared_evaluations(args: argparse.Namespace, config: ScoringConfig) -> lis
     evaluations = []
     for path in paths:
         document = read_document(path, args.max_file_bytes)
-        corpus = Corpus(document.text, [r.text for r in references], config)
+        corpus = Corpus(document.lines, [r.lines for r in references], config)
         ev = Evaluation([document, *references], corpus, args.jobs or _available_cpus())
         ev.require_lined_up()
         ev.scores  # noqa: B018 -- scored here, through the worker pool when large
@@ -970,7 +986,7 @@ class Verdict:
         return self.value >= self.limit if self.minimum else self.value <= self.limit
 
     def describe(self) -> str:
-        value = f"{self.value:.2f}" if self.metric == "bleu" else f"{self.value:.4f}"
+        value = f"{self.value:.2f}" if self.metric in ("bleu", "chrf", "ter") else f"{self.value:.4f}"
         if self.passed:
             return f"{self.label} {value} meets {self.option} {self.limit:g}"
         side = "below" if self.minimum else "above"
@@ -980,10 +996,16 @@ class Verdict:
 # option dest, option name, metric, label, minimum?, the value from the scores
 _GATES: list[tuple[str, str, str, str, bool, Callable[[CorpusScores], float]]] = [
     ("min_bleu", "--min-bleu", "bleu", "BLEU", True, lambda s: s.bleu.score),
+    ("min_chrf", "--min-chrf", "chrf", "chrF", True, lambda s: s.chrf.score),
+    ("max_ter", "--max-ter", "ter", "TER", False, lambda s: s.ter.score),
     ("max_wer", "--max-wer", "wer", "WER", False, lambda s: rates(s.wer).wer),
     ("max_cer", "--max-cer", "cer", "CER", False, lambda s: rates(s.cer).wer),
     ("min_rouge", "--min-rouge", "rougeL", "ROUGE-L F", True, lambda s: s.rouge_l.fmeasure),
     ("min_rouge", "--min-rouge", "rougeLsum", "ROUGE-Lsum F", True, lambda s: s.rouge_lsum.fmeasure),
+    *(
+        (f"min_rouge{n}", f"--min-rouge{n}", f"rouge{n}", f"ROUGE-{n} F", True, lambda s, key=f"rouge{n}": s.rouge_n[key].fmeasure)
+        for n in range(1, 10)
+    ),
 ]
 
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import jiwer
 import pytest
-from sacrebleu.metrics import BLEU
+from rouge_score import rouge_scorer
+from sacrebleu.metrics import BLEU, CHRF, TER
 
 from cli_support import peer_lines, sample
 
@@ -160,10 +161,36 @@ def test_max_cer_and_min_rouge_on_lsum(run):
     assert "FAIL: ROUGE-Lsum F" in summary.out and "is below --min-rouge 0.99" in summary.out
 
 
+def test_chrf_ter_and_rouge_n_thresholds(run):
+    """Each gate compares the same number score prints, on its own scale; the peers give it."""
+    hyp, refs = peer_lines(MT_HYP), [peer_lines(r) for r in MT_REFS]
+    chrf = CHRF(word_order=2).corpus_score(hyp, refs).score
+    ter = TER().corpus_score(hyp, refs).score
+    scorer = rouge_scorer.RougeScorer(["rouge2"])
+    rouge2 = sum(scorer.score_multi([r[i] for r in refs], h)["rouge2"].fmeasure for i, h in enumerate(hyp)) / len(hyp)
+    argv = ["check", MT_HYP, "-r", MT_REFS[0], "-r", MT_REFS[1], "-m", "chrf,ter,rouge2", "--chrf-word-order", "2"]
+    passing = run(*argv, "--min-chrf", f"{chrf - 0.01}", "--max-ter", f"{ter + 0.01}", "--min-rouge2", f"{rouge2 - 0.0001}")
+    assert passing.code == 0, passing.out
+    assert f"PASS: chrF {chrf:.2f} meets --min-chrf {chrf - 0.01:g}" in passing.out
+    assert f"PASS: TER {ter:.2f} meets --max-ter {ter + 0.01:g}" in passing.out
+    assert f"PASS: ROUGE-2 F {rouge2:.4f} meets --min-rouge2 {rouge2 - 0.0001:g}" in passing.out
+    failing = run(*argv, "--format", "json", "--min-chrf", f"{chrf + 0.01}", "--max-ter", f"{ter - 0.01}", "--min-rouge2", f"{rouge2 + 0.0001}")
+    assert failing.code == 1
+    verdicts = {v["option"]: v for v in json.loads(failing.out)["thresholds"]}
+    assert set(verdicts) == {"--min-chrf", "--max-ter", "--min-rouge2"}
+    assert not any(v["passed"] for v in verdicts.values())
+    assert verdicts["--min-chrf"]["value"] == pytest.approx(chrf, abs=1e-9)
+    assert verdicts["--max-ter"]["value"] == pytest.approx(ter, abs=1e-9)
+    assert verdicts["--min-rouge2"]["value"] == pytest.approx(rouge2, abs=1e-9)
+
+
 @pytest.mark.parametrize(
     "argv, message",
     [
         (["--metrics", "wer", "--min-bleu", "10"], "--min-bleu needs bleu among --metrics"),
+        (["--metrics", "bleu", "--min-chrf", "10"], "--min-chrf needs chrf among --metrics"),
+        (["--metrics", "bleu", "--max-ter", "10"], "--max-ter needs ter among --metrics"),
+        (["--metrics", "rouge1", "--min-rouge2", "0.1"], "--min-rouge2 needs rouge2 among --metrics"),
         (["--metrics", "bleu", "--max-wer", "0.3"], "--max-wer needs wer among --metrics"),
         (["--metrics", "bleu", "--min-rouge", "0.3"], "--min-rouge needs rougeL or rougeLsum among --metrics"),
         (["--max-findings", "-1"], "--max-findings must be 0 or more"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import io
 import json
 import sys
 from pathlib import Path
@@ -91,11 +92,10 @@ def test_bom_is_part_of_the_first_word_as_sacrebleu_keeps_it(run, tmp_path):
     assert ("wer.substitution", 1, 1, "\ufeff" + first_word) in found
 
 
-@pytest.mark.parametrize("newline", [b"\r\n", b"\r"])
-def test_crlf_and_cr_score_like_lf(run, tmp_path, newline):
+def test_crlf_scores_like_lf(run, tmp_path):
     hyp, ref = tmp_path / "crlf.hyp.txt", tmp_path / "crlf.ref.txt"
-    hyp.write_bytes(Path(ASR_HYP).read_bytes().replace(b"\n", newline))
-    ref.write_bytes(Path(ASR_REF).read_bytes().replace(b"\n", newline))
+    hyp.write_bytes(Path(ASR_HYP).read_bytes().replace(b"\n", b"\r\n"))
+    ref.write_bytes(Path(ASR_REF).read_bytes().replace(b"\n", b"\r\n"))
     plain = json.loads(run("score", ASR_HYP, "-r", ASR_REF, "--json", *ALL).out)
     converted = run("score", hyp, "-r", ref, "--json", *ALL)
     assert converted.code == 0
@@ -107,13 +107,61 @@ def test_crlf_and_cr_score_like_lf(run, tmp_path, newline):
     assert strip(converted_check["findings"]) == strip(plain_check["findings"])
 
 
-def test_mixed_line_ends_in_one_file(run, tmp_path):
-    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
-    hyp.write_bytes(b"a b\r\nc d\re f\ng h\r\n")
-    ref.write_bytes(b"a b\nc d\ne f\ng h\n")
-    out = json.loads(run("score", hyp, "-r", ref, "--json").out)
+# A bare CR inside a line, a CR before the LF, trailing blanks (which chrF with whitespace counts),
+# a line of blanks only, a last line without its newline that is blank.
+AWKWARD_HYP = "Der Hund sitzt.\r\nzwei\rDrei vier\nfünf sechs \t\n   \nsieben acht neun zehn \n \t"
+AWKWARD_REF = "Der Hund sitzt.\nzwei Drei  vier\nfünf sechs\n\nsieben acht neun zehn\nelf"
+SACREBLEU_OPTIONS = ["-m", "bleu,chrf,ter", "--chrf-whitespace", "--chrf-word-order", "2"]
+
+
+def sacrebleu_scores(hyp_lines, ref_lines) -> dict:
+    from sacrebleu.metrics import BLEU, CHRF, TER
+
+    refs = [ref_lines]
+    return {
+        "bleu": BLEU().corpus_score(hyp_lines, refs).score,
+        "chrf": CHRF(whitespace=True, word_order=2).corpus_score(hyp_lines, refs).score,
+        "ter": TER().corpus_score(hyp_lines, refs).score,
+    }
+
+
+def read_as_sacrebleu(path) -> list[str]:
+    """sacreBLEU's command line on a file: ``smart_open`` (newline="\\n"), every line right-stripped."""
+    from sacrebleu.utils import smart_open
+
+    with smart_open(str(path)) as f:
+        return [line.rstrip() for line in f]
+
+
+def test_files_are_split_and_stripped_as_sacrebleu_reads_them(run, tmp_path):
+    """Only LF ends a line (a bare CR stays text), and every line is right-stripped."""
+    hyp, ref = tmp_path / "awkward.hyp.txt", tmp_path / "awkward.ref.txt"
+    hyp.write_bytes(AWKWARD_HYP.encode())
+    ref.write_bytes(AWKWARD_REF.encode())
+    hyp_lines, ref_lines = read_as_sacrebleu(hyp), read_as_sacrebleu(ref)
+    assert len(hyp_lines) == len(ref_lines) == 6 and hyp_lines[1] == "zwei\rDrei vier"
+    out = json.loads(run("score", hyp, "-r", ref, "--json", *SACREBLEU_OPTIONS).out)
+    assert out["segments"] == 6
+    expected = sacrebleu_scores(hyp_lines, ref_lines)
+    for metric, value in expected.items():
+        assert out[metric]["score"] == pytest.approx(value, abs=1e-9), metric
+    # the line numbers of check count LF only
+    check = json.loads(run("check", hyp, "-r", ref, "--format", "json", "-m", "wer").out)
+    assert {f["line"] for f in check["findings"] if f["path"] == str(hyp)} <= {2, 5, 6}
+
+
+def test_standard_input_is_read_with_universal_newlines_as_sacrebleu_reads_it(run, tmp_path):
+    """sacreBLEU reads standard input through a TextIOWrapper: CR, CRLF and LF all end a line."""
+    hyp_text = "Der Hund sitzt.\r\nzwei\rDrei vier \nfünf sechs\n"
+    ref = tmp_path / "ref.txt"
+    ref.write_text("Der Hund sitzt.\nzwei\nDrei vier\nfünf sechs\n", encoding="utf-8")
+    out = json.loads(run("score", "-", "-r", ref, "--json", *SACREBLEU_OPTIONS, stdin=hyp_text.encode()).out)
     assert out["segments"] == 4
-    assert out["wer"]["wer"] == 0
+    hyp_lines = [line.rstrip() for line in io.TextIOWrapper(io.BytesIO(hyp_text.encode()), encoding="utf-8")]
+    expected = sacrebleu_scores(hyp_lines, read_as_sacrebleu(ref))
+    assert expected["bleu"] == pytest.approx(100.0)
+    for metric, value in expected.items():
+        assert out[metric]["score"] == pytest.approx(value, abs=1e-9), metric
 
 
 @pytest.mark.skipif(importlib.util.find_spec("mecab_ko") is not None, reason="mecab-ko is installed here")

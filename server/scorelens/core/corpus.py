@@ -52,8 +52,9 @@ APART_KEPT = 8
 class _Side:
     """One document: its lines, its segment texts and their analyses."""
 
-    def __init__(self, text: str) -> None:
-        self.lines = split_lines(text)
+    def __init__(self, text: str | list[str]) -> None:
+        # a list is the lines already split (the command line splits files as sacreBLEU does)
+        self.lines = split_lines(text) if isinstance(text, str) else text
         self.texts: list[str] = []
         self.starts: list[int] | None = None  # first line of each segment; None when segments are lines
         self.analyses: list[Analysis | None] = []
@@ -103,7 +104,7 @@ class SegmentScores:
 
 
 class Corpus:
-    def __init__(self, hypothesis: str, references: Sequence[str], config: ScoringConfig | None = None) -> None:
+    def __init__(self, hypothesis: str | list[str], references: Sequence[str | list[str]], config: ScoringConfig | None = None) -> None:
         if not references:
             raise ValueError("a corpus needs at least one reference")
         self.config = config or ScoringConfig()

@@ -19,6 +19,20 @@ def split_lines(text: str) -> list[str]:
     return _LINE_BREAK.split(text)
 
 
+def sacrebleu_lines(text: str, universal_newlines: bool = False) -> list[str]:
+    """The lines sacreBLEU's command line scores, then an empty last line (as :func:`split_lines`
+    gives for a text that ends with a break, so :func:`segment_count` counts exactly these).
+
+    sacreBLEU opens files with ``newline="\\n"``: only ``\\n`` ends a line, a bare ``\\r`` stays text.
+    It reads standard input with universal newlines (``\\r\\n``, ``\\r``, ``\\n``). Either way it
+    right-strips every line (``str.rstrip``: all trailing whitespace, a ``\\r`` before the ``\\n`` too).
+    """
+    parts = split_lines(text) if universal_newlines else text.split("\n")
+    if parts[-1] == "":
+        parts.pop()  # reading a file yields no line after its last break
+    return [p.rstrip() for p in parts] + [""]
+
+
 def common_ends(old: Sequence[str], new: Sequence[str]) -> tuple[int, int]:
     """How many leading and trailing items two sequences share, not overlapping: what an edit
     left alone, so only the items between need scoring again."""
