@@ -459,10 +459,9 @@ class Corpus:
             statistics = self._analyse.statistics
             new = [self._scored_apart(i) or statistics(self._analysis(0, i), self._references(i)) for i in range(start, stop)]
         else:
-            statistics = self._analyse.statistics
             hyps = self._analyses(0, start, stop)
-            refs = zip(*[self._analyses(side, start, stop) for side in range(1, len(self._sides))])
-            new = [statistics(h, r) for h, r in zip(hyps, refs)]
+            refs = list(zip(*[self._analyses(side, start, stop) for side in range(1, len(self._sides))]))
+            new = self._analyse.statistics_many(hyps, refs)
         old = [r for r in self._results[start:stop] if r is not None]
         self._results[start:stop] = new
         self._differs[start:stop] = bytes(r.differs for r in new)

@@ -84,9 +84,44 @@ def ngram_scores(hyp: Sequence[int], ref: Sequence[int], n: int) -> tuple[float,
             # n-grams numbered: rapidfuzz compares ints by value but other objects by their hash
             number = defaultdict(count().__next__).__getitem__
             hits = LCSseq.similarity(*[sorted(map(number, side)) for side in grams])
+    return _from_ngram_hits(hits, hyp_count, ref_count)
+
+
+def _from_ngram_hits(hits: int, hyp_count: int, ref_count: int) -> tuple[float, float, float]:
     precision = hits / max(hyp_count, 1)
     recall = hits / max(ref_count, 1)
     return precision, recall, fmeasure(precision, recall)
+
+
+def ngram_scores_many(hyps: Sequence[Sequence[int]], refs: Sequence[Sequence[Sequence[int]]], orders: Sequence[int]) -> list[tuple[float, ...]]:
+    """Per segment, the (P, R, F) of each ROUGE-n in ``orders`` against its best reference, one
+    flat tuple: :func:`ngram_scores` and :func:`best` of many segments at once (``refs[k]``:
+    every segment's k-th reference), their n-grams matched in numpy by :mod:`.ngram_counts`.
+    numpy's float64 division, product and sum are Python's, operation for operation, so the
+    figures are the same floats."""
+    if not hyps:
+        return []
+    # numpy is loaded only when ROUGE-N is on
+    import numpy as np
+
+    from .ngram_counts import Side, matches
+
+    sides = [Side.of_numbers(hyps), *(Side.of_numbers(column) for column in refs)]
+    found = matches(sides, orders)
+    columns = []
+    for n in orders:
+        hyp_count = np.maximum(np.maximum(sides[0].lengths - n + 1, 0), 1)
+        per_ref = []
+        for hits, ref in zip(found[n], sides[1:]):
+            precision = hits / hyp_count
+            recall = hits / np.maximum(np.maximum(ref.lengths - n + 1, 0), 1)
+            total = precision + recall
+            f = np.where(total > 0, 2 * precision * recall / np.where(total > 0, total, 1), 0.0)
+            per_ref.append(np.stack((precision, recall, f)))
+        # the first reference with the best F, as best()
+        top = np.argmax(np.stack([p[2] for p in per_ref]), axis=0)
+        columns.append(np.choose(top, per_ref).T if len(per_ref) > 1 else per_ref[0].T)
+    return list(map(tuple, np.hstack(columns).tolist()))
 
 
 def rouge_l(hyp: Sequence[str], ref: Sequence[str]) -> RougeScore:

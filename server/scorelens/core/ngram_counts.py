@@ -1,0 +1,131 @@
+"""Clipped n-gram matches of many segments at once, in numpy: what chrF and ROUGE-N count.
+
+For each order n and each segment, the size of the multiset intersection of the hypothesis's
+n-grams with each reference's (every n-gram matched at most as often as the other side has it).
+Made one segment at a time, those n-grams are Python objects, six orders of them per side for
+chrF, and making them is most of the time (see bench/RESULTS.md). Here a batch of segments is
+one array of symbol numbers per side, and each order's n-grams are int64 keys built from the
+previous order's by a shift and an or: ``segment | symbol_1 | … | symbol_n``, packed.
+
+Exact: a key holds the whole n-gram, never a hash of it. When the next symbol would not fit in
+62 bits, the keys so far are replaced by their dense ranks over every side (equal n-grams of
+one segment keep equal ranks, and ranks keep the segment's order), and packing goes on from those.
+"""
+
+from __future__ import annotations
+
+from itertools import chain
+from typing import Sequence
+
+import numpy as np
+
+# 63 bits of an int64, one of them for a side's tag (see _common)
+_BITS = 62
+
+
+class Side:
+    """One side of a batch: every segment's symbols end to end, and each segment's length."""
+
+    __slots__ = ("symbols", "lengths")
+
+    def __init__(self, symbols: np.ndarray, lengths: np.ndarray) -> None:
+        self.symbols = symbols
+        self.lengths = lengths
+
+    @classmethod
+    def of_texts(cls, texts: Sequence[str]) -> Side:
+        """Symbols are the texts' code points."""
+        joined = "".join(texts).encode("utf-32-le", "surrogatepass")
+        return cls(np.frombuffer(joined, dtype=np.uint32).astype(np.int64), np.fromiter(map(len, texts), np.int64, len(texts)))
+
+    @classmethod
+    def of_numbers(cls, sequences: Sequence[Sequence[int]]) -> Side:
+        """Symbols are token numbers (equal tokens equal numbers)."""
+        lengths = np.fromiter(map(len, sequences), np.int64, len(sequences))
+        symbols = np.fromiter(chain.from_iterable(sequences), np.int64, int(lengths.sum()))
+        return cls(symbols, lengths)
+
+
+def matches(sides: Sequence[Side], orders: Sequence[int]) -> dict[int, list[np.ndarray]]:
+    """``{n: [matches with reference 1, …]}`` for each n in ``orders``: per segment, how many of
+    the hypothesis's (``sides[0]``) n-grams the reference's n-grams match, clipped."""
+    segments = len(sides[0].lengths)
+    dense, count = _dense([s.symbols for s in sides])
+    # Each segment ends with a separator, the hypothesis's another than the references': an
+    # n-gram across segments has one, so it matches nothing and needs no masking out.
+    width = max(1, (count + 1).bit_length())
+    symbols = [_separated(x, s.lengths, count + min(i, 1)) for i, (x, s) in enumerate(zip(dense, sides))]
+    keys = [np.repeat(np.arange(segments, dtype=np.int64), s.lengths + 1) for s in sides]  # order 0: the segment
+    starts = np.concatenate(([0], np.cumsum(sides[0].lengths + 1)[:-1]))  # of each hypothesis segment
+    used = max(1, segments.bit_length())
+    found: dict[int, list[np.ndarray]] = {}
+    for n in range(1, max(orders) + 1):
+        if used + width > _BITS:
+            keys, used = _ranked(keys)
+        keys = [(k[: max(len(x) - n + 1, 0)] << width) | x[n - 1 :] for k, x in zip(keys, symbols)]
+        used += width
+        if n in orders:
+            found[n] = [_common(keys[0], starts, ref, segments, used) for ref in keys[1:]]
+    return found
+
+
+def _separated(symbols: np.ndarray, lengths: np.ndarray, separator: int) -> np.ndarray:
+    out = np.full(len(symbols) + len(lengths), separator, np.int64)
+    out[np.arange(len(symbols)) + np.repeat(np.arange(len(lengths)), lengths)] = symbols
+    return out
+
+
+def _common(hyp: np.ndarray, starts: np.ndarray, ref: np.ndarray, segments: int, used: int) -> np.ndarray:
+    """Per segment, the size of the multiset intersection of its hypothesis and reference keys
+    (``starts``: where each segment's keys begin in ``hyp``)."""
+    if not len(hyp) or not len(ref):
+        return np.zeros(segments, np.int64)
+    if 1 << used <= 4 * (len(hyp) + len(ref)):
+        # few possible keys (unigrams, mostly): count every one, no sorting
+        space = 1 << used
+        common = np.minimum(np.bincount(hyp, minlength=space), np.bincount(ref, minlength=space))
+        shared = np.flatnonzero(common)
+        return np.bincount(_segments_of(shared, hyp, starts), weights=common[shared], minlength=segments).astype(np.int64)
+    # one sort of both sides, each key tagged with its side in the lowest bit
+    merged = np.sort(np.concatenate((hyp << 1, (ref << 1) | 1)))
+    base = merged >> 1
+    bounds = np.flatnonzero(np.concatenate(([True], base[1:] != base[:-1], [True])))  # runs of one key
+    from_ref = np.concatenate(([0], np.cumsum(merged & 1)))[bounds]
+    from_ref = from_ref[1:] - from_ref[:-1]
+    common = np.minimum(np.diff(bounds) - from_ref, from_ref)
+    shared = np.flatnonzero(common)
+    return np.bincount(_segments_of(base[bounds[shared]], hyp, starts), weights=common[shared], minlength=segments).astype(np.int64)
+
+
+def _dense(arrays: list[np.ndarray]) -> tuple[list[np.ndarray], int]:
+    """The symbols numbered densely over the batch (so each takes as few bits as tell them
+    apart), and how many there are."""
+    joined = np.concatenate(arrays)
+    if not len(joined):
+        return arrays, 0
+    top = int(joined.max())
+    if top < 1 << 22:  # code points, token numbers: a table beats sorting
+        present = np.bincount(joined, minlength=top + 1) > 0
+        table = np.cumsum(present) - 1
+        dense, count = table[joined], int(table[-1]) + 1
+    else:
+        values, dense = np.unique(joined, return_inverse=True)
+        count = len(values)
+    bounds = np.cumsum([0] + [len(a) for a in arrays])
+    return [dense[a:b] for a, b in zip(bounds, bounds[1:])], count
+
+
+def _ranked(keys: list[np.ndarray]) -> tuple[list[np.ndarray], int]:
+    """Each key replaced by its rank among all sides' keys (equal keys, equal ranks; order kept)."""
+    values, ranks = np.unique(np.concatenate(keys), return_inverse=True)
+    bounds = np.cumsum([0] + [len(k) for k in keys])
+    return [ranks[a:b].astype(np.int64) for a, b in zip(bounds, bounds[1:])], max(1, (len(values) - 1).bit_length())
+
+
+def _segments_of(keys: np.ndarray, hyp: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """The segment of each of the sorted ``keys`` (keys of ``hyp``, whose segments begin at
+    ``starts``). A segment is the top part of its keys, so each segment's keys are one run of
+    the sorted keys, beginning with its least key."""
+    starts = starts[starts < len(hyp)]  # (the last segments may have no n-gram of this order)
+    least = np.minimum.reduceat(hyp, starts)
+    return np.searchsorted(least, keys, side="right") - 1

@@ -1,0 +1,52 @@
+"""The batched n-gram matcher behind chrF and ROUGE-N against the plain definition: the size of
+the multiset intersection of two segments' n-grams (Counter's ``&``), for every order asked."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorelens.core.ngram_counts import Side, matches
+
+# small alphabets make repeats (the clipping), a large one forces keys to be re-ranked
+ALPHABETS = ["ab", "ab c", "日本語の文字", "".join(map(chr, range(0x4E00, 0x4E00 + 5000))) + "😀"]
+
+
+def clipped(hyp, ref, n: int) -> int:
+    grams = [Counter(tuple(side[i : i + n]) for i in range(len(side) - n + 1)) for side in (hyp, ref)]
+    return sum((grams[0] & grams[1]).values())
+
+
+@st.composite
+def batches(draw):
+    alphabet = draw(st.sampled_from(ALPHABETS))
+    text = st.text(alphabet=alphabet, max_size=14)
+    segments = draw(st.integers(0, 8))
+    hyps = draw(st.lists(text, min_size=segments, max_size=segments))
+    refs = draw(st.lists(st.lists(text, min_size=segments, max_size=segments), min_size=1, max_size=3))
+    orders = draw(st.lists(st.integers(1, 9), min_size=1, max_size=5, unique=True))
+    return hyps, refs, sorted(orders)
+
+
+@settings(max_examples=300, deadline=None)
+@given(batches())
+def test_text_matches_are_the_clipped_counts(batch):
+    hyps, refs, orders = batch
+    if not hyps:
+        return
+    found = matches([Side.of_texts(hyps), *(Side.of_texts(r) for r in refs)], orders)
+    for n in orders:
+        for k, ref in enumerate(refs):
+            assert found[n][k].tolist() == [clipped(h, r, n) for h, r in zip(hyps, ref)], (n, k)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.lists(st.integers(0, 3), max_size=12), st.lists(st.sampled_from([0, 1, 2, 1 << 40]), max_size=12)), min_size=1, max_size=6))
+def test_number_matches_are_the_clipped_counts(pairs):
+    """Token numbers, one of them too large for the lookup table (the sorting path)."""
+    hyps, refs = [p[0] for p in pairs], [p[1] for p in pairs]
+    found = matches([Side.of_numbers(hyps), Side.of_numbers(refs)], [1, 2, 3])
+    for n in (1, 2, 3):
+        assert found[n][0].tolist() == [clipped(h, r, n) for h, r in zip(hyps, refs)]
