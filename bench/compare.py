@@ -4,7 +4,8 @@
 
 One reference of ``--segments`` lines cut from TED (as bench/core.py makes them) and
 ``--systems`` hypotheses with 20-40 % word errors (fixed seed). For paired bootstrap resampling
-(1,000 resamples) and paired approximate randomization (10,000 trials), on BLEU and chrF, it times:
+(1,000 resamples) and paired approximate randomization (10,000 trials), on BLEU, chrF and TER,
+it times:
 
 - sacreBLEU 2.6.0 ``PairedTest`` as its ``--paired-bs`` / ``--paired-ar`` run it (one process;
   it extracts every system's statistics, then tests);
@@ -26,7 +27,7 @@ from core import SEED, corrupt, fmt_s, generate, text, timed  # noqa: E402
 from scorelens.core import Corpus, ScoringConfig  # noqa: E402
 from scorelens.core.significance import paired_test  # noqa: E402
 
-METRICS = ("bleu", "chrf")  # TER joins once the core has its statistics
+METRICS = ("bleu", "chrf", "ter")
 
 
 def systems(segments: int, count: int) -> tuple[list[list[str]], list[str], str]:
@@ -40,13 +41,13 @@ def systems(segments: int, count: int) -> tuple[list[list[str]], list[str], str]
 
 def sacrebleu_test(hyps, refs, test):
     """sacreBLEU's results per metric (our names), as its command line runs the test."""
-    from sacrebleu.metrics import BLEU, CHRF
+    from sacrebleu.metrics import BLEU, CHRF, TER
     from sacrebleu.significance import PairedTest
 
     named = [(f"sys{i}", h) for i, h in enumerate(hyps)]
-    metrics = {"BLEU": BLEU(references=[refs]), "chrF": CHRF(references=[refs])}
+    metrics = {"BLEU": BLEU(references=[refs]), "chrF": CHRF(references=[refs]), "TER": TER(references=[refs])}
     _, scores = PairedTest(named, metrics, None, test_type=test)()
-    return {"bleu": scores["BLEU"], "chrf": scores["chrF2"]}
+    return {"bleu": scores["BLEU"], "chrf": scores["chrF2"], "ter": scores["TER"]}
 
 
 def scored(hyps, refs):
@@ -89,7 +90,7 @@ def main(argv=None) -> None:
     load_after = os.getloadavg()
 
     print(
-        f"{args.segments:,} segments × {args.systems} systems ({source}), BLEU + chrF; best of {args.repeat}; "
+        f"{args.segments:,} segments × {args.systems} systems ({source}), BLEU + chrF + TER; best of {args.repeat}; "
         f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after; results identical to sacreBLEU's"
     )
     print()

@@ -706,7 +706,7 @@ def run_score(args: argparse.Namespace) -> int:
 
 # -- compare --------------------------------------------------------------------------------
 
-HUNDREDS = ("bleu", "chrf")  # metrics on sacreBLEU's 0-100 scale, shown with 2 decimals; the rest 0-1 with 4
+HUNDREDS = ("bleu", "chrf", "ter")  # metrics on sacreBLEU's 0-100 scale, shown with 2 decimals; the rest 0-1 with 4
 TEST_NAMES = {"bs": ("paired bootstrap resampling", "resamples"), "ar": ("paired approximate randomization", "trials")}
 SIGNIFICANT = 0.05
 
@@ -782,7 +782,7 @@ def highlights(evaluations: list[Evaluation], comparison: significance.Compariso
 
 
 def metric_label(key: str) -> str:
-    return rouge_label(key) if key.startswith("rouge") else {"bleu": "BLEU", "chrf": "chrF", "wer": "WER", "cer": "CER"}[key]
+    return rouge_label(key) if key.startswith("rouge") else {"bleu": "BLEU", "chrf": "chrF", "ter": "TER", "wer": "WER", "cer": "CER"}[key]
 
 
 def _value(metric: str, x: float, sign: str = "") -> str:

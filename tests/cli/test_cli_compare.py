@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from sacrebleu.metrics import BLEU, CHRF
+from sacrebleu.metrics import BLEU, CHRF, TER
 from sacrebleu.significance import PairedTest
 
 from cli_support import peer_lines, sample
@@ -60,6 +60,25 @@ def test_text_table(run, monkeypatch):
     assert section[11] == "  most regressed:"
     assert section[12].startswith("    line 14: -")
     assert len(section) == 21
+
+
+@pytest.mark.parametrize("test", ["bs", "ar"])
+def test_ter_is_sacrebleus_paired_test(run, monkeypatch, test):
+    """TER with the sample's two references (average lengths in halves); lower is better."""
+    monkeypatch.delenv("SACREBLEU_SEED", raising=False)
+    result = run("compare", BASELINE, SYSTEM, "--json", f"--paired-{test}", "--paired-n", "500", "-m", "ter")
+    assert result.code == 0, result.err
+    out = json.loads(result.out)
+    metric = TER(references=[peer_lines(r) for r in REFS])
+    systems = [(p, peer_lines(p)) for p in (BASELINE, SYSTEM)]
+    theirs = PairedTest(systems, {"TER": metric}, None, test_type=test, n_samples=500, n_ar_confidence=1000)()[1]["TER"]
+    for ours, r in zip(out["systems"], theirs):
+        assert ours["ter"] == {"score": r.score, "mean": r.mean, "ci": r.ci, "p_value": r.p_value}
+    assert out["systems"][1]["ter"]["score"] < out["systems"][0]["ter"]["score"]
+    assert all(h["difference"] < 0 for h in out["segments"]["improved"])
+    table = run("compare", BASELINE, SYSTEM, "--paired-n", "100", "-m", "ter,bleu").out.splitlines()
+    assert table[3].split() == ["System", "TER", "BLEU"]
+    assert table[5].split()[1] == f"{theirs[1].score:.2f}"
 
 
 def test_several_systems_and_the_best_one(run, tmp_path):

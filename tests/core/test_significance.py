@@ -1,19 +1,22 @@
-"""Paired significance tests: exactly sacreBLEU 2.6.0's ``PairedTest`` for BLEU, and the same
+"""Paired significance tests: exactly sacreBLEU 2.6.0's ``PairedTest`` for BLEU, chrF and TER, and the same
 tests for ROUGE and WER (ScoreLens's extension) against a plain loop over the same draws."""
 
 from __future__ import annotations
+
+import random
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from peers import config, corpus, file_lines, read
-from sacrebleu.metrics import BLEU, CHRF
+from sacrebleu.metrics import BLEU, CHRF, TER
 from sacrebleu.significance import PairedTest
 from texts import examples, line, line_corpus
 
 from scorelens.core import Corpus, ErrorCounts, ScoringConfig, rates
 from scorelens.core.chrf import ChrfConfig
+from scorelens.core.ter import TerConfig
 from scorelens.core.significance import (
     DEFAULT_SEED,
     Result,
@@ -103,6 +106,65 @@ def test_chrf_as_sacrebleu(shared, test, word_order):
     _, scores = PairedTest(named, {"chrF": metric}, None, test_type=test, n_samples=n, n_ar_confidence=100)()
     assert list(scores) == ["System", "chrF2++" if word_order else "chrF2"]
     _assert_same([r["chrf"] for r in ours], list(scores.values())[1])
+
+
+def _sacrebleu_ter(systems, refs, test, n, ar_confidence, **flags):
+    metric = TER(references=[list(r) for r in refs], **flags)
+    named = [(f"s{i}", list(h)) for i, h in enumerate(systems)]
+    _, scores = PairedTest(named, {"TER": metric}, None, test_type=test, n_samples=n, n_ar_confidence=ar_confidence)()
+    assert list(scores) == ["System", "TER"]
+    return scores["TER"]
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("name, test, n", [("ted", "bs", 0), ("ted", "ar", 0), ("multited", "bs", 300), ("headlines", "ar", 1000)])
+def test_ter_as_sacrebleu(shared, name, test, n):
+    """TER: float32 bootstrap scores like chrF's; lower is better (TED's sys2 scores lower)."""
+    files, ref_file, _ = CORPORA[name]
+    lines = {"ted": 700, "multited": 25, "headlines": 600}[name]  # sacreBLEU's TER is slow on long lines
+    systems = [file_lines(read(shared("compare-mt", f)))[:lines] for f in files]
+    refs = [file_lines(read(shared("compare-mt", ref_file)))[:lines]]
+    cfg = ScoringConfig(metrics=frozenset({"ter"}))
+    ours = paired_test([corpus(h, refs, cfg) for h in systems], ["ter"], test=test, n=n, ar_confidence=0).results
+    _assert_same([r["ter"] for r in ours], _sacrebleu_ter(systems, refs, test, n, 0))
+    if name == "ted":
+        assert ours[1]["ter"].score < ours[0]["ter"].score
+
+
+@examples(25)
+@given(
+    data=line_corpus(min_lines=1, max_lines=10),
+    others=st.data(),
+    test=st.sampled_from(["bs", "ar"]),
+    flags=st.fixed_dictionaries({k: st.booleans() for k in ("normalized", "no_punct", "case_sensitive")}),
+)
+def test_random_ter_as_sacrebleu(data, others, test, flags):
+    """Up to three references, so average reference lengths are fractions (summed in float32 in
+    sacreBLEU's draw order, or by its float64 products) and empty references score 100 or 0."""
+    hyps, refs = data
+    more = others.draw(st.lists(st.lists(line(), min_size=len(hyps), max_size=len(hyps)), min_size=1, max_size=3))
+    systems = [hyps, *more]
+    cfg = ScoringConfig(metrics=frozenset({"ter"}), ter=TerConfig(**flags))
+    ours = paired_test([corpus(h, refs, cfg) for h in systems], ["ter"], test=test, n=64, ar_confidence=40).results
+    _assert_same([r["ter"] for r in ours], _sacrebleu_ter(systems, refs, test, 64, 40, **flags))
+
+
+@pytest.mark.parametrize("test", ["bs", "ar"])
+def test_ter_thirds_as_sacrebleu(test):
+    """Three references of few words: reference lengths in thirds, and randomized sides whose TER
+    equals the observed one's only when summed in sacreBLEU's own order."""
+    rng = random.Random(3)
+
+    def text():
+        return " ".join(rng.choice("abcdefgh") for _ in range(rng.randint(1, 7)))
+
+    cfg = ScoringConfig(metrics=frozenset({"ter"}))
+    for _ in range(40):
+        n = rng.randint(2, 12)
+        refs = [[text() for _ in range(n)] for _ in range(3)]
+        systems = [[text() for _ in range(n)] for _ in range(2)]
+        ours = paired_test([corpus(h, refs, cfg) for h in systems], ["ter"], test=test, n=200, ar_confidence=50).results
+        _assert_same([r["ter"] for r in ours], _sacrebleu_ter(systems, refs, test, 200, 50))
 
 
 # -- sacreBLEU on random systems ----------------------------------------------------------------------

@@ -16,8 +16,12 @@ rather than NumPy's, and seed 0 meaning "no seed" for the compared systems (``se
 else None``). Sums are exact below 2**24 per statistic (float32 sums of integers); sacreBLEU's
 float32 sums round beyond that.
 
-BLEU's formula is vectorised over resamples; chrF's runs row by row on NumPy scalars of the
-same types as sacreBLEU's (a metric without a vectorised formula takes one line either way).
+BLEU's and TER's formulas are vectorised over resamples; chrF's runs row by row on NumPy scalars
+of the same types as sacreBLEU's (a metric without a vectorised formula takes one line either way).
+TER's per-segment reference length is the references' average, a fraction with several
+references: there sacreBLEU's float32 sums round, in the order its resampled segments were drawn,
+and its randomization sums come from a float64 matrix product, so those columns are summed the
+same ways.
 ROUGE-L/Lsum/N (the mean of per-segment F) and WER/CER (rates of summed counts) are ScoreLens's
 extension: the same two tests over their statistics, in float64.
 """
@@ -119,6 +123,18 @@ def error_rates(counts: np.ndarray) -> np.ndarray:
     return np.where(ref_len == 0, ins, errors / safe).astype(np.float64)
 
 
+def ter_scores(sums: np.ndarray) -> np.ndarray:
+    """TER of rows of summed (edits, average reference length), as sacreBLEU's
+    ``_compute_score_from_stats``, in the rows' precision. A row without reference words scores
+    a Python float there (100.0 or 0.0), which makes sacreBLEU's array of scores float64."""
+    edits, length = sums[:, 0], sums[:, 1]
+    empty = length <= 0
+    scores = 100 * (edits / np.where(empty, 1, length))
+    if empty.any():
+        scores = np.where(empty, np.where(edits > 0, 100.0, 0.0), scores.astype(np.float64))
+    return scores
+
+
 def row_by_row(formula: Callable[[Sequence[float]], float]) -> Callable[[np.ndarray], np.ndarray]:
     """A scalar formula over rows: float32 rows as NumPy float32 scalars, so the formula's
     arithmetic is sacreBLEU's on its bootstrap's float32 statistics; float64 rows as Python floats.
@@ -138,7 +154,8 @@ class Metric:
     ``corpus(sums, segments, config)`` scores rows of statistics summed over ``segments``
     segments; ``sentence(stats, config)`` scores each segment on its own (for per-segment
     differences). ``float32`` reproduces sacreBLEU's bootstrap, which casts statistics to float32.
-    ``columns`` picks the metric's own columns when the field holds several metrics' (ROUGE-N).
+    ``statistics(corpus)`` turns the field's rows into the metric's own when they differ: ROUGE-N's
+    columns of the field that holds every order's, TER's average reference length.
     """
 
     field: str  # the Record field holding the statistics
@@ -146,7 +163,7 @@ class Metric:
     sentence: Callable[[np.ndarray, ScoringConfig], np.ndarray]
     float32: bool = False
     higher_is_better: bool = True
-    columns: Callable[[ScoringConfig], slice] | None = None
+    statistics: Callable[[Corpus], list[tuple]] | None = None
 
 
 def _mean_f(sums: np.ndarray, segments: int, config: ScoringConfig) -> np.ndarray:
@@ -154,13 +171,19 @@ def _mean_f(sums: np.ndarray, segments: int, config: ScoringConfig) -> np.ndarra
 
 
 def _rouge_n(key: str) -> Metric:
-    def columns(config: ScoringConfig) -> slice:
-        if key not in config.rouge_n:
+    def statistics(corpus: Corpus) -> list[tuple]:
+        if key not in corpus.config.rouge_n:
             raise ValueError(f"{key!r} is not enabled in this corpus")
-        i = config.rouge_n.index(key)
-        return slice(3 * i, 3 * i + 3)
+        i = corpus.config.rouge_n.index(key)
+        return [r[3 * i : 3 * i + 3] for r in corpus.segment_statistics("rouge_n")]
 
-    return Metric("rouge_n", _mean_f, lambda stats, _: stats[:, 2], columns=columns)
+    return Metric("rouge_n", _mean_f, lambda stats, _: stats[:, 2], statistics=statistics)
+
+
+def _ter_statistics(corpus: Corpus) -> list[tuple]:
+    """sacreBLEU's (edits, average reference length): the corpus keeps the lengths' sum."""
+    nrefs = corpus.references
+    return [(edits, ref_words / nrefs) for edits, ref_words, _ in corpus.segment_statistics("ter")]
 
 
 def _chrf(rows: np.ndarray, config: ScoringConfig) -> np.ndarray:
@@ -179,6 +202,14 @@ METRICS: dict[str, Metric] = {
     "wer": Metric("wer", lambda sums, _, __: error_rates(sums), lambda stats, _: error_rates(stats), higher_is_better=False),
     "cer": Metric("cer", lambda sums, _, __: error_rates(sums), lambda stats, _: error_rates(stats), higher_is_better=False),
     "chrf": Metric("chrf", lambda sums, _, config: _chrf(sums, config), _chrf, float32=True),
+    "ter": Metric(
+        "ter",
+        lambda sums, _, __: ter_scores(sums),
+        lambda stats, _: ter_scores(stats),
+        float32=True,
+        higher_is_better=False,
+        statistics=_ter_statistics,
+    ),
     **{key: _rouge_n(key) for key in ROUGE_N},
 }
 
@@ -219,19 +250,27 @@ def p_value(samples: np.ndarray, observed: float) -> float:
 
 
 class _Statistics:
-    """Per-segment statistics side by side (segments × columns) and what products over them need."""
+    """Per-segment statistics side by side (segments × columns) and what products over them need.
 
-    def __init__(self, matrix: np.ndarray) -> None:
+    ``float32`` marks the columns of metrics whose bootstrap sacreBLEU sums in float32.
+    """
+
+    def __init__(self, matrix: np.ndarray, float32: np.ndarray | None = None) -> None:
         self.matrix = matrix
         # float32 products of whole numbers (counts) are exact while every partial sum stays below
-        # 2**24, and cost half as much; fractional columns (ROUGE's F) take float64
+        # 2**24, and cost half as much; fractional columns (ROUGE's F) take float64, except that
+        # float32 metrics' fractions (TER's average reference length) are summed as sacreBLEU does
         self.whole = np.all(matrix == np.trunc(matrix), axis=0)
+        self.in_order = ~self.whole & (float32 if float32 is not None else False)
+        self.fraction = ~self.whole & ~self.in_order
         self.single = matrix[:, self.whole].astype(np.float32)
-        self.double = matrix[:, ~self.whole]
+        self.double = matrix[:, self.fraction]
+        self.ordered = matrix[:, self.in_order].astype(np.float32)
         self.bound = float(np.abs(self.single).sum(axis=0).max(initial=0))
 
     def weighted(self, weights: np.ndarray) -> np.ndarray:
-        """``weights @ matrix`` for non-negative whole weights (draw counts, swaps), exactly."""
+        """``weights @ matrix`` for non-negative whole weights (draw counts, swaps), exactly;
+        the in-order columns are left to :meth:`drawn`."""
         out = np.empty((len(weights), self.matrix.shape[1]))
         if self.single.size:
             if weights.max(initial=0) * self.bound < 2**24:
@@ -239,8 +278,18 @@ class _Statistics:
             else:
                 out[:, self.whole] = weights.astype(np.float64) @ self.matrix[:, self.whole]
         if self.double.size:
-            out[:, ~self.whole] = weights.astype(np.float64) @ self.double
+            out[:, self.fraction] = weights.astype(np.float64) @ self.double
         return out
+
+    def drawn(self, idxs: np.ndarray, out: np.ndarray) -> None:
+        """The in-order columns of resampled corpora summed as sacreBLEU's ``stats[idxs].sum(0)``:
+        in float32, segment after segment in the order drawn."""
+        if not self.ordered.size:
+            return
+        total = np.zeros((len(idxs), self.ordered.shape[1]), dtype=np.float32)
+        for column in idxs.T:
+            total += self.ordered[column]
+        out[:, self.in_order] = total
 
 
 def resampled_sums(rng: np.random.Generator, stats: _Statistics, samples: int) -> np.ndarray:
@@ -255,6 +304,7 @@ def resampled_sums(rng: np.random.Generator, stats: _Statistics, samples: int) -
         idxs = rng.choice(segments, size=(rows, segments), replace=True)
         counts = np.bincount((idxs + offsets[:rows]).ravel(), minlength=rows * segments).reshape(rows, segments)
         out[start : start + rows] = stats.weighted(counts)
+        stats.drawn(idxs, out[start : start + rows])
     return out
 
 
@@ -273,6 +323,9 @@ class _System:
             # summed in segment order, as the corpus sums them for its own scores
             self.scores[m] = float(self.exact(m, np.array([[sum(c) for c in zip(*rows)]]))[0])
         self.stats = np.hstack(blocks)
+        self.float32 = np.zeros(self.stats.shape[1], dtype=bool)
+        for m, columns in self.columns.items():
+            self.float32[columns] = METRICS[m].float32
 
     def exact(self, metric: str, sums: np.ndarray) -> np.ndarray:
         """Scores of rows of summed statistics, in float64 (exact integer sums)."""
@@ -290,7 +343,8 @@ class _System:
 
 def _bootstrap_scores(rng: np.random.Generator, systems: Sequence[_System], samples: int) -> list[dict[str, np.ndarray]]:
     """Each system's scores on the same ``samples`` bootstrap corpora (one draw, one product)."""
-    sums = resampled_sums(rng, _Statistics(np.hstack([s.stats for s in systems])), samples)
+    matrix = _Statistics(np.hstack([s.stats for s in systems]), np.concatenate([s.float32 for s in systems]))
+    sums = resampled_sums(rng, matrix, samples)
     width = systems[0].stats.shape[1]
     return [s.resampled(sums[:, k * width : (k + 1) * width]) for k, s in enumerate(systems)]
 
@@ -359,16 +413,21 @@ def _bootstrap(baseline: _System, system: _System, scores_bl: dict[str, np.ndarr
 
 
 def _randomization(baseline: _System, system: _System, rng: np.random.Generator, n: int, confidence: int) -> dict[str, Result]:
-    # side a = swap @ bl + ~swap @ sys = sys's total + swap @ (bl - sys); side b has the rest
+    # side a = swap @ bl + ~swap @ sys = sys's total + swap @ (bl - sys); side b has the rest.
+    # Exact for whole statistics; a float32 metric's fractions (TER's) take sacreBLEU's products.
     delta = _Statistics(baseline.stats - system.stats)
     sys_total = system.stats.sum(axis=0)
     both_total = baseline.stats.sum(axis=0) + sys_total
+    literal = [c for m, c in system.columns.items() if METRICS[m].float32 and not _whole(baseline.stats[:, c], system.stats[:, c])]
     diffs = {m: np.empty(n) for m in system.columns}
     for start in range(0, n, _BLOCK):
         rows = min(_BLOCK, n - start)
         swap = rng.integers(2, size=(rows, baseline.segments), dtype=bool)  # True: side a takes the baseline's
         side_a = sys_total + delta.weighted(swap)
         side_b = both_total - side_a
+        for c in literal:
+            side_a[:, c] = swap @ baseline.stats[:, c] + ~swap @ system.stats[:, c]
+            side_b[:, c] = ~swap @ baseline.stats[:, c] + swap @ system.stats[:, c]
         for m, columns in system.columns.items():
             diffs[m][start : start + rows] = np.abs(system.exact(m, side_a[:, columns]) - system.exact(m, side_b[:, columns]))
     scores_sys = _bootstrap_scores(rng, [system], confidence)[0] if confidence > 0 else None
@@ -379,14 +438,14 @@ def _randomization(baseline: _System, system: _System, rng: np.random.Generator,
     return out
 
 
+def _whole(*blocks: np.ndarray) -> bool:
+    return all(np.array_equal(b, np.trunc(b)) for b in blocks)
+
+
 def metric_statistics(corpus: Corpus, metric: str) -> list[tuple]:
     """Every segment's statistics for one metric."""
     m = METRICS[metric]
-    rows = corpus.segment_statistics(m.field)
-    if m.columns is None:
-        return rows
-    own = m.columns(corpus.config)
-    return [r[own] for r in rows]
+    return m.statistics(corpus) if m.statistics else corpus.segment_statistics(m.field)
 
 
 def segment_scores(corpus: Corpus, metric: str) -> np.ndarray:
@@ -396,7 +455,7 @@ def segment_scores(corpus: Corpus, metric: str) -> np.ndarray:
 
 
 def segment_differences(baseline: Corpus, system: Corpus, metric: str) -> np.ndarray:
-    """Per segment, ``system``'s score minus the baseline's (negative is better for WER and CER)."""
+    """Per segment, ``system``'s score minus the baseline's (negative is better for WER, CER and TER)."""
     if len(baseline) != len(system):
         raise ValueError("systems with different numbers of segments cannot be compared")
     return segment_scores(system, metric) - segment_scores(baseline, metric)
