@@ -30,9 +30,11 @@ def peer_lines(path: str | Path) -> list[str]:
     return lines[:-1] if lines and lines[-1] == "" else lines
 
 
-def run_subprocess(*argv: str, stdin: bytes | None = None, cwd: Path | None = None) -> Result:
-    """``python -m scorelens ...`` in a fresh interpreter, as a user or CI runs it."""
-    env = dict(os.environ, PYTHONIOENCODING="utf-8")
+def run_subprocess(*argv: str, stdin: bytes | None = None, cwd: Path | None = None, env: dict[str, str | None] | None = None) -> Result:
+    """``python -m scorelens ...`` in a fresh interpreter, as a user or CI runs it; ``env``'s
+    variables set (None: removed) for it."""
+    changes = env or {}
+    env = {k: v for k, v in {**os.environ, "PYTHONIOENCODING": "utf-8", **changes}.items() if v is not None}
     done = subprocess.run(
         [sys.executable, "-m", "scorelens", *map(str, argv)],
         input=stdin,

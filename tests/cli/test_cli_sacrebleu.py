@@ -3,6 +3,7 @@ apart from the signatures' version."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -23,19 +24,23 @@ def _unversioned(text: str) -> str:
     return _VERSION.sub(lambda m: m.group(1) + "X" if m.group(1) else f'"{m.group(2)}": "X"', text)
 
 
-def real_sacrebleu(*argv, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+def real_sacrebleu(*argv, stdin: bytes | None = None, seed: str | None = None) -> subprocess.CompletedProcess:
     env = dict(os.environ, NO_COLOR="1")
     env.pop("SACREBLEU_FORMAT", None)
+    env.pop("SACREBLEU_SEED", None)
+    if seed is not None:
+        env["SACREBLEU_SEED"] = seed
     return subprocess.run([str(SACREBLEU), *map(str, argv)], input=stdin, capture_output=True, env=env, timeout=600)
 
 
-def assert_same_output(*argv, stdin: bytes | None = None) -> str:
-    theirs = real_sacrebleu(*argv, stdin=stdin)
+def assert_same_output(*argv, stdin: bytes | None = None, seed: str | None = None, signed: bool = True) -> str:
+    """``signed``: the output has signatures (a several systems' JSON has none)."""
+    theirs = real_sacrebleu(*argv, stdin=stdin, seed=seed)
     assert theirs.returncode == 0, theirs.stderr
-    ours = run_subprocess("sacrebleu", *argv, stdin=stdin)
+    ours = run_subprocess("sacrebleu", *argv, stdin=stdin, env={"SACREBLEU_SEED": seed})
     assert ours.code == 0, ours.err
     assert _unversioned(ours.out) == _unversioned(theirs.stdout.decode("utf-8"))
-    if "-b" not in argv:
+    if signed and "-b" not in argv:
         assert "scorelens-" in ours.out  # the version names ScoreLens
     return ours.out
 
@@ -115,13 +120,56 @@ def test_byte_order_mark_and_carriage_returns_stay_text(tmp_path):
     assert_same_output(ref, "-i", hyp, "-m", "bleu", "chrf", "ter", "-f", "text")
 
 
+# several systems: the table (text: tabulate's fancy_grid, multi-line cells; latex: booktabs),
+# with sacreBLEU's paired tests or without; the baseline given again is skipped under a test
+SYSTEMS_ARGUMENTS = [
+    ["-m", "bleu", "chrf", "ter", "--paired-bs", "--paired-bs-n", "200", "-f", "text"],
+    ["-m", "ter", "bleu", "--paired-bs", "-pbsn", "100", "-f", "latex", "-w", "2", "--short"],
+    ["-m", "bleu", "chrf", "--paired-ar", "--paired-ar-n", "300", "-f", "text", "--short", "-j", "2"],
+    ["-m", "chrf", "ter", "--paired-ar", "-parn", "200", "-f", "latex"],
+    ["-m", "bleu", "--paired-bs", "--paired-bs-n", "0", "-f", "text", "-q"],
+    ["-m", "bleu", "--paired-bs", "--paired-bs-n", "100"],
+    ["-m", "bleu", "chrf", "ter", "-f", "text"],
+    ["-m", "bleu", "ter", "-f", "latex", "--short", "-w", "3"],
+    ["-m", "bleu", "chrf"],
+]
+
+
+@pytest.mark.parametrize("argv", SYSTEMS_ARGUMENTS, ids=lambda a: " ".join(a))
+def test_several_systems_as_sacrebleu(ted, argv):
+    third = ted["sys1"] if "--paired-bs" in argv else ted["ref"]
+    out = assert_same_output(ted["ref"], "-i", ted["sys1"], ted["sys2"], third, *argv, signed="-f" in argv)
+    if "-f" in argv and "--paired-bs" in argv:
+        assert "(p = " in out and "Baseline: " in out
+
+
+def test_paired_test_seed_and_standard_input(ted):
+    """Standard input's tab-separated systems (named "Baseline", "System 1"), another seed."""
+    rows = zip(*(p.read_text(encoding="utf-8").splitlines() for p in (ted["sys1"], ted["sys2"])))
+    stdin = "".join(f"{a}\t{b}\n" for a, b in rows).encode()
+    assert_same_output(ted["ref"], "-m", "bleu", "ter", "--paired-bs", "-pbsn", "100", "-f", "text", stdin=stdin, seed="7")
+
+
+def test_paired_json(ted):
+    """BLEU's JSON is sacreBLEU's; its chrF and TER means are NumPy float32s, which sacreBLEU 2.6.0
+    fails to write as JSON (a TypeError): ScoreLens writes the same numbers as floats."""
+    assert_same_output(ted["ref"], "-i", ted["sys1"], ted["sys2"], "-m", "bleu", "--paired-ar", "-parn", "200", signed=False)
+    theirs = real_sacrebleu(ted["ref"], "-i", ted["sys1"], ted["sys2"], "-m", "ter", "--paired-bs", "-pbsn", "100", "-q")
+    assert theirs.returncode != 0 and b"float32 is not JSON serializable" in theirs.stderr
+    ours = run_subprocess("sacrebleu", ted["ref"], "-i", ted["sys1"], ted["sys2"], "-m", "ter", "--paired-bs", "-pbsn", "100")
+    rows = json.loads(ours.out)
+    assert [r["system"] for r in rows] == [f"Baseline: {ted['sys1']}", str(ted["sys2"])]
+    assert list(rows[1]["TER"]) == ["score", "p_value", "mean", "ci"] and rows[0]["TER"]["p_value"] is None
+
+
 @pytest.mark.parametrize(
     "argv, says",
     [
         (["-t", "wmt17", "-l", "en-de"], "test sets"),
         (["REF", "-i", "HYP", "-tok", "spm"], "sentencepiece"),
-        (["REF", "-i", "HYP", "HYP2", "--paired-bs"], "not supported yet (issue #14)"),
-        (["REF", "-i", "HYP", "HYP2"], "several systems"),
+        (["REF", "-i", "HYP", "--paired-bs"], "Paired tests require multiple input systems"),
+        (["REF", "-i", "HYP", "HYP2", "-sl"], "Only one system"),
+        (["REF", "-i", "HYP", "HYP2", "HYP"], "already used to name a system"),
         (["REF", "-i", "HYP", "-m", "bleu", "ter", "-sl"], "Only one metric"),
         (["REF", "-i", "SHORT"], "different lengths"),
     ],

@@ -30,14 +30,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Protocol, Sequence
 
 import numpy as np
 
 from . import chrf
 from .bleu import SMOOTH_DEFAULTS, BleuConfig
 from .config import ScoringConfig
-from .corpus import Corpus
 from .rouge import ROUGE_N
 
 DEFAULT_SEED = 12345
@@ -50,6 +49,20 @@ _BLOCK = 1024
 
 _log = np.frompyfunc(math.log, 1, 1)
 _exp = np.frompyfunc(math.exp, 1, 1)
+
+
+class Scored(Protocol):
+    """What the tests read of a system: its segments' statistics (a :class:`~.corpus.Corpus`,
+    or the records ``scorelens sacrebleu`` scored)."""
+
+    config: ScoringConfig
+
+    @property
+    def references(self) -> int: ...
+
+    def __len__(self) -> int: ...
+
+    def segment_statistics(self, metric: str) -> list[tuple]: ...
 
 
 def seed_from(value: str | None) -> int | None:
@@ -163,7 +176,7 @@ class Metric:
     sentence: Callable[[np.ndarray, ScoringConfig], np.ndarray]
     float32: bool = False
     higher_is_better: bool = True
-    statistics: Callable[[Corpus], list[tuple]] | None = None
+    statistics: Callable[[Scored], list[tuple]] | None = None
 
 
 def _mean_f(sums: np.ndarray, segments: int, config: ScoringConfig) -> np.ndarray:
@@ -171,7 +184,7 @@ def _mean_f(sums: np.ndarray, segments: int, config: ScoringConfig) -> np.ndarra
 
 
 def _rouge_n(key: str) -> Metric:
-    def statistics(corpus: Corpus) -> list[tuple]:
+    def statistics(corpus: Scored) -> list[tuple]:
         if key not in corpus.config.rouge_n:
             raise ValueError(f"{key!r} is not enabled in this corpus")
         i = corpus.config.rouge_n.index(key)
@@ -180,7 +193,7 @@ def _rouge_n(key: str) -> Metric:
     return Metric("rouge_n", _mean_f, lambda stats, _: stats[:, 2], statistics=statistics)
 
 
-def _ter_statistics(corpus: Corpus) -> list[tuple]:
+def _ter_statistics(corpus: Scored) -> list[tuple]:
     """sacreBLEU's (edits, average reference length): the corpus keeps the lengths' sum."""
     nrefs = corpus.references
     return [(edits, ref_words / nrefs) for edits, ref_words, _ in corpus.segment_statistics("ter")]
@@ -311,7 +324,7 @@ def resampled_sums(rng: np.random.Generator, stats: _Statistics, samples: int) -
 class _System:
     """One system's statistics for the compared metrics side by side, each metric's columns a slice."""
 
-    def __init__(self, corpus: Corpus, metrics: Sequence[str]) -> None:
+    def __init__(self, corpus: Scored, metrics: Sequence[str]) -> None:
         self.config = corpus.config
         self.segments = len(corpus)
         blocks, self.columns, self.scores = [], {}, {}
@@ -350,7 +363,7 @@ def _bootstrap_scores(rng: np.random.Generator, systems: Sequence[_System], samp
 
 
 def paired_test(
-    systems: Sequence[Corpus],
+    systems: Sequence[Scored],
     metrics: Sequence[str],
     test: str = "bs",
     n: int = 0,
@@ -442,19 +455,19 @@ def _whole(*blocks: np.ndarray) -> bool:
     return all(np.array_equal(b, np.trunc(b)) for b in blocks)
 
 
-def metric_statistics(corpus: Corpus, metric: str) -> list[tuple]:
+def metric_statistics(corpus: Scored, metric: str) -> list[tuple]:
     """Every segment's statistics for one metric."""
     m = METRICS[metric]
     return m.statistics(corpus) if m.statistics else corpus.segment_statistics(m.field)
 
 
-def segment_scores(corpus: Corpus, metric: str) -> np.ndarray:
+def segment_scores(corpus: Scored, metric: str) -> np.ndarray:
     """Each segment's own score for ``metric`` (sentence BLEU with effective order, as the corpus's)."""
     rows = metric_statistics(corpus, metric)
     return METRICS[metric].sentence(np.array(rows, dtype=np.float64).reshape(len(rows), -1), corpus.config)
 
 
-def segment_differences(baseline: Corpus, system: Corpus, metric: str) -> np.ndarray:
+def segment_differences(baseline: Scored, system: Scored, metric: str) -> np.ndarray:
     """Per segment, ``system``'s score minus the baseline's (negative is better for WER, CER and TER)."""
     if len(baseline) != len(system):
         raise ValueError("systems with different numbers of segments cannot be compared")
