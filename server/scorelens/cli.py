@@ -51,7 +51,7 @@ from .core.text import sacrebleu_lines
 from .core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
 from .core.wer import ErrorCounts
 from .pairing_rules import NoReferences, find_references
-from .summary import comparison_dict, scores_dict, segment_dict
+from .summary import HUNDREDS, comparison_dict, metric_label, scores_dict, segment_dict
 from .textfile import BOM, BOM_NOTE, DEFAULT_MAX_BYTES, UnreadableText, decode, read_text, too_large
 
 if TYPE_CHECKING:  # imported by compare when it runs: NumPy would slow every command's start
@@ -706,7 +706,6 @@ def run_score(args: argparse.Namespace) -> int:
 
 # -- compare --------------------------------------------------------------------------------
 
-HUNDREDS = ("bleu", "chrf", "ter")  # metrics on sacreBLEU's 0-100 scale, shown with 2 decimals; the rest 0-1 with 4
 TEST_NAMES = {"bs": ("paired bootstrap resampling", "resamples"), "ar": ("paired approximate randomization", "trials")}
 SIGNIFICANT = 0.05
 
@@ -779,10 +778,6 @@ def highlights(evaluations: list[Evaluation], comparison: significance.Compariso
     improved = [highlight(int(i)) for i in order[:count] if gains[i] > 0]
     regressed = [highlight(int(i)) for i in order[::-1][:count] if gains[i] < 0]
     return Highlights(best, metric, improved, regressed)
-
-
-def metric_label(key: str) -> str:
-    return rouge_label(key) if key.startswith("rouge") else {"bleu": "BLEU", "chrf": "chrF", "ter": "TER", "wer": "WER", "cer": "CER"}[key]
 
 
 def _value(metric: str, x: float, sign: str = "") -> str:

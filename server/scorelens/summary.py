@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 from .core import CorpusScores, SegmentScores, rates
 from .core.wer import ErrorCounts
 
+HUNDREDS = ("bleu", "chrf", "ter")  # metrics on sacreBLEU's 0-100 scale, shown with 2 decimals; the rest 0-1 with 4
+
 if TYPE_CHECKING:  # significance imports NumPy, which only comparing needs (it costs startup time)
     from .core.significance import Comparison
 
@@ -99,3 +101,8 @@ def comparison_dict(comparison: Comparison, names: list[str], key: str = "path")
             entry[m] = {"score": r.score, "mean": r.mean, "ci": r.ci, "p_value": r.p_value}
         systems.append(entry)
     return {"baseline": names[0], "test": comparison.test, "n": comparison.n, "seed": comparison.seed, "systems": systems}
+
+
+def metric_label(key: str) -> str:
+    """A metric's name as tables and lenses show it: ``BLEU``, ``chrF``, ``ROUGE-L``, ``WER``."""
+    return "ROUGE-" + key[5:] if key.startswith("rouge") else {"bleu": "BLEU", "chrf": "chrF", "ter": "TER", "wer": "WER", "cer": "CER"}[key]

@@ -1,8 +1,12 @@
 """``scorelens/compare`` over stdio, under both client profiles: the open systems that share
-references, tested as sacreBLEU's PairedTest tests them, and again after an edit."""
+references, tested as sacreBLEU's PairedTest tests them, and again after an edit; the
+``scorelens/compareChanged`` notification, the "vs baseline" code lens and the hover's other systems."""
 
 from __future__ import annotations
 
+import asyncio
+
+from lsprotocol import types
 from lsp_support import _plain, open_doc, scores
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
@@ -16,6 +20,27 @@ SYS2 = ["the city council approved the plan", "three new tram lines are built", 
 def _sacrebleu(systems, test):
     metric = BLEU(references=[REF])
     return PairedTest([(f"s{i}", s) for i, s in enumerate(systems)], {"BLEU": metric}, None, test_type=test, n_ar_confidence=1000)()[1]["BLEU"]
+
+
+def _write_systems(client, systems=(("news.sys1.txt", SYS1), ("news.sys2.txt", SYS2))):
+    folder = client.workspace / "cmp"
+    folder.mkdir()
+    for name, lines in (("news.ref.txt", REF), *systems):
+        (folder / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return folder
+
+
+async def changed(client, until, timeout: float = 30) -> dict:
+    """The first ``scorelens/compareChanged`` so far that ``until`` accepts."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        for p in client.compare_log:
+            if until(p):
+                return p
+        if loop.time() > deadline:
+            raise TimeoutError(f"no matching scorelens/compareChanged; got {[p['versions'] for p in client.compare_log]}")
+        await asyncio.sleep(0.05)
 
 
 async def compare(client, params) -> dict:
@@ -68,3 +93,52 @@ def test_request_names_the_same_tests_as_the_core():
     from scorelens.lsp import compare as feature
 
     assert feature.TESTS == significance.TESTS
+
+
+async def test_changes_are_told_and_shown_in_lens_and_hover(client):
+    folder = _write_systems(client)
+    sys1, sys2 = open_doc(client, folder / "news.sys1.txt"), open_doc(client, folder / "news.sys2.txt")
+    told = await changed(client, lambda p: p["versions"] == [1, 1])
+    assert told["baseline"] == sys1 and [s["uri"] for s in told["systems"]] == [sys1, sys2]
+    theirs = _sacrebleu([SYS1, SYS2], "bs")
+    assert told["systems"][1]["bleu"]["p_value"] == theirs[1].p_value
+    assert told == await compare(client, {"uri": sys1})  # the notification is the request's answer
+
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(sys2)))
+    versus = [lens.command.title for lens in lenses if lens.command.title.startswith("vs ")]
+    difference = theirs[1].score - theirs[0].score
+    mark = "*" if theirs[1].p_value < 0.05 else ""
+    assert versus == [f"vs news.sys1.txt: BLEU {difference:+.2f} (p = {theirs[1].p_value:.4f}){mark}" + versus[0][versus[0].index(" · ") :]]
+    assert " · ROUGE-L " in versus[0] and " · WER " in versus[0]
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(sys1)))
+    assert not [lens for lens in lenses if lens.command.title.startswith("vs ")]  # the baseline's own
+
+    hover = await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(sys2), types.Position(1, 0)))
+    text = hover.contents.value
+    assert "Other systems" in text and SYS1[1] in text and "news.sys1.txt" in text.replace("\\", "")
+    assert text.count("news.sys2.txt") == 0  # only the others
+    markdown = hover.contents.kind == types.MarkupKind.Markdown
+    assert ("**Other systems**" in text) == markdown
+
+    # an edit to the second system: told again, with its version, numbers from the new text
+    change(client, sys2, 2, (3, 0), (3, len(SYS2[3])), "nothing")
+    told = await changed(client, lambda p: p["versions"] == [1, 2])
+    edited = SYS2[:3] + ["nothing"]
+    for ours, r in zip(told["systems"], _sacrebleu([SYS1, edited], "bs")):
+        assert ours["bleu"] == {"score": r.score, "mean": r.mean, "ci": r.ci, "p_value": r.p_value}
+    if client.profile == "visual-studio-code":
+        assert "codeLens" in client.refreshes
+
+
+async def test_plain_text_hover_of_other_systems(plain_client):
+    from lsp_support import start_plain
+
+    await start_plain(plain_client)
+    folder = _write_systems(plain_client, (("news.sys1.txt", SYS1), ("news.sys2.txt", [line.replace("plan", "plan (v2)") for line in SYS2])))
+    sys1, sys2 = open_doc(plain_client, folder / "news.sys1.txt"), open_doc(plain_client, folder / "news.sys2.txt")
+    await scores(plain_client, sys1)
+    await scores(plain_client, sys2)
+    hover = await plain_client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(sys1), types.Position(0, 0)))
+    assert hover.contents.kind == types.MarkupKind.PlainText
+    assert "Other systems" in hover.contents.value and "**" not in hover.contents.value
+    assert "news.sys2.txt (BLEU " in hover.contents.value and "the plan (v2)" in hover.contents.value

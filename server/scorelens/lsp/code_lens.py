@@ -1,4 +1,5 @@
-"""Code lenses on the hypothesis's first line: corpus scores with signatures, and two commands."""
+"""Code lenses on the hypothesis's first line: corpus scores with signatures, two commands, and
+for a system compared with others its difference against the baseline."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from pathlib import PurePosixPath
 
 from lsprotocol import types
 
+from .compare import lens_title
 from .describe import short
 
 
@@ -24,6 +26,9 @@ def register(server) -> None:
             types.CodeLens(top, types.Command(title=f"ScoreLens: {short(scores)} ({scores.segments} segments)", command="scorelens.report", arguments=[uri])),
             types.CodeLens(top, types.Command(title=f"Open reference beside ({names})", command="scorelens.openReference", arguments=[uri])),
         ]
+        versus = lens_title(ls, review)
+        if versus is not None:
+            lenses.append(types.CodeLens(top, types.Command(title=versus, command="scorelens.report", arguments=[uri])))
         if "bleu" in scores.signatures:
             lenses.append(types.CodeLens(top, types.Command(title=f"BLEU {scores.signatures['bleu']}", command="scorelens.report", arguments=[uri])))
         return lenses

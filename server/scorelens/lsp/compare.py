@@ -1,14 +1,28 @@
-"""The ``scorelens/compare`` request: the open hypotheses that share a document's references,
-tested against a baseline as ``scorelens compare`` tests files."""
+"""Comparing the open hypotheses that share a document's references, as ``scorelens compare``
+compares files: the ``scorelens/compare`` request, the ``scorelens/compareChanged`` notification
+after edits, and what the code lens and hover show of it.
+
+The tests run off the event loop: each system's per-segment statistics are copied on the loop
+(lists of tuples, about a millisecond for thousands of segments), then resampled in a thread;
+NumPy's and the formulas' work gives the loop the interpreter back at every switch interval, so
+edits and requests are served meanwhile. After edits a comparison is recomputed once the systems
+have been quiet for the debounce, and told when its numbers changed.
+"""
 
 from __future__ import annotations
 
-from ..core.config import METRICS
-from ..summary import comparison_dict
+import asyncio
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from ..core.config import METRICS, ScoringConfig
+from ..summary import HUNDREDS, comparison_dict, metric_label
 from .reviews import Review
 
 COMPARE = "scorelens/compare"
+COMPARE_CHANGED = "scorelens/compareChanged"
 TESTS = ("bs", "ar")  # significance.TESTS, named here so the server starts without importing NumPy
+DEBOUNCE = 0.5  # seconds of quiet before a comparison is recomputed, unless scorelens.debounceMs says
 
 
 def systems_of(ls, review: Review) -> list[Review]:
@@ -21,6 +35,44 @@ def systems_of(ls, review: Review) -> list[Review]:
         ),
         key=lambda r: r.uri,
     )
+
+
+def _group(review: Review) -> tuple:
+    return tuple(review.pairing.references), review.config
+
+
+@dataclass(frozen=True)
+class _Snapshot:
+    """One system's per-segment statistics as they were: what the tests read, off the loop."""
+
+    config: ScoringConfig
+    references: int
+    segments: int
+    statistics: dict[str, list[tuple]]
+
+    def __len__(self) -> int:
+        return self.segments
+
+    def segment_statistics(self, field: str) -> list[tuple]:
+        return self.statistics[field]
+
+
+def _snapshot(corpus, metrics: list[str]) -> _Snapshot:
+    from ..core import significance
+
+    fields = {significance.METRICS[m].field for m in metrics}
+    return _Snapshot(corpus.config, corpus.references, len(corpus), {f: corpus.segment_statistics(f) for f in fields})
+
+
+def _tested(snapshots: list[_Snapshot], metrics: list[str], test: str, n: int, uris: list[str]) -> dict:
+    """The tests and per-segment differences (in a thread)."""
+    from ..core import significance
+
+    comparison = significance.paired_test(snapshots, metrics, test, n, significance.DEFAULT_SEED, ar_confidence=0)
+    out = comparison_dict(comparison, uris, key="uri")
+    for entry, system in zip(out["systems"][1:], snapshots[1:]):
+        entry["differences"] = {m: significance.segment_differences(snapshots[0], system, m).tolist() for m in metrics}
+    return out
 
 
 async def compare_for(ls, uri: str, baseline: str | None, test: str, n: int) -> dict | None:
@@ -47,12 +99,82 @@ async def compare_for(ls, uri: str, baseline: str | None, test: str, n: int) -> 
         # nothing to test yet: one system, or systems that do not line up (their own diagnostics say so)
         out.update(baseline=baseline, systems=[{"uri": r.uri} for r in ordered], lines=[])
         return out
-    comparison = significance.paired_test(corpora, metrics, test, n, significance.DEFAULT_SEED, ar_confidence=0)
-    out.update(comparison_dict(comparison, [r.uri for r in ordered], key="uri"))
-    out["lines"] = [corpora[0].first_line(0, i) for i in range(len(corpora[0]))]
-    for entry, corpus in zip(out["systems"][1:], corpora[1:]):
-        entry["differences"] = {m: significance.segment_differences(corpora[0], corpus, m).tolist() for m in metrics}
+    snapshots = [_snapshot(c, metrics) for c in corpora]
+    lines = [corpora[0].first_line(0, i) for i in range(len(corpora[0]))]
+    uris = [r.uri for r in ordered]
+    out.update(await asyncio.get_running_loop().run_in_executor(None, _tested, snapshots, metrics, test, n, uris))
+    out["lines"] = lines
     return out
+
+
+# -- following edits ------------------------------------------------------------------------------
+
+
+class Comparisons:
+    """Per group of systems (same references and settings): the latest default comparison (paired
+    bootstrap against the first system by URI) and the task recomputing it."""
+
+    def __init__(self) -> None:
+        self.latest: dict[tuple, dict] = {}
+        self._tasks: dict[tuple, asyncio.Task] = {}
+
+    def rescored(self, ls, review: Review) -> None:
+        """A system was re-scored: recompute its group's comparison once the systems are quiet."""
+        if review.corpus is None or len(systems_of(ls, review)) < 2:
+            return
+        key = _group(review)
+        if key in self._tasks:
+            self._tasks[key].cancel()
+        fixed = review.settings.debounce_ms
+        delay = fixed / 1000 if fixed is not None else DEBOUNCE
+        first = systems_of(ls, review)[0].uri  # the notification's uri: the baseline, whichever changed
+        self._tasks[key] = asyncio.ensure_future(self._recompare(ls, first, key, delay))
+
+    async def _recompare(self, ls, uri: str, key: tuple, delay: float) -> None:
+        await asyncio.sleep(delay)
+        try:
+            result = await compare_for(ls, uri, None, "bs", 0)
+        except Exception as exc:  # a review replaced meanwhile: its own re-score comes back here
+            ls.log(f"comparison not updated: {exc}")
+            return
+        if result is None or "test" not in result:
+            return
+        old = self.latest.get(key)
+        self.latest[key] = result
+        if old is not None and _numbers(old) == _numbers(result):
+            return
+        ls.protocol.notify(COMPARE_CHANGED, result)
+        if ls.client_supports("workspace", "code_lens", "refresh_support"):
+            ls.workspace_code_lens_refresh(None)
+
+    def of(self, review: Review) -> dict | None:
+        return self.latest.get(_group(review))
+
+
+def _numbers(result: dict) -> tuple:
+    """What a change is: the systems, their numbers and differences (not the documents' versions)."""
+    return result["baseline"], result["systems"]
+
+
+def lens_title(ls, review: Review) -> str | None:
+    """``vs news.sys1.en: BLEU +1.23 (p = 0.0300)* · chrF +0.80 (p = 0.2100)`` for a system that is
+    not its comparison's baseline; ``*`` marks p < 0.05."""
+    result = ls.comparisons.of(review)
+    if result is None or result["baseline"] == review.uri:
+        return None
+    systems = {s["uri"]: s for s in result["systems"]}
+    if review.uri not in systems:
+        return None
+    base, mine = systems[result["baseline"]], systems[review.uri]
+    parts = []
+    for m, r in mine.items():
+        if m in ("uri", "differences") or not isinstance(r, dict):
+            continue
+        difference = r["score"] - base[m]["score"]
+        value = f"{difference:+.2f}" if m in HUNDREDS else f"{difference:+.4f}"
+        mark = "*" if r["p_value"] < 0.05 else ""
+        parts.append(f"{metric_label(m)} {value} (p = {r['p_value']:.4f}){mark}")
+    return f"vs {PurePosixPath(result['baseline']).name}: " + " · ".join(parts)
 
 
 def register(server) -> None:

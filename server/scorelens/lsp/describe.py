@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import PurePosixPath
+
 from ..core import CorpusScores, RougeScore, SegmentScores, rates
 from ..core import findings as codes
 from .reviews import Review
@@ -101,4 +103,20 @@ def segment_description(review: Review, segment: int, markdown: bool = True) -> 
     else:
         lines += ["", "[word]: substituted or inserted words · [-word-]: words the hypothesis misses", ""]
         lines += [f"{name}: {sig}" for name, sig in signatures.items()]
+    return "\n".join(lines)
+
+
+def systems_description(others, segment: int, markdown: bool = True) -> str:
+    """The other systems' outputs for the segment, each with its sentence scores."""
+    if not others:
+        return ""
+    left, right = _MARKDOWN["strong"] if markdown else _PLAIN["strong"]
+    item = "- " if markdown else "  "
+    lines = ["", "", f"{left}Other systems{right}"]
+    for review in others:
+        corpus = review.corpus
+        name = PurePosixPath(review.uri).name
+        text = corpus.text(0, segment)
+        shown = (_escape(text) if markdown else text) or ("*(empty)*" if markdown else "(empty)")
+        lines.append(f"{item}{left}{_escape(name) if markdown else name}{right} ({short(corpus.segment_scores(segment))}): {shown}")
     return "\n".join(lines)

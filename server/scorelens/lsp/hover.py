@@ -1,13 +1,15 @@
-"""Hover on any line of a paired document: the segment's scores and the aligned other side."""
+"""Hover on any line of a paired document: the segment's scores, the aligned other side, and on a
+hypothesis compared with others their outputs for the segment."""
 
 from __future__ import annotations
 
 from lsprotocol import types
 
-from .describe import segment_description
+from .compare import systems_of
+from .describe import segment_description, systems_description
 
 
-def described(ls, review, segment: int) -> types.MarkupContent:
+def described(ls, review, segment: int, others=()) -> types.MarkupContent:
     """The segment described in Markdown if the client lists it in ``hover.contentFormat``,
     else in plain text (eglot without markdown-mode and Vim ALE show Markdown raw)."""
     caps = ls.client_capabilities.text_document
@@ -15,7 +17,7 @@ def described(ls, review, segment: int) -> types.MarkupContent:
     markdown = types.MarkupKind.Markdown in formats
     return types.MarkupContent(
         kind=types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText,
-        value=segment_description(review, segment, markdown),
+        value=segment_description(review, segment, markdown) + systems_description(others, segment, markdown),
     )
 
 
@@ -30,5 +32,11 @@ def register(server) -> None:
             for side in review.sides(uri):
                 segment = review.corpus.segment_at(side, line)
                 if segment is not None and segment < len(review.corpus):
-                    return types.Hover(contents=described(ls, review, segment))
+                    others = [r for r in systems_of(ls, review) if r is not review] if side == 0 else []
+                    for r in others:
+                        await ls.settled(r)
+                    if review.corpus is None:
+                        return None
+                    others = [r for r in others if r.corpus is not None and len(r.corpus) == len(review.corpus)]
+                    return types.Hover(contents=described(ls, review, segment, others))
         return None

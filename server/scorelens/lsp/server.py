@@ -29,6 +29,7 @@ from pygls.uris import to_fs_path
 from .. import __version__
 from ..core import Corpus, TokenizerUnavailable
 from ..textfile import MissingFile, UnreadableText
+from .compare import Comparisons
 from .documents import Documents, OpenDocument
 from .pairing import Pairings, files_in
 from .positions import Columns
@@ -184,6 +185,7 @@ class ScoreLensServer(LanguageServer):
         self._tracking: dict[str, object] = {}
         # the last diagnostics notification sent per document, so an identical one is not sent again
         self.published: dict[str, str] = {}
+        self.comparisons = Comparisons()
 
     # -- reporting -------------------------------------------------------------------------
 
@@ -359,6 +361,7 @@ class ScoreLensServer(LanguageServer):
             review.views_stale = False  # to them finds its views already asked for again
             self.refresh_views()
         report.notify_scores(self, review.uri, review)
+        self.comparisons.rescored(self, review)
         if not cold:  # an edit's cost, not a cold start's
             review.pace.measured(time.perf_counter() - began)
         review.done.set()
