@@ -10,6 +10,7 @@ export const ClientCommand = {
   openReferenceBeside: 'scorelens.client.openReferenceBeside',
   diffWithReference: 'scorelens.client.diffWithReference',
   showReport: 'scorelens.client.showReport',
+  compareSystems: 'scorelens.client.compareSystems',
   toggleLineScoreHints: 'scorelens.client.toggleLineScoreHints',
   toggleMissingWordHints: 'scorelens.client.toggleMissingWordHints',
   toggleSubstitutionHints: 'scorelens.client.toggleSubstitutionHints',

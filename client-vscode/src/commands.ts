@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { ClientCommand } from './commandIds';
 import { PairingStore } from './pairings';
 import { ALL_METRICS, MetricId, ServerCommand } from './protocol';
+import { ComparePanel } from './compare/comparePanel';
 import { ReportPanel } from './report/reportPanel';
 import { fileNameOf } from './report/reportData';
 import { METRIC_LABEL } from './scoreFormat';
@@ -17,6 +18,7 @@ export interface CommandContext {
   server: ServerManager;
   statusBar: ScoresStatusBar;
   report: ReportPanel;
+  compare: ComparePanel;
   scrollSync: ScrollSync;
   pairings: PairingStore;
   log: vscode.LogOutputChannel;
@@ -57,6 +59,7 @@ export class Commands {
       on(ClientCommand.openReferenceBeside, (arg) => this.openReferenceBeside(targetUri(arg))),
       on(ClientCommand.diffWithReference, (arg) => this.diffWithReference(targetUri(arg))),
       on(ClientCommand.showReport, (arg) => this.showReport(targetUri(arg))),
+      on(ClientCommand.compareSystems, (arg) => this.ctx.compare.show(requireFile(targetUri(arg)))),
       on(ClientCommand.toggleLineScoreHints, toggle('lineScores', 'Line score hints')),
       on(ClientCommand.toggleMissingWordHints, toggle('missingWords', 'Missing word hints')),
       on(ClientCommand.toggleSubstitutionHints, toggle('substitutions', 'Substitution hints')),

@@ -1,8 +1,9 @@
-// Entry point: wires the server manager, status bar, report panel, scroll sync and commands, and
+// Entry point: wires the server manager, status bar, report and compare panels, scroll sync and commands, and
 // reacts to setting, trust and interpreter changes without a reload.
 import * as vscode from 'vscode';
 import { ClientCommand } from './commandIds';
 import { Commands } from './commands';
+import { ComparePanel } from './compare/comparePanel';
 import { PairingStore } from './pairings';
 import { onDidChangeActiveInterpreter } from './pythonExtension';
 import { ReportPanel } from './report/reportPanel';
@@ -21,21 +22,24 @@ export function activate(context: vscode.ExtensionContext): void {
   const manager = server;
   const statusBar = new ScoresStatusBar(ClientCommand.showReport);
   const report = new ReportPanel(context.extensionUri, (uri) => manager.requestReport(uri));
+  const compare = new ComparePanel((uri) => manager.requestComparison(uri));
   const scrollSync = new ScrollSync();
   const pairings = new PairingStore(context.workspaceState, exists);
-  const commands = new Commands({ server: manager, statusBar, report, scrollSync, pairings, log });
+  const commands = new Commands({ server: manager, statusBar, report, compare, scrollSync, pairings, log });
   for (const [command, interceptor] of commands.interceptors()) interceptors.set(command, interceptor);
 
   context.subscriptions.push(
     log,
     statusBar,
     report,
+    compare,
     scrollSync,
     ...commands.register(),
     manager.onScores((params) => {
       statusBar.update(params);
       report.onScores(params);
     }),
+    manager.onCompareChanged((result) => compare.onChanged(result)),
     manager.onStopped(() => statusBar.clear()),
     manager.onStarted(() => void commands.restorePairings()),
     // Server settings reach the server through workspace/didChangeConfiguration (see ServerManager);

@@ -5,6 +5,10 @@
 export const SCORES_NOTIFICATION = 'scorelens/scores';
 /** Custom request, client → server: the full report of one hypothesis. */
 export const REPORT_REQUEST = 'scorelens/report';
+/** Custom request, client → server: the open systems sharing a hypothesis's references, tested. */
+export const COMPARE_REQUEST = 'scorelens/compare';
+/** Custom notification, server → client: a comparison's numbers changed after edits. */
+export const COMPARE_CHANGED_NOTIFICATION = 'scorelens/compareChanged';
 
 /**
  * Server commands (workspace/executeCommand). vscode-languageclient registers these as VS Code
@@ -114,4 +118,31 @@ export interface Report {
   references: string[];
   scores: CorpusScores;
   segments: SegmentReport[];
+}
+
+/** One metric of one system in a comparison; `p_value` null for the baseline. */
+export interface ComparedMetric {
+  score: number;
+  mean: number | null;
+  ci: number | null;
+  p_value: number | null;
+}
+
+/** A system: its uri, each tested metric (keyed by the server's names, `ter` included), and for
+ * every system but the baseline each segment's difference from it. */
+export type ComparedSystem = { uri: string; differences?: Record<string, number[]> } & Record<string, ComparedMetric | unknown>;
+
+/** `scorelens/compare`'s answer and `scorelens/compareChanged`'s params (docs/protocol.md). */
+export interface CompareResult {
+  uri: string;
+  versions: (number | null)[];
+  references: string[];
+  baseline: string;
+  /** Absent when there is nothing to test (one system, or systems that do not line up). */
+  test?: 'bs' | 'ar';
+  n?: number;
+  seed?: number | null;
+  systems: ComparedSystem[];
+  /** 0-based first line of each segment in the baseline. */
+  lines: number[];
 }

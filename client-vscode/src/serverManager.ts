@@ -14,7 +14,7 @@ import {
 } from 'vscode-languageclient/node';
 import { activeInterpreter, isPythonExtensionInstalled } from './pythonExtension';
 import { findBundledWheel, installPrivateEnv, privateEnvDir } from './privateEnv';
-import { REPORT_REQUEST, Report, SCORES_NOTIFICATION, ScoresParams } from './protocol';
+import { COMPARE_CHANGED_NOTIFICATION, COMPARE_REQUEST, CompareResult, REPORT_REQUEST, Report, SCORES_NOTIFICATION, ScoresParams } from './protocol';
 import { RestartPolicy, shutDownOnConnectionError } from './restartPolicy';
 import {
   Discovery,
@@ -43,10 +43,13 @@ export class ServerManager implements vscode.Disposable {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly restartPolicy = new RestartPolicy();
   private readonly scoresEmitter = new vscode.EventEmitter<ScoresParams>();
+  private readonly compareEmitter = new vscode.EventEmitter<CompareResult>();
   private readonly stoppedEmitter = new vscode.EventEmitter<void>();
   private readonly startedEmitter = new vscode.EventEmitter<void>();
   /** Corpus scores as the server publishes them. */
   readonly onScores = this.scoresEmitter.event;
+  /** A comparison of open systems changed after edits. */
+  readonly onCompareChanged = this.compareEmitter.event;
   /** The server went away: every score shown so far is stale. */
   readonly onStopped = this.stoppedEmitter.event;
   /** A server is up (first start, restart, or back after a crash) and knows nothing it was told before. */
@@ -91,6 +94,7 @@ export class ServerManager implements vscode.Disposable {
     await this.stop();
     this.traceChannel.dispose();
     this.scoresEmitter.dispose();
+    this.compareEmitter.dispose();
     this.stoppedEmitter.dispose();
     this.startedEmitter.dispose();
   }
@@ -102,6 +106,10 @@ export class ServerManager implements vscode.Disposable {
 
   async requestReport(uri: string): Promise<Report | null> {
     return this.runningClient().sendRequest<Report | null>(REPORT_REQUEST, { uri });
+  }
+
+  async requestComparison(uri: string): Promise<CompareResult | null> {
+    return this.runningClient().sendRequest<CompareResult | null>(COMPARE_REQUEST, { uri });
   }
 
   /** Creates the private environment from the bundled wheel, then restarts on it. */
@@ -225,6 +233,7 @@ export class ServerManager implements vscode.Disposable {
       this.clientOptions(++this.generation),
     );
     client.onNotification(SCORES_NOTIFICATION, (params: ScoresParams) => this.scoresEmitter.fire(params));
+    client.onNotification(COMPARE_CHANGED_NOTIFICATION, (params: CompareResult) => this.compareEmitter.fire(params));
     client.onDidChangeState((e) => {
       if (e.newState === State.Stopped) this.stoppedEmitter.fire();
       if (e.newState === State.Running) this.startedEmitter.fire();

@@ -1,0 +1,129 @@
+// The Compare Systems view: one panel for the open systems that share a hypothesis's references.
+// It asks scorelens/compare when shown and redraws from each scorelens/compareChanged that concerns
+// its systems (the server recomputes after edits); a segment's row opens the baseline and the
+// system side by side at that line. Offline: no resources but its own inline style and script.
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { CompareResult } from '../protocol';
+import { CompareView, renderComparison, shapeComparison } from './compareData';
+
+export type CompareSource = (uri: string) => Promise<CompareResult | null>;
+
+type FromWebview = { type: 'reveal'; line: number };
+
+export class ComparePanel implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private hypothesis: string | undefined;
+  private view: CompareView | undefined;
+
+  constructor(private readonly fetchComparison: CompareSource) {}
+
+  /** Opens (or re-targets) the view on the systems `hypothesis` is one of. */
+  async show(hypothesis: vscode.Uri): Promise<void> {
+    this.hypothesis = hypothesis.toString();
+    if (!this.panel) this.panel = this.createPanel();
+    else this.panel.reveal(undefined, true);
+    let result: CompareResult | null = null;
+    try {
+      result = await this.fetchComparison(this.hypothesis);
+    } catch (error) {
+      this.draw(`<p class="note">${(error as Error).message}</p>`);
+      return;
+    }
+    if (!result) {
+      this.draw('<p class="note">This file is not a paired hypothesis. Pair it with a reference first.</p>');
+      return;
+    }
+    this.update(result);
+  }
+
+  /** Called for every scorelens/compareChanged: redraws when it is about this view's systems. */
+  onChanged(result: CompareResult): void {
+    if (!this.panel || !this.hypothesis) return;
+    if (!result.systems.some((s) => vscode.Uri.parse(s.uri).toString() === this.hypothesis)) return;
+    this.update(result);
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+  }
+
+  private update(result: CompareResult): void {
+    // the segment list is about the system the view was opened on, unless that is the baseline
+    this.view = shapeComparison(result, this.hypothesis);
+    this.draw(renderComparison(this.view));
+  }
+
+  private draw(body: string): void {
+    if (this.panel) this.panel.webview.html = page(body);
+  }
+
+  private createPanel(): vscode.WebviewPanel {
+    const panel = vscode.window.createWebviewPanel(
+      'scorelens.compare',
+      'ScoreLens: Compare Systems',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      { enableScripts: true, localResourceRoots: [] },
+    );
+    panel.webview.onDidReceiveMessage((message: FromWebview) => {
+      if (message.type === 'reveal') void this.reveal(message.line);
+    });
+    panel.onDidDispose(() => {
+      this.panel = undefined;
+      this.view = undefined;
+    });
+    return panel;
+  }
+
+  /** The baseline in the first column and the system in the second, both at `line`. */
+  private async reveal(line: number): Promise<void> {
+    const view = this.view;
+    if (!view?.system) return;
+    const sides: [string, vscode.ViewColumn][] = [
+      [view.baseline.uri, vscode.ViewColumn.One],
+      [view.system.uri, vscode.ViewColumn.Two],
+    ];
+    for (const [uri, column] of sides) {
+      const editor = await vscode.window.showTextDocument(vscode.Uri.parse(uri), { viewColumn: column, preserveFocus: false });
+      const at = Math.min(line, editor.document.lineCount - 1);
+      editor.selection = new vscode.Selection(at, 0, at, editor.document.lineAt(at).range.end.character);
+      editor.revealRange(editor.selection, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    }
+  }
+}
+
+function page(body: string): string {
+  const nonce = randomBytes(18).toString('base64');
+  const csp = `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';`;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<style nonce="${nonce}">
+body { color: var(--vscode-foreground); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); }
+table { border-collapse: collapse; margin: 0.5em 0; }
+th, td { border-bottom: 1px solid var(--vscode-panel-border); padding: 0.3em 0.8em; text-align: left; vertical-align: top; }
+tr.baseline th { color: var(--vscode-textLink-foreground); }
+.muted { color: var(--vscode-descriptionForeground); }
+.better { color: var(--vscode-charts-green); }
+.worse { color: var(--vscode-charts-red); }
+.significant { font-weight: bold; }
+.note { color: var(--vscode-editorWarning-foreground); }
+button.reveal { background: var(--vscode-button-secondaryBackground); color: var(--vscode-button-secondaryForeground); border: none; padding: 0.2em 0.6em; cursor: pointer; }
+</style>
+<title>ScoreLens: Compare Systems</title>
+</head>
+<body>
+${body}
+<script nonce="${nonce}">
+const vscode = acquireVsCodeApi();
+document.body.addEventListener('click', (event) => {
+  const button = event.target.closest('button.reveal');
+  if (button) vscode.postMessage({ type: 'reveal', line: Number(button.dataset.line) });
+});
+</script>
+</body>
+</html>`;
+}

@@ -1,0 +1,100 @@
+// The Compare Systems view's data and HTML from a scorelens/compare result (the shape
+// docs/protocol.md gives, numbers from a real run on samples/mt).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { escapeHtml, metricLabel, renderComparison, shapeComparison } from '../src/compare/compareData';
+import { CompareResult } from '../src/protocol';
+
+const SYS1 = 'file:///ws/mt/news.sys1.en';
+const SYS2 = 'file:///ws/mt/news.sys2.en';
+
+function result(): CompareResult {
+  return {
+    uri: SYS1,
+    versions: [1, 3],
+    references: ['file:///ws/mt/news.ref.en'],
+    baseline: SYS1,
+    test: 'bs',
+    n: 1000,
+    seed: 12345,
+    systems: [
+      { uri: SYS1, bleu: { score: 57.93, mean: 57.76, ci: 9.84, p_value: null }, ter: { score: 29.14, mean: 29.28, ci: 7.52, p_value: null } },
+      {
+        uri: SYS2,
+        bleu: { score: 67.97, mean: 67.9, ci: 9.93, p_value: 0.1069 },
+        ter: { score: 20.86, mean: 20.91, ci: 6.39, p_value: 0.0269 },
+        differences: { bleu: [0, -12.5, 86.78, 0, -90.95], ter: [0, 10, -50, 0, 53.3] },
+      },
+    ],
+    lines: [0, 1, 2, 4, 5],
+  };
+}
+
+describe('shapeComparison', () => {
+  it('gives each system its scores, intervals, differences and p-values', () => {
+    const view = shapeComparison(result());
+    assert.equal(view.baseline.name, 'news.sys1.en');
+    assert.equal(view.test, 'paired bootstrap resampling, 1000 resamples, seed 12345');
+    assert.deepEqual(view.metrics, ['bleu', 'ter']);
+    assert.deepEqual(view.rows.map((r) => [r.name, r.baseline]), [['news.sys1.en', true], ['news.sys2.en', false]]);
+    assert.deepEqual(view.rows[0].cells.bleu, { score: '57.93', interval: '57.76 ± 9.84', significant: false });
+    assert.deepEqual(view.rows[1].cells.bleu, {
+      score: '67.97',
+      interval: '67.90 ± 9.93',
+      significant: false,
+      pValue: 'p = 0.1069',
+      difference: '+10.04',
+      better: true,
+    });
+    // TER: lower is better, and p < 0.05 is significant
+    assert.equal(view.rows[1].cells.ter.difference, '-8.28');
+    assert.equal(view.rows[1].cells.ter.better, true);
+    assert.equal(view.rows[1].cells.ter.significant, true);
+  });
+
+  it('lists the changed segments, the biggest loss first, at their baseline lines', () => {
+    const view = shapeComparison(result());
+    assert.deepEqual(view.system, { uri: SYS2, name: 'news.sys2.en' });
+    assert.equal(view.metric, 'bleu');
+    assert.deepEqual(
+      view.segments.map((s) => [s.segment, s.line, s.difference, s.better]),
+      [
+        [4, 5, '-90.95', false],
+        [1, 1, '-12.50', false],
+        [2, 2, '+86.78', true],
+      ],
+    );
+    assert.equal(shapeComparison(result(), SYS2, 1).segments.length, 1);
+  });
+
+  it('explains why there is no test', () => {
+    const alone = shapeComparison({ uri: SYS1, versions: [1], references: [], baseline: SYS1, systems: [{ uri: SYS1 }], lines: [] });
+    assert.match(alone.note ?? '', /Only one open system/);
+    assert.deepEqual(alone.metrics, []);
+    const misaligned = shapeComparison({ uri: SYS1, versions: [1, 1], references: [], baseline: SYS1, systems: [{ uri: SYS1 }, { uri: SYS2 }], lines: [] });
+    assert.match(misaligned.note ?? '', /different numbers of segments/);
+  });
+});
+
+describe('renderComparison', () => {
+  it('draws the table with marks and a button per segment', () => {
+    const html = renderComparison(shapeComparison(result()));
+    assert.match(html, /<th>BLEU \(μ ± 95% CI\)<\/th><th>TER \(μ ± 95% CI\)<\/th>/);
+    assert.match(html, /news\.sys1\.en \(baseline\)/);
+    assert.match(html, /p = 0\.0269\*/);
+    assert.doesNotMatch(html, /p = 0\.1069\*/);
+    assert.equal((html.match(/<button class="reveal" data-line="/g) ?? []).length, 3);
+    assert.match(html, /data-line="5">line 6</);
+  });
+
+  it('escapes what comes from file names', () => {
+    const r = result();
+    r.systems[1].uri = 'file:///ws/mt/%3Cb%3E.en';
+    assert.match(renderComparison(shapeComparison(r)), /&lt;b&gt;\.en/);
+    assert.equal(escapeHtml(`a&b<"'>`), 'a&amp;b&lt;&quot;&#39;&gt;');
+  });
+
+  it('labels metrics as the server names them', () => {
+    assert.deepEqual(['bleu', 'chrf', 'ter', 'rougeL', 'rouge2', 'wer'].map(metricLabel), ['BLEU', 'chrF', 'TER', 'ROUGE-L', 'ROUGE-2', 'WER']);
+  });
+});
