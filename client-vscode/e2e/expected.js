@@ -8,8 +8,11 @@ const path = require('node:path');
 
 const CLI = process.env.SCORELENS_CLI || 'scorelens';
 
-/** Runs the CLI on `hypText` with the workspace's references next to it (found by name, as the editor does). */
-function cli(workspace, hypName, hypText, args) {
+/**
+ * Runs the CLI on `hypText` with the workspace's references next to it (found by name, as the editor
+ * does); `files` are the file arguments, after `args`.
+ */
+function cli(workspace, hypName, hypText, args, files = [hypName]) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scorelens-e2e-'));
   try {
     for (const f of fs.readdirSync(workspace)) {
@@ -17,7 +20,7 @@ function cli(workspace, hypName, hypText, args) {
     }
     fs.writeFileSync(path.join(dir, hypName), hypText);
     // `check` exits 1 only for crossed thresholds; none are given here.
-    return JSON.parse(execFileSync(CLI, [...args, hypName], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
+    return JSON.parse(execFileSync(CLI, [...args, ...files], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -88,4 +91,12 @@ function corpusExpectations(workspace, hypName, hypText) {
   return { scores, status: statusText(scores) };
 }
 
-module.exports = { corpusExpectations, expectations, toRuns };
+/**
+ * The comparison the Compare Systems view must show: `scorelens compare --json` of the hypothesis
+ * (the baseline: first by name) against `system`, with the server's default metrics.
+ */
+function comparisonExpectations(workspace, hypName, hypText, system) {
+  return cli(workspace, hypName, hypText, ['compare', '--json', '-m', 'bleu,rougeL,wer', '--segments', '0'], [hypName, system]);
+}
+
+module.exports = { comparisonExpectations, corpusExpectations, expectations, toRuns };

@@ -11,7 +11,7 @@ const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { chromium } = require('playwright-core');
-const { corpusExpectations, expectations, toRuns } = require('./expected');
+const { comparisonExpectations, corpusExpectations, expectations, toRuns } = require('./expected');
 const { VsCode, clean } = require('./vscodeUi');
 
 const [scenario, url, workspace] = process.argv.slice(2);
@@ -139,6 +139,9 @@ async function trusted(page, vs) {
   const LIVE = ' once more';
   const live = fixed.split('\n').map((l, i) => (i === 2 ? l + LIVE : l)).join('\n');
   const afterLive = expectations(workspace, HYP, live);
+  // Typed while the Compare Systems view is open.
+  const COMPARED = ' again';
+  const comparedText = live.split('\n').map((l, i) => (i === 2 ? l + COMPARED : l)).join('\n');
   log('expected status', before.status, '→', afterEdit.status, '→', afterFix.status, '→', afterLive.status);
 
   await step(page, 'workbench opens the hypothesis', () => openHypothesis(page, vs));
@@ -394,6 +397,42 @@ async function trusted(page, vs) {
     assert.equal(await frame.getAttribute('th.sortable[aria-sort="ascending"]', 'aria-sort'), 'ascending');
     await snap();
     return `worst first ${worstFirst.slice(0, 3)}…; by line ${ascending.slice(0, 3)}…; by WER ${wer.slice(0, 3)}…`;
+  });
+
+  await step(page, 'Compare Systems: the hypothesis against news.sys2.en with p-values, following an edit', async (snap) => {
+    const SYSTEM = 'news.sys2.en';
+    // the second system pairs with the same references by name: open, the server compares the two
+    await vs.openFile(SYSTEM, SYSTEM);
+    await page.locator(`.tab[aria-label*="${HYP}"]`).first().click();
+    await vs.focusEditor();
+    await vs.runCommand('ScoreLens: Compare Systems');
+    const frame = await vs.webviewFrame('table.systems', 'the Compare Systems view');
+    const cells = () => frame.$$eval('table.systems tbody tr', (trs) => trs.map((r) => [...r.children].map((c) => c.textContent)));
+    const expected = comparisonExpectations(workspace, HYP, live, SYSTEM);
+    const [base, system] = expected.systems;
+    const pText = `p = ${system.bleu.p_value.toFixed(4)}${system.bleu.p_value < 0.05 ? '*' : ''}`;
+    const rows = await vs.waitFor('the systems with their p-values', cells,
+      (r) => r.length === 2 && r[0][1].startsWith(base.bleu.score.toFixed(2)) && r[1][1].includes(pText), 30_000);
+    assert.equal(rows[0][0], `${HYP} (baseline)`);
+    assert.ok(rows[1][1].startsWith(`${system.bleu.score.toFixed(2)} (${system.bleu.mean.toFixed(2)} ± ${system.bleu.ci.toFixed(2)})`), rows[1][1]);
+    assert.ok(rows[1][3].includes(`p = ${system.wer.p_value.toFixed(4)}`), rows[1][3]);
+    const segments = await frame.$$eval('button.reveal', (bs) => bs.length);
+    assert.ok(segments > 0, 'no segments listed');
+    await snap();
+    // an edit to the baseline: the view follows (scorelens/compareChanged)
+    await page.locator(`.tab[aria-label*="${HYP}"]`).first().click();
+    await vs.focusEditor();
+    await vs.goToLine(3);
+    await page.keyboard.press('End');
+    await page.keyboard.type(COMPARED, { delay: 20 });
+    const edited = comparisonExpectations(workspace, HYP, comparedText, SYSTEM);
+    const editedScore = edited.systems[0].bleu.score.toFixed(2);
+    assert.notEqual(editedScore, base.bleu.score.toFixed(2), 'the typed words do not change BLEU');
+    const after = await vs.waitFor('the view to show the edited baseline', cells, (r) => r.length === 2 && r[0][1].startsWith(editedScore), 30_000);
+    await snap();
+    for (let i = 0; i < COMPARED.length; i++) await page.keyboard.press('Backspace'); // the text the later steps expect
+    await vs.waitFor('the scores of the text before', () => vs.scoresStatus(), (t) => t === afterLive.status, 20_000);
+    return `${rows.map((r) => `${r[0]}: ${r[1]}`).join('; ')} → baseline BLEU ${after[0][1]}`;
   });
 
   // The language server is the only `-m scorelens serve` process in code-server's session.

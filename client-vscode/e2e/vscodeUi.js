@@ -265,18 +265,23 @@ class VsCode {
 
   /** The frame that holds the report webview's document (webviews nest two iframes deep). */
   async reportFrame(timeout = 30_000) {
+    return this.webviewFrame('#report', 'the report webview', timeout);
+  }
+
+  /** The frame of a webview whose document has `selector`. */
+  async webviewFrame(selector, what, timeout = 30_000) {
     const end = Date.now() + timeout;
     while (Date.now() < end) {
       for (const frame of this.page.frames()) {
         try {
-          if (await frame.$('#report')) return frame;
+          if (await frame.$(selector)) return frame;
         } catch {
           // frames come and go while the webview loads
         }
       }
       await this.page.waitForTimeout(250);
     }
-    throw new Error('the report webview did not appear');
+    throw new Error(`${what} did not appear`);
   }
 }
 
