@@ -163,8 +163,8 @@ def lens_title(ls, review: Review) -> str | None:
     if result is None or result["baseline"] == review.uri:
         return None
     systems = {s["uri"]: s for s in result["systems"]}
-    if review.uri not in systems:
-        return None
+    if set(systems) != {r.uri for r in systems_of(ls, review)}:
+        return None  # a system closed or opened since: the next comparison will say
     base, mine = systems[result["baseline"]], systems[review.uri]
     parts = []
     for m, r in mine.items():
