@@ -425,12 +425,21 @@ async function trusted(page, vs) {
     await vs.goToLine(3);
     await page.keyboard.press('End');
     await page.keyboard.type(COMPARED, { delay: 20 });
-    const edited = comparisonExpectations(workspace, HYP, comparedText, SYSTEM);
-    const editedScore = edited.systems[0].bleu.score.toFixed(2);
-    assert.notEqual(editedScore, base.bleu.score.toFixed(2), 'the typed words do not change BLEU');
-    const after = await vs.waitFor('the view to show the edited baseline', cells, (r) => r.length === 2 && r[0][1].startsWith(editedScore), 30_000);
-    await snap();
-    for (let i = 0; i < COMPARED.length; i++) await page.keyboard.press('Backspace'); // the text the later steps expect
+    let after;
+    try {
+      const edited = comparisonExpectations(workspace, HYP, comparedText, SYSTEM);
+      const editedScore = edited.systems[0].bleu.score.toFixed(2);
+      assert.notEqual(editedScore, base.bleu.score.toFixed(2), 'the typed words do not change BLEU');
+      after = await vs.waitFor('the view to show the edited baseline', cells, (r) => r.length === 2 && r[0][1].startsWith(editedScore), 30_000);
+      await snap();
+    } finally {
+      // the text the later steps expect
+      await page.locator(`.tab[aria-label*="${HYP}"]`).first().click();
+      await vs.focusEditor();
+      await vs.goToLine(3);
+      await page.keyboard.press('End');
+      for (let i = 0; i < COMPARED.length; i++) await page.keyboard.press('Backspace');
+    }
     await vs.waitFor('the scores of the text before', () => vs.scoresStatus(), (t) => t === afterLive.status, 20_000);
     return `${rows.map((r) => `${r[0]}: ${r[1]}`).join('; ')} → baseline BLEU ${after[0][1]}`;
   });

@@ -9,12 +9,14 @@ import { CompareView, renderComparison, shapeComparison } from './compareData';
 
 export type CompareSource = (uri: string) => Promise<CompareResult | null>;
 
-type FromWebview = { type: 'reveal'; line: number };
+type FromWebview = { type: 'ready' } | { type: 'reveal'; line: number };
 
 export class ComparePanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private hypothesis: string | undefined;
   private view: CompareView | undefined;
+  /** What the view shows, drawn again when the webview (re)loads. */
+  private body = '<p class="muted">Comparing…</p>';
 
   constructor(private readonly fetchComparison: CompareSource) {}
 
@@ -54,8 +56,10 @@ export class ComparePanel implements vscode.Disposable {
     this.draw(renderComparison(this.view));
   }
 
+  /** Replaces the view's content in place (setting the html again would reload the webview). */
   private draw(body: string): void {
-    if (this.panel) this.panel.webview.html = page(body);
+    this.body = body;
+    void this.panel?.webview.postMessage({ type: 'draw', body });
   }
 
   private createPanel(): vscode.WebviewPanel {
@@ -65,7 +69,9 @@ export class ComparePanel implements vscode.Disposable {
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
       { enableScripts: true, localResourceRoots: [] },
     );
+    panel.webview.html = page();
     panel.webview.onDidReceiveMessage((message: FromWebview) => {
+      if (message.type === 'ready') void panel.webview.postMessage({ type: 'draw', body: this.body });
       if (message.type === 'reveal') void this.reveal(message.line);
     });
     panel.onDidDispose(() => {
@@ -92,7 +98,7 @@ export class ComparePanel implements vscode.Disposable {
   }
 }
 
-function page(body: string): string {
+function page(): string {
   const nonce = randomBytes(18).toString('base64');
   const csp = `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';`;
   return `<!DOCTYPE html>
@@ -116,9 +122,13 @@ button.reveal { background: var(--vscode-button-secondaryBackground); color: var
 <title>ScoreLens: Compare Systems</title>
 </head>
 <body>
-${body}
+<main id="compare"></main>
 <script nonce="${nonce}">
 const vscode = acquireVsCodeApi();
+window.addEventListener('message', (event) => {
+  if (event.data.type === 'draw') document.getElementById('compare').innerHTML = event.data.body;
+});
+vscode.postMessage({ type: 'ready' });
 document.body.addEventListener('click', (event) => {
   const button = event.target.closest('button.reveal');
   if (button) vscode.postMessage({ type: 'reveal', line: Number(button.dataset.line) });
