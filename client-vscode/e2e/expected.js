@@ -30,6 +30,9 @@ function cli(workspace, hypName, hypText, args, files = [hypName]) {
 function statusText(scores) {
   const parts = [];
   if (scores.bleu) parts.push(`BLEU ${scores.bleu.score.toFixed(1)}`);
+  // chrF's default variant (beta 2, no word n-grams) is named plain "chrF"
+  if (scores.chrf) parts.push(`chrF ${scores.chrf.score.toFixed(1)}`);
+  if (scores.ter) parts.push(`TER ${scores.ter.score.toFixed(1)}`);
   if (scores.rougeL) parts.push(`ROUGE-L ${scores.rougeL.fmeasure.toFixed(3)}`);
   if (scores.wer) parts.push(`WER ${(100 * scores.wer.wer).toFixed(1)}%`);
   return parts.join(' · ');
@@ -67,9 +70,12 @@ function toRuns(columns) {
   return runs;
 }
 
-/** `references` (file names in the workspace) stand for an explicit pairing; else they are found by name. */
-function expectations(workspace, hypName, hypText, references = []) {
-  const pairing = references.flatMap((r) => ['--reference', r]);
+/**
+ * `references` (file names in the workspace) stand for an explicit pairing; else they are found by
+ * name. `options` are more CLI options, e.g. the metrics the editor's settings turn on.
+ */
+function expectations(workspace, hypName, hypText, references = [], options = []) {
+  const pairing = [...references.flatMap((r) => ['--reference', r]), ...options];
   const scores = cli(workspace, hypName, hypText, ['score', '--json', ...pairing]);
   const check = cli(workspace, hypName, hypText, ['check', '--format', 'json', '--max-findings', '100000', ...pairing]);
   const squiggled = check.findings.filter((f) => SQUIGGLED.test(f.code));
