@@ -533,54 +533,6 @@ async function trusted(page, vs) {
     return `${dropped} → ${back}`;
   });
 
-  await step(page, 'chrF and TER in the status bar and the report; a TER shift moved by its quick fix', async (snap) => {
-    const MT = ['--metrics', 'bleu,chrf,ter'];
-    const mt = expectations(workspace, HYP, live, [], MT);
-    await page.locator(`.tab[aria-label*="${HYP}"]`).first().click();
-    await vs.focusEditor();
-    await setUserSetting(vs, 'scorelens.metrics', ['bleu', 'chrf', 'ter']);
-    await page.locator(`.tab[aria-label*="${HYP}"]`).first().click();
-    const status = await vs.waitFor('BLEU, chrF and TER in the status bar', () => vs.scoresStatus(), (t) => t === mt.status, 30_000);
-    await page.locator('.part.statusbar .statusbar-item', { hasText: /TER/ }).first().click();
-    const frame = await vs.reportFrame();
-    const corpus = () => frame.$$eval('.corpus tr', (rows) => rows.slice(1).map((r) => [...r.children].map((c) => c.textContent)));
-    const rows = await vs.waitFor('chrF and TER in the report', corpus, (r) => r.map((x) => x[0]).join() === 'BLEU,chrF,TER', 20_000);
-    assert.deepEqual(rows.map((r) => r[1]), [mt.scores.bleu.score.toFixed(1), mt.scores.chrf.score.toFixed(1), mt.scores.ter.score.toFixed(1)]);
-    assert.equal(rows[2][3], mt.scores.ter.signature);
-    const histograms = await frame.$$eval('figure figcaption', (c) => c.map((x) => x.textContent));
-    assert.deepEqual(histograms, ['Sentence BLEU', 'Sentence chrF', 'Sentence TER']);
-    await snap();
-    // Line 5 starts with "Also", which the reference has further on: a ter.shift with a move fix.
-    await page.locator(`.tab[aria-label*="${HYP}"]`).first().click();
-    await vs.focusEditor();
-    await vs.goToLine(5);
-    await page.keyboard.press('Home');
-    const action = page.locator('.action-widget .monaco-list-row', { hasText: 'Move “Also” to where the reference has it' }).first();
-    for (let attempt = 1; ; attempt++) {
-      await page.keyboard.press('Control+.');
-      try {
-        await action.waitFor({ timeout: 7_000 });
-        break;
-      } catch (error) {
-        if (attempt === 3) throw error;
-        await page.keyboard.press('Escape');
-      }
-    }
-    await action.click();
-    const moved = await vs.waitFor('line 5 after the move', async () => (await vs.editorLines()).find((r) => r.line === 5),
-      (r) => r && !r.text.startsWith('Also') && /\balso\b/i.test(r.text), 15_000);
-    const afterMove = expectations(workspace, HYP, live.split('\n').map((l, i) => (i === 4 ? moved.text : l)).join('\n'), [], MT);
-    const ter = (t) => Number(/TER (\d+\.\d)/.exec(t ?? '')?.[1]);
-    assert.ok(ter(afterMove.status) < ter(status), `the CLI's TER did not fall: ${status} → ${afterMove.status}`);
-    const after = await vs.waitFor('the status bar to agree with the CLI on the moved text', () => vs.scoresStatus(), (t) => t === afterMove.status, 30_000);
-    await page.keyboard.press('Control+Z');
-    await vs.waitFor('the move undone', () => vs.scoresStatus(), (t) => t === mt.status, 30_000);
-    await setUserSetting(vs, 'scorelens.metrics', undefined);
-    await page.locator(`.tab[aria-label*="${HYP}"]`).first().click();
-    await vs.waitFor('the default metrics back', () => vs.scoresStatus(), (t) => t === afterLive.status, 30_000);
-    return `${status}; report ${rows.map((r) => `${r[0]} ${r[1]}`).join(', ')}; line 5 "${moved.text}": ${after}`;
-  });
-
   await step(page, 'the reference opened beside scrolls with the hypothesis, and the hypothesis with it', async (snap) => {
     // More segments than fit the window, in a pair of their own (paired by name).
     const segments = (kind) => Array.from({ length: 200 }, (_, i) => `${kind} segment ${i + 1} of the long document`).join('\n') + '\n';
@@ -616,6 +568,61 @@ async function trusted(page, vs) {
     const wheeled = await vs.waitFor('the hypothesis where the reference is', tops, alignedBelow(down[0].line), 10_000);
     await snap();
     return `${opened.map((g) => g.line)} → ${down.map((g) => g.line)} → ${wheeled.map((g) => g.line)}`;
+  });
+
+  await step(page, 'chrF and TER in the status bar and the report; a TER shift moved by its quick fix', async (snap) => {
+    // chrF and TER added to the default metrics (one value: -m takes several, and HYP comes last)
+    const MT = ['--metrics=bleu,chrf,ter,rougeL,wer'];
+    const mt = expectations(workspace, HYP, live, [], MT);
+    // "Select Metrics…" lists them; picking a row toggles it (in the workspace's settings)
+    const toggleChrfAndTer = async () => {
+      await page.locator(`.tab[aria-label*="${HYP}"]`).first().click();
+      await vs.focusEditor();
+      await vs.runCommand('ScoreLens: Select Metrics…');
+      for (const label of ['chrF', 'TER']) { // (no other label has either, in any case)
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().click({ timeout: 15_000 });
+      }
+      await page.locator('.quick-input-widget .monaco-button', { hasText: 'OK' }).first().click({ timeout: 15_000 });
+    };
+    await toggleChrfAndTer();
+    const status = await vs.waitFor('BLEU, chrF and TER in the status bar', () => vs.scoresStatus(), (t) => t === mt.status, 30_000);
+    await page.locator('.part.statusbar .statusbar-item', { hasText: /TER/ }).first().click();
+    const frame = await vs.reportFrame();
+    const corpus = () => frame.$$eval('.corpus tr', (rows) => rows.slice(1).map((r) => [...r.children].map((c) => c.textContent)));
+    const rows = await vs.waitFor('chrF and TER in the report', corpus, (r) => r.map((x) => x[0]).join() === 'BLEU,chrF,TER,ROUGE-L,WER', 20_000);
+    assert.deepEqual(rows.slice(0, 3).map((r) => r[1]), [mt.scores.bleu.score.toFixed(1), mt.scores.chrf.score.toFixed(1), mt.scores.ter.score.toFixed(1)]);
+    assert.equal(rows[2][3], mt.scores.ter.signature);
+    const histograms = await frame.$$eval('figure figcaption', (c) => c.map((x) => x.textContent));
+    assert.deepEqual(histograms, ['Sentence BLEU', 'Sentence chrF', 'Sentence TER', 'Segment ROUGE-L', 'Segment WER']);
+    await snap();
+    // Line 5 starts with "Also", which the reference has further on: a ter.shift with a move fix.
+    await page.locator(`.tab[aria-label*="${HYP}"]`).first().click();
+    await vs.focusEditor();
+    await vs.goToLine(5);
+    await page.keyboard.press('Home');
+    const action = page.locator('.action-widget .monaco-list-row', { hasText: 'Move “Also” to where the reference has it' }).first();
+    for (let attempt = 1; ; attempt++) {
+      await page.keyboard.press('Control+.');
+      try {
+        await action.waitFor({ timeout: 7_000 });
+        break;
+      } catch (error) {
+        if (attempt === 3) throw error;
+        await page.keyboard.press('Escape');
+      }
+    }
+    await action.click();
+    const moved = await vs.waitFor('line 5 after the move', async () => (await vs.editorLines()).find((r) => r.line === 5),
+      (r) => r && !r.text.startsWith('Also') && /\balso\b/i.test(r.text), 15_000);
+    const afterMove = expectations(workspace, HYP, live.split('\n').map((l, i) => (i === 4 ? moved.text : l)).join('\n'), [], MT);
+    const ter = (t) => Number(/TER (\d+\.\d)/.exec(t ?? '')?.[1]);
+    assert.ok(ter(afterMove.status) < ter(status), `the CLI's TER did not fall: ${status} → ${afterMove.status}`);
+    const after = await vs.waitFor('the status bar to agree with the CLI on the moved text', () => vs.scoresStatus(), (t) => t === afterMove.status, 30_000);
+    await page.keyboard.press('Control+Z');
+    await vs.waitFor('the move undone', () => vs.scoresStatus(), (t) => t === mt.status, 30_000);
+    await toggleChrfAndTer();
+    await vs.waitFor('the default metrics back', () => vs.scoresStatus(), (t) => t === afterLive.status, 30_000);
+    return `${status}; report ${rows.map((r) => `${r[0]} ${r[1]}`).join(', ')}; line 5 "${moved.text}": ${after}`;
   });
 }
 
