@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 
-from pygls.exceptions import JsonRpcContentModified
+from pygls.exceptions import JsonRpcContentModified, JsonRpcInvalidParams
 
-from ..core import rates
+from ..core.table import LINE, Filter, SegmentTable, TableBuilder
 from ..summary import scores_dict
 from .reviews import Review
 
@@ -32,54 +33,127 @@ def notify_scores(ls, uri: str, review: Review | None) -> None:
     ls.protocol.notify(SCORES, payload)
 
 
-async def report(ls, review: Review) -> dict | None:
-    """Every segment's scores; None if the document changed while the report was being built."""
+@dataclass(frozen=True)
+class RowQuery:
+    """Which rows a report carries: those passing ``filters``, sorted by ``sort``, from ``offset``
+    on, at most ``limit`` (None: all of them)."""
+
+    offset: int = 0
+    limit: int | None = None
+    sort: str = LINE
+    descending: bool = False
+    filters: tuple[Filter, ...] = ()
+
+
+def _get(params, key: str, default=None):
+    """A field of params as pygls hands them over: dicts, or named tuples for custom methods."""
+    return params.get(key, default) if isinstance(params, dict) else getattr(params, key, default)
+
+
+def _count(value, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise JsonRpcInvalidParams(f"scorelens/report: {name} must be a whole number of rows, not {value!r:.40}")
+    return value
+
+
+def row_query(params) -> RowQuery:
+    offset, limit = _get(params, "offset", 0), _get(params, "limit")
+    sort, descending, filters = _get(params, "sort", LINE), _get(params, "descending", False), _get(params, "filters") or ()
+    if not isinstance(sort, str):
+        raise JsonRpcInvalidParams(f"scorelens/report: sort must be a column name, not {sort!r:.40}")
+    if not isinstance(descending, bool):
+        raise JsonRpcInvalidParams("scorelens/report: descending must be true or false")
+    if not isinstance(filters, (list, tuple)):
+        raise JsonRpcInvalidParams('scorelens/report: filters must be a list of {"key", "op", "value"}')
+    parsed = []
+    for f in filters:
+        key, op, value = _get(f, "key"), _get(f, "op"), _get(f, "value")
+        if not isinstance(key, str) or isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise JsonRpcInvalidParams(f'scorelens/report: a filter is {{"key": column, "op": "<" | "<=" | ">" | ">=", "value": number}}, not {f!r:.80}')
+        try:
+            parsed.append(Filter(key, op, float(value)))
+        except ValueError as exc:
+            raise JsonRpcInvalidParams(f"scorelens/report: {exc}") from None
+    return RowQuery(_count(offset, "offset"), None if limit is None else _count(limit, "limit"), sort, descending, tuple(parsed))
+
+
+def _table_key(review: Review) -> tuple:
+    return tuple(sorted(review.versions.items()))
+
+
+async def table(ls, review: Review) -> SegmentTable | None:
+    """The review's table of its current corpus, built (a chunk between yields) if the corpus
+    changed since the last; None if it changed while this one was being built."""
+    key = _table_key(review)
+    if review.table is not None and review.table_of == key:
+        return review.table
+    if review.tables is None:
+        review.tables = TableBuilder(review.corpus.config, review.corpus.references)
+    for built in review.tables.build(review.corpus):
+        if built is not None:
+            review.table, review.table_of = built, key
+            return built
+        await asyncio.sleep(0)
+        if ls.reviews.get(review.uri) is not review or _table_key(review) != key or review.corpus.dirty:
+            return None
+    raise AssertionError("a table build ends with its table")
+
+
+def _row(corpus, t: SegmentTable, i: int) -> dict:
+    row = {
+        "line": corpus.first_line(0, i),
+        "hypothesis": corpus.text(0, i),
+        "references": [corpus.text(k, i) for k in range(1, corpus.references + 1)],
+    }
+    for metric, values in t.columns.items():
+        row[metric] = values[i]
+    if t.edits is not None:
+        wer = corpus.statistics(i).wer
+        row.update(hits=wer.hits, substitutions=wer.substitutions, deletions=wer.deletions, insertions=wer.insertions)
+    return row
+
+
+async def report(ls, review: Review, query: RowQuery) -> dict | None:
+    """The summary, histograms and the rows asked for; None if the document changed meanwhile."""
+    t = await table(ls, review)
+    if t is None:
+        return None
     corpus = review.corpus
-    version = review.versions.get(review.uri)
+    key = _table_key(review)
+    try:
+        order = t.select(query.sort, query.descending, query.filters)
+    except ValueError as exc:
+        raise JsonRpcInvalidParams(f"scorelens/report: {exc}") from None
+    stop = len(order) if query.limit is None else min(len(order), query.offset + query.limit)
     segments = []
-    for i in range(len(corpus)):
-        if i % ROWS_PER_YIELD == ROWS_PER_YIELD - 1:
-            await asyncio.sleep(0)  # a 100,000-line report takes a second or more to build
-            if ls.reviews.get(review.uri) is not review or review.versions.get(review.uri) != version or corpus.dirty:
+    for n, i in enumerate(order[query.offset : stop]):
+        if n % ROWS_PER_YIELD == ROWS_PER_YIELD - 1:
+            await asyncio.sleep(0)  # every row of 100,000 segments takes a second or more
+            if ls.reviews.get(review.uri) is not review or _table_key(review) != key or corpus.dirty:
                 return None
-        s = corpus.segment_scores(i)
-        row = {
-            "line": corpus.first_line(0, i),
-            "hypothesis": corpus.text(0, i),
-            "references": [corpus.text(k, i) for k in range(1, corpus.references + 1)],
-        }
-        if s.bleu is not None:
-            row["bleu"] = s.bleu.score
-        if s.chrf is not None:
-            row["chrf"] = s.chrf.score
-        if s.ter is not None:
-            row["ter"] = s.ter.score
-        for key, r in s.rouge_n.items():
-            row[key] = r.fmeasure
-        if s.rouge_l is not None:
-            row["rougeL"] = s.rouge_l.fmeasure
-        if s.rouge_lsum is not None:
-            row["rougeLsum"] = s.rouge_lsum.fmeasure
-        if s.wer is not None:
-            row["wer"] = rates(s.wer).wer
-            row.update(hits=s.wer.hits, substitutions=s.wer.substitutions, deletions=s.wer.deletions, insertions=s.wer.insertions)
-        segments.append(row)
+        segments.append(_row(corpus, t, i))
     return {
         "uri": review.uri,
-        "version": version,
+        "version": review.versions.get(review.uri),
         "references": list(review.pairing.references),
         "scores": scores_dict(corpus.scores()),
+        "histograms": {m: {"bins": h.bins, "total": h.total, "mean": h.mean} for m, h in t.histograms().items()},
+        "columns": t.keys,
+        "sort": query.sort,
+        "descending": query.descending,
+        "total": len(order),
+        "offset": query.offset,
         "segments": segments,
     }
 
 
-async def report_for(ls, uri: str) -> dict | None:
+async def report_for(ls, uri: str, query: RowQuery = RowQuery()) -> dict | None:
     for _ in range(REPORT_ATTEMPTS):
         review = ls.reviews.get(uri)
         if review is None or review.corpus is None:
             return None
         await ls.settled(review)
-        built = await report(ls, review)
+        built = await report(ls, review, query)
         if built is not None:
             return built
     raise JsonRpcContentModified("the document kept changing while its report was built; ask again")
@@ -88,8 +162,8 @@ async def report_for(ls, uri: str) -> dict | None:
 def register(server) -> None:
     @server.feature(REPORT)
     async def on_report(ls, params) -> dict | None:
-        uri = params.get("uri") if isinstance(params, dict) else getattr(params, "uri", None)
+        uri = _get(params, "uri")
         if not isinstance(uri, str):
             raise ValueError('scorelens/report needs {"uri": "<hypothesis uri>"}')
-        return await report_for(ls, uri)
+        return await report_for(ls, uri, row_query(params))
 

@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..core import Corpus, ScoringConfig
+from ..core.table import SegmentTable, TableBuilder
 from .pairing import Pairing
 from .settings import Settings
 from .worker import Worker
@@ -90,6 +91,11 @@ class Review:
     # names (the document's own version may be newer than what was scored)
     versions: dict[str, int] = field(default_factory=dict)
     pace: Pace = field(default_factory=Pace)
+    # the report's table of the corpus as of ``table_of`` (a key of its versions), and what
+    # builds the next one from it; made when a report is first asked for
+    tables: TableBuilder | None = None
+    table: SegmentTable | None = None
+    table_of: tuple | None = None
 
     def sides(self, uri: str) -> list[int]:
         """Which sides of the corpus a document is (0 = hypothesis, k = reference k)."""

@@ -1,0 +1,176 @@
+"""Every segment's own scores as columns: what a report sorts, filters, bins and pages through.
+
+A column holds one metric's sentence score per segment (sentence BLEU with effective order,
+sentence chrF, sentence TER, the ROUGE F-measures, WER), made from the corpus's per-segment statistics. Values
+are remembered by their statistics, so the table of a corpus one edit newer costs the edited
+segments' formulas and a dictionary look-up for the rest. Orders (by any column, either
+direction, ties by segment) are made when first asked for and kept with the table, which is of
+one version of the corpus: a newer version builds a new table.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, Sequence
+
+from . import bleu, chrf, ter
+from .config import ScoringConfig
+from .corpus import Corpus
+from .wer import ErrorCounts, rates
+
+# Keys that are not metrics: the segment's place and its word edits (S + D + I).
+LINE = "line"
+EDITS = "edits"
+FILTER_OPS: dict[str, Callable[[float, float], bool]] = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+# Segments whose values are computed between two yields of :meth:`TableBuilder.build`: a few
+# milliseconds when none is remembered (sentence BLEU's formula takes some microseconds).
+CHUNK = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class Filter:
+    key: str
+    op: str
+    value: float
+
+    def __post_init__(self) -> None:
+        if self.op not in FILTER_OPS:
+            raise ValueError(f"unknown filter operator {self.op!r}; one of {', '.join(FILTER_OPS)}")
+        if not math.isfinite(self.value):
+            raise ValueError("a filter's value must be a finite number")
+
+
+@dataclass(frozen=True, slots=True)
+class Histogram:
+    """Ten equal bins over the metric's range (0-100 for BLEU, chrF and TER, 0-1 otherwise; the top
+    bin includes its upper edge); error and edit rates, which pass their top with many
+    insertions, get an eleventh bin for values from the top up."""
+
+    bins: list[int]
+    total: int
+    mean: float | None
+
+
+def histogram(metric: str, values: Sequence[float]) -> Histogram:
+    top = 100.0 if metric in ("bleu", "chrf", "ter") else 1.0
+    width = top / 10
+    overflow = metric in ("ter", "wer", "cer")
+    bins = [0] * (11 if overflow else 10)
+    last = len(bins) - 1
+    for value in values:
+        # 1e-9: 0.3 / 0.1 is 2.9999..., and 0.3 belongs to the bin that starts there
+        index = last if value >= top else max(0, int(value / width + 1e-9))
+        bins[min(index, last)] += 1
+    return Histogram(bins, len(values), math.fsum(values) / len(values) if values else None)
+
+
+@dataclass
+class SegmentTable:
+    """Per metric, each segment's value; ``edits`` each segment's word edits if WER is on."""
+
+    segments: int
+    columns: dict[str, list[float]]
+    edits: list[int] | None
+    _orders: dict[tuple[str, bool], list[int]] = field(default_factory=dict, repr=False)
+    _selected: tuple[tuple, list[int]] | None = field(default=None, repr=False)
+    _histograms: dict[str, Histogram] | None = field(default=None, repr=False)
+
+    def __len__(self) -> int:
+        return self.segments
+
+    @property
+    def keys(self) -> list[str]:
+        return [LINE, *self.columns, *([EDITS] if self.edits is not None else [])]
+
+    def column(self, key: str) -> Sequence[float]:
+        if key == LINE:
+            return range(len(self))
+        if key == EDITS and self.edits is not None:
+            return self.edits
+        if key in self.columns:
+            return self.columns[key]
+        raise ValueError(f"no column {key!r}; one of {', '.join(self.keys)}")
+
+    def order(self, key: str, descending: bool = False) -> list[int]:
+        """Segments sorted by one column; equal values keep segment order in both directions."""
+        found = self._orders.get((key, descending))
+        if found is None:
+            values = self.column(key)
+            found = sorted(range(len(self)), key=values.__getitem__, reverse=descending)
+            self._orders[(key, descending)] = found
+        return found
+
+    def select(self, key: str = LINE, descending: bool = False, filters: Sequence[Filter] = ()) -> list[int]:
+        """The segments that pass every filter, in the order asked for (the last answer is kept,
+        so paging through it costs a slice)."""
+        asked = (key, descending, tuple(filters))
+        if self._selected is not None and self._selected[0] == asked:
+            return self._selected[1]
+        order = self.order(key, descending)
+        for f in filters:
+            values, test, bound = self.column(f.key), FILTER_OPS[f.op], f.value
+            order = [i for i in order if test(values[i], bound)]
+        self._selected = (asked, order)
+        return order
+
+    def histograms(self) -> dict[str, Histogram]:
+        if self._histograms is None:
+            self._histograms = {metric: histogram(metric, values) for metric, values in self.columns.items()}
+        return self._histograms
+
+
+class TableBuilder:
+    """Builds the tables of one corpus's successive versions, remembering values by statistics."""
+
+    def __init__(self, config: ScoringConfig, references: int) -> None:
+        self.config = config
+        metrics = config.metrics
+        # (column, Record field, the value from the field, whether the formula is worth a memo)
+        self._specs: list[tuple[str, str, Callable, bool]] = []
+        if "bleu" in metrics:
+            self._specs.append(("bleu", "bleu", lambda st: bleu.score(st, config.bleu, effective_order=True).score, True))
+        if "chrf" in metrics:
+            self._specs.append(("chrf", "chrf", lambda st: chrf.f_score(st, config.chrf), True))
+        if "ter" in metrics:
+            self._specs.append(("ter", "ter", lambda st: ter.score(st, references).score, True))
+        for k, key in enumerate(config.rouge_n):
+            self._specs.append((key, "rouge_n", operator.itemgetter(3 * k + 2), False))
+        if "rougeL" in metrics:
+            self._specs.append(("rougeL", "rouge_l", operator.itemgetter(2), False))
+        if "rougeLsum" in metrics:
+            self._specs.append(("rougeLsum", "rouge_lsum", operator.itemgetter(2), False))
+        if "wer" in metrics:
+            self._specs.append(("wer", "wer", lambda st: rates(ErrorCounts(*st)).wer, True))
+        self._memo: dict[str, dict] = {column: {} for column, _, _, memoised in self._specs if memoised}
+
+    def build(self, corpus: Corpus) -> Iterator[SegmentTable | None]:
+        """Yields None after each chunk of segments (a caller may do other work, or give up if the
+        corpus changed meanwhile), then the table."""
+        n = len(corpus)
+        statistics = {name: corpus.segment_statistics(name) for _, name, _, _ in self._specs}
+        columns: dict[str, list[float]] = {}
+        for column, name, formula, memoised in self._specs:
+            stats = statistics[name]
+            if not memoised:
+                columns[column] = list(map(formula, stats))
+                continue
+            memo, fresh = self._memo[column], {}
+            values = [0.0] * n
+            for start in range(0, n, CHUNK):
+                for i in range(start, min(start + CHUNK, n)):
+                    st = stats[i]
+                    value = fresh.get(st)
+                    if value is None:
+                        value = memo.get(st)
+                        if value is None:
+                            value = formula(st)
+                        fresh[st] = value
+                    values[i] = value
+                yield None
+            # only the current statistics are remembered: the memo never outgrows the corpus
+            self._memo[column] = fresh
+            columns[column] = values
+        edits = [s + d + i for _, s, d, i in statistics["wer"]] if "wer" in statistics else None
+        yield SegmentTable(n, columns, edits)
