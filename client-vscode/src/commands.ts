@@ -7,7 +7,7 @@ import { PairingStore } from './pairings';
 import { ALL_METRICS, MetricId, ServerCommand } from './protocol';
 import { ComparePanel } from './compare/comparePanel';
 import { ReportPanel } from './report/reportPanel';
-import { fileNameOf } from './report/reportData';
+import { SUMMARY_ONLY, fileNameOf } from './report/reportData';
 import { METRIC_LABEL } from './scoreFormat';
 import { CommandInterceptor, ServerManager } from './serverManager';
 import { InlayHintKind, InlayHintSetting, SECTION } from './settings';
@@ -134,7 +134,7 @@ export class Commands {
   /** The hypothesis's references (from the last scores, else from the server); asks when there are several. */
   private async chooseReference(hyp: vscode.Uri, which: 'ask' | 'first' = 'ask'): Promise<vscode.Uri | undefined> {
     const known =
-      this.ctx.statusBar.scoresFor(hyp)?.references ?? (await this.ctx.server.requestReport(hyp.toString()))?.references;
+      this.ctx.statusBar.scoresFor(hyp)?.references ?? (await this.ctx.server.requestReport(hyp.toString(), SUMMARY_ONLY))?.references;
     if (!known?.length) {
       throw new Error(`${fileNameOf(hyp.toString())} is not paired with a reference. Use "ScoreLens: Pair with Reference…".`);
     }

@@ -21,7 +21,7 @@ export function activate(context: vscode.ExtensionContext): void {
   server = new ServerManager(context, log, interceptors);
   const manager = server;
   const statusBar = new ScoresStatusBar(ClientCommand.showReport);
-  const report = new ReportPanel(context.extensionUri, (uri) => manager.requestReport(uri));
+  const report = new ReportPanel(context.extensionUri, (uri, query) => manager.requestReport(uri, query));
   const compare = new ComparePanel((uri) => manager.requestComparison(uri));
   const scrollSync = new ScrollSync();
   const pairings = new PairingStore(context.workspaceState, exists);

@@ -3,7 +3,7 @@
 
 /** Custom notification, server → client: corpus scores of one hypothesis. */
 export const SCORES_NOTIFICATION = 'scorelens/scores';
-/** Custom request, client → server: the full report of one hypothesis. */
+/** Custom request, client → server: the summary, histograms and a page of segments of one hypothesis. */
 export const REPORT_REQUEST = 'scorelens/report';
 /** Custom request, client → server: the open systems sharing a hypothesis's references, tested. */
 export const COMPARE_REQUEST = 'scorelens/compare';
@@ -112,11 +112,48 @@ export interface SegmentReport extends Partial<Record<RougeNId, number | null>> 
   insertions?: number;
 }
 
+/** What `scorelens/report` can sort and filter by: the segment's order, a metric, its word edits (S + D + I). */
+export type ColumnKey = 'line' | MetricId | 'edits';
+export type FilterOp = '<' | '<=' | '>' | '>=';
+
+/** Only segments whose `key` compares to `value` (in the server's units: WER 0–1, BLEU 0–100). */
+export interface ReportFilter {
+  key: ColumnKey;
+  op: FilterOp;
+  value: number;
+}
+
+/** Which rows a `scorelens/report` carries (params besides `uri`). */
+export interface ReportQuery {
+  offset: number;
+  /** 0: only the summary and histograms. */
+  limit: number;
+  sort: ColumnKey;
+  descending: boolean;
+  filters: ReportFilter[];
+}
+
+/** Ten equal bins over the metric's range; WER and CER have an eleventh for rates of 1 and more. */
+export interface HistogramData {
+  bins: number[];
+  total: number;
+  mean: number | null;
+}
+
 export interface Report {
   uri: string;
   version: number | null;
   references: string[];
   scores: CorpusScores;
+  histograms: Partial<Record<MetricId, HistogramData>>;
+  /** The keys `sort` and filters may name. */
+  columns: ColumnKey[];
+  sort: ColumnKey;
+  descending: boolean;
+  /** Segments passing the filters. */
+  total: number;
+  offset: number;
+  /** The page asked for. */
   segments: SegmentReport[];
 }
 

@@ -14,7 +14,7 @@ import {
 } from 'vscode-languageclient/node';
 import { activeInterpreter, isPythonExtensionInstalled } from './pythonExtension';
 import { findBundledWheel, installPrivateEnv, privateEnvDir } from './privateEnv';
-import { COMPARE_CHANGED_NOTIFICATION, COMPARE_REQUEST, CompareResult, REPORT_REQUEST, Report, SCORES_NOTIFICATION, ScoresParams } from './protocol';
+import { COMPARE_CHANGED_NOTIFICATION, COMPARE_REQUEST, CompareResult, REPORT_REQUEST, Report, ReportQuery, SCORES_NOTIFICATION, ScoresParams } from './protocol';
 import { RestartPolicy, shutDownOnConnectionError } from './restartPolicy';
 import {
   Discovery,
@@ -104,8 +104,8 @@ export class ServerManager implements vscode.Disposable {
     return this.runningClient().sendRequest(ExecuteCommandRequest.type, { command, arguments: args }) as Promise<T>;
   }
 
-  async requestReport(uri: string): Promise<Report | null> {
-    return this.runningClient().sendRequest<Report | null>(REPORT_REQUEST, { uri });
+  async requestReport(uri: string, query: ReportQuery): Promise<Report | null> {
+    return this.runningClient().sendRequest<Report | null>(REPORT_REQUEST, { uri, ...query });
   }
 
   async requestComparison(uri: string): Promise<CompareResult | null> {

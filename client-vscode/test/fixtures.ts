@@ -8,13 +8,25 @@ export const corpusScores: CorpusScores = {
   segments: 30,
 };
 
-export function report(segments: Report['segments']): Report {
+/** A page of the report: `segments` are the rows, `total` the segments passing the filters. */
+export function report(segments: Report['segments'], page: Partial<Report> = {}): Report {
   return {
     uri: 'file:///work/samples/mt/news.hyp.en',
     version: 3,
     references: ['file:///work/samples/mt/news.ref.en', 'file:///work/samples/mt/my%20ref2.en'],
-    scores: { ...corpusScores, segments: segments.length },
+    scores: { ...corpusScores, segments: 30 },
+    histograms: {
+      bleu: { bins: [2, 1, 0, 0, 0, 1, 0, 0, 0, 2], total: 6, mean: 45.815 },
+      rougeL: { bins: [0, 0, 0, 0, 0, 6, 0, 0, 0, 0], total: 6, mean: 0.5 },
+      wer: { bins: [1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 2], total: 5, mean: 0.77 },
+    },
+    columns: ['line', 'bleu', 'rougeL', 'wer', 'edits'],
+    sort: 'bleu',
+    descending: false,
+    total: 30,
+    offset: 0,
     segments,
+    ...page,
   };
 }
 

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { badnessKey, fileNameOf, histogram, shapeReport } from '../src/report/reportData';
+import { PAGE_SIZE, fileNameOf, filterLabel, filterValue, histogram, shapeReport, worstBy, worstFirst } from '../src/report/reportData';
 import { report, segment } from './fixtures';
 
 describe('histogram', () => {
-  it('bins sentence BLEU into ten bins of 10, 100 in the top bin', () => {
-    const h = histogram('bleu', [0, 9.99, 10, 55, 99.9, 100]);
+  it('labels the server\'s ten bins of sentence BLEU', () => {
+    const h = histogram('bleu', { bins: [2, 1, 0, 0, 0, 1, 0, 0, 0, 2], total: 6, mean: 45.815 });
     assert.deepEqual(h.bins.map((b) => b.count), [2, 1, 0, 0, 0, 1, 0, 0, 0, 2]);
     assert.equal(h.bins[0].label, '0–10');
     assert.equal(h.bins[9].label, '90–100');
@@ -13,111 +13,111 @@ describe('histogram', () => {
     assert.equal(h.mean, '45.8');
     assert.equal(h.title, 'Sentence BLEU');
   });
-  it('gives error rates above 1 their own bin', () => {
-    const h = histogram('wer', [0, 0.1, 0.25, 1, 2.5]);
+  it('labels error rates in % with their eleventh bin', () => {
+    const h = histogram('wer', { bins: [1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 2], total: 5, mean: 0.77 });
     assert.equal(h.bins.length, 11);
-    assert.deepEqual(h.bins.map((b) => b.count), [1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 2]);
     assert.equal(h.bins[10].label, '≥ 100%');
     assert.equal(h.bins[2].label, '20–30%');
-    assert.equal(histogram('rougeL', []).bins[2].label, '0.2–0.3');
+    assert.equal(h.mean, '77.0%');
   });
-  it('handles floating-point edges (0.3 / 0.1 is 2.9999…)', () => {
-    assert.equal(histogram('rougeL', [0.3]).bins[3].count, 1);
+  it('labels ROUGE over 0–1 and chrF over 0–100', () => {
+    assert.equal(histogram('rougeL', { bins: new Array(10).fill(0), total: 0, mean: null }).bins[2].label, '0.2–0.3');
+    assert.equal(histogram('rouge2', { bins: new Array(10).fill(0), total: 0, mean: null }).title, 'Segment ROUGE-2');
+    const chrf = histogram('chrf', { bins: [1, 0, 0, 0, 0, 1, 0, 0, 0, 1], total: 3, mean: 55 });
+    assert.equal(chrf.title, 'Sentence chrF');
+    assert.equal(chrf.bins[5].label, '50–60');
   });
   it('copes with no values', () => {
-    const h = histogram('bleu', []);
+    const h = histogram('bleu', { bins: new Array(10).fill(0), total: 0, mean: null });
     assert.equal(h.total, 0);
     assert.equal(h.mean, '–');
   });
 });
 
-describe('chrF and ROUGE-N in the report', () => {
-  it('bins sentence chrF over 0–100 and ROUGE-N over 0–1', () => {
-    const h = histogram('chrf', [0, 55, 100]);
-    assert.equal(h.title, 'Sentence chrF');
-    assert.equal(h.bins[5].label, '50–60');
-    assert.deepEqual(h.bins.map((b) => b.count), [1, 0, 0, 0, 0, 1, 0, 0, 0, 1]);
-    assert.equal(histogram('rouge2', [0.25]).title, 'Segment ROUGE-2');
-    assert.equal(histogram('rouge2', [0.25]).bins[2].count, 1);
+describe('the first page: worst segments first', () => {
+  it('by sentence BLEU, lowest first', () => {
+    assert.deepEqual(worstFirst(['line', 'bleu', 'rougeL', 'wer', 'edits']), { offset: 0, limit: PAGE_SIZE, sort: 'bleu', descending: false, filters: [] });
   });
-  it('has their columns and histograms, ranked by chrF when BLEU is off', () => {
-    const rows = [
-      { ...segment(0, null, null, null), chrf: 70, rouge2: 0.5 },
-      { ...segment(1, null, null, null), chrf: 20, rouge2: 0.1 },
-    ];
-    const v = shapeReport(report(rows));
-    assert.deepEqual(v.columns, ['chrf', 'rouge2']);
-    assert.equal(v.worstBy, 'chrf');
-    assert.deepEqual(v.rows.map((row) => row.line), [1, 0]);
-    assert.deepEqual(v.rows[0].values, { chrf: 20, rouge2: 0.1 });
-    assert.deepEqual(v.histograms.map((h) => h.metric), ['chrf', 'rouge2']);
+  it('by chrF when BLEU is off, by WER (highest first) when both are', () => {
+    assert.equal(worstBy(['line', 'chrf', 'rouge2']), 'chrf');
+    const q = worstFirst(['line', 'rougeL', 'wer', 'edits']);
+    assert.equal(q.sort, 'wer');
+    assert.equal(q.descending, true);
+  });
+  it('in line order without a metric', () => {
+    assert.deepEqual(worstFirst([]), { offset: 0, limit: PAGE_SIZE, sort: 'line', descending: false, filters: [] });
+  });
+});
+
+describe('filters', () => {
+  it('take error rates in % as shown and send them 0–1', () => {
+    assert.equal(filterValue('wer', 30), 0.3);
+    assert.equal(filterValue('bleu', 30), 30);
+    assert.equal(filterLabel('wer', '>', 0.3), 'WER > 30%');
+    assert.equal(filterLabel('bleu', '<=', 12.5), 'BLEU <= 12.5');
+    assert.equal(filterLabel('edits', '>=', 3), 'Edits >= 3');
   });
 });
 
 describe('TER in the report', () => {
-  it('bins sentence TER over 0–100 with an overflow bin, no % sign (sacreBLEU writes none)', () => {
-    const h = histogram('ter', [0, 35, 100, 250]);
+  it('labels sentence TER over 0–100 with an overflow bin, no % sign (sacreBLEU writes none)', () => {
+    const h = histogram('ter', { bins: [1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 2], total: 4, mean: 96.25 });
     assert.equal(h.title, 'Sentence TER');
     assert.equal(h.bins.length, 11);
-    assert.deepEqual(h.bins.map((b) => b.count), [1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 2]);
     assert.equal(h.bins[3].label, '30–40');
     assert.equal(h.bins[10].label, '≥ 100');
     assert.equal(h.mean, '96.3');
   });
   it('ranks the highest TER first when BLEU and chrF are off', () => {
-    const rows = [0.2, 75, 30].map((ter, i) => ({ ...segment(i, null, null, null), ter }));
-    const v = shapeReport(report(rows));
-    assert.deepEqual(v.columns, ['ter']);
-    assert.equal(v.worstBy, 'ter');
-    assert.deepEqual(v.rows.map((row) => row.line), [1, 2, 0]);
-    assert.ok(badnessKey('ter', 75) < badnessKey('ter', 30));
+    assert.equal(worstBy(['line', 'ter', 'rougeL']), 'ter');
+    const q = worstFirst(['line', 'ter', 'rougeL']);
+    assert.equal(q.sort, 'ter');
+    assert.equal(q.descending, true);
+    assert.equal(worstBy(['line', 'bleu', 'chrf', 'ter']), 'bleu');
   });
-  it('puts its column after chrF, before ROUGE and WER', () => {
-    const v = shapeReport(report([{ ...segment(0, 10, 0.5), chrf: 40, ter: 50 }]));
+  it('keeps the server\'s column order: TER after chrF, before ROUGE and WER', () => {
+    const v = shapeReport(report([{ ...segment(0, 10, 0.5), chrf: 40, ter: 50 }], { columns: ['line', 'bleu', 'chrf', 'ter', 'rougeL', 'wer', 'edits'] }), worstFirst([]));
     assert.deepEqual(v.columns, ['bleu', 'chrf', 'ter', 'rougeL', 'wer']);
-    assert.equal(v.worstBy, 'bleu');
+    assert.equal(v.rows[0].values.ter, 50);
   });
 });
 
 describe('shapeReport', () => {
-  const r = report([segment(0, 80, 0.1), segment(1, 5, 0.9), segment(2, 40, 0.5), segment(3, 5, 0.7), segment(4, null, null, null)]);
-  const view = shapeReport(r);
+  const r = report([segment(1, 5, 0.9), segment(3, 5, 0.7), segment(2, 40, 0.5)], { offset: 100, total: 130 });
+  const query = worstFirst(r.columns);
+  const view = shapeReport(r, query);
 
   it('names the files', () => {
     assert.equal(view.fileName, 'news.hyp.en');
     assert.deepEqual(view.references.map((x) => x.name), ['news.ref.en', 'my ref2.en']);
   });
-  it('lists the worst segments first by sentence BLEU, ties by line', () => {
-    assert.equal(view.worstBy, 'bleu');
-    assert.deepEqual(view.rows.map((row) => row.line), [1, 3, 2, 0]);
+  it('keeps the server\'s rows in its order, with the page\'s place', () => {
+    assert.deepEqual(view.rows.map((row) => row.line), [1, 3, 2]);
     assert.deepEqual(view.rows[0].values, { bleu: 5, rougeL: 0.5, wer: 0.9 });
     assert.equal(view.rows[0].reference, 'ref 1');
+    assert.equal(view.rows[0].deletions, 2);
+    assert.equal(view.total, 130);
+    assert.equal(view.query.offset, 100);
+    assert.equal(view.segments, 30);
+    assert.equal(view.loading, false);
   });
-  it('leaves out segments without any score (empty lines)', () => {
-    assert.equal(view.scoredSegments, 4);
-  });
-  it('caps the table', () => {
-    assert.deepEqual(shapeReport(r, 2).rows.map((row) => row.line), [1, 3]);
-  });
-  it('has one histogram per metric present and the corpus scores', () => {
+  it('has the metric columns, word edits, histograms and corpus scores', () => {
+    assert.deepEqual(view.columns, ['bleu', 'rougeL', 'wer']);
+    assert.equal(view.hasEdits, true);
     assert.deepEqual(view.histograms.map((h) => h.metric), ['bleu', 'rougeL', 'wer']);
-    assert.equal(view.histograms[0].total, 4);
+    assert.equal(view.histograms[0].total, 6);
     assert.deepEqual(view.corpus.map((c) => c.label), ['BLEU', 'ROUGE-L', 'WER']);
   });
-  it('ranks by WER (highest first) when BLEU is off', () => {
-    const noBleu = report([segment(0, null, 0.2), segment(1, null, 0.8)]);
-    const v = shapeReport(noBleu);
-    assert.equal(v.worstBy, 'wer');
-    assert.deepEqual(v.rows.map((row) => row.line), [1, 0]);
-    assert.deepEqual(v.columns, ['rougeL', 'wer']);
+  it('paints the summary first, rows to come', () => {
+    const summary = shapeReport(report([], { columns: ['line', 'chrf', 'rouge2'] }), worstFirst([]), true);
+    assert.equal(summary.loading, true);
+    assert.deepEqual(summary.rows, []);
+    assert.deepEqual(summary.columns, ['chrf', 'rouge2']);
+    assert.equal(summary.hasEdits, false);
   });
 });
 
 describe('helpers', () => {
-  it('orders badness the same way for scores and error rates', () => {
-    assert.ok(badnessKey('bleu', 10) < badnessKey('bleu', 20));
-    assert.ok(badnessKey('wer', 0.9) < badnessKey('wer', 0.1));
-  });
   it('decodes file names from URIs', () => {
     assert.equal(fileNameOf('file:///a/b/%E6%96%B0%E9%97%BB.hyp.zh'), '新闻.hyp.zh');
     assert.equal(fileNameOf('not a uri'), 'not a uri');

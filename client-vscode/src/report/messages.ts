@@ -1,4 +1,5 @@
 // Messages between the report panel (extension host) and its webview script.
+import type { ReportQuery } from '../protocol';
 import type { ReportView } from './reportData';
 
 export type ToWebview =
@@ -10,4 +11,6 @@ export type FromWebview =
   /** The webview (re)loaded and wants the current data. */
   | { type: 'ready' }
   /** A table row was chosen: show that 0-based line of the hypothesis. */
-  | { type: 'reveal'; line: number };
+  | { type: 'reveal'; line: number }
+  /** Show other rows: another page, order or filter. */
+  | { type: 'query'; query: ReportQuery };

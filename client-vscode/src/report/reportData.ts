@@ -1,6 +1,6 @@
 // Turns a `scorelens/report` result into what the report webview draws. Pure (no `vscode`, no DOM),
 // so the unit tests check the numbers; the webview only renders.
-import { ALL_METRICS, MetricId, Report, SegmentReport } from '../protocol';
+import { ColumnKey, HistogramData, MetricId, Report, ReportQuery, SegmentReport } from '../protocol';
 import { METRIC_LABEL, MetricDetail, PERCENT_SCALE, formatMetric, metricDetails } from '../scoreFormat';
 
 export interface HistogramBin {
@@ -37,12 +37,23 @@ export interface ReportView {
   segments: number;
   corpus: MetricDetail[];
   histograms: Histogram[];
-  /** The worst segments first (see `worstBy`), at most `maxRows`. */
+  /** The page of segments `query` asked for. */
   rows: ReportRow[];
+  /** Metric columns of the table. */
   columns: MetricId[];
-  worstBy: MetricId | undefined;
-  scoredSegments: number;
+  /** Whether rows carry word edits (WER on). */
+  hasEdits: boolean;
+  query: ReportQuery;
+  /** Segments passing the filters. */
+  total: number;
+  /** True while only the summary is in (the first paint): the rows follow. */
+  loading: boolean;
 }
+
+/** Rows per page of the report's table. */
+export const PAGE_SIZE = 100;
+/** The summary and histograms without rows: what is painted first, and all a caller wanting the references needs. */
+export const SUMMARY_ONLY: ReportQuery = { offset: 0, limit: 0, sort: 'line', descending: false, filters: [] };
 
 /** Error and edit rates: lower is better. */
 export const LOWER_IS_BETTER: ReadonlySet<MetricId> = new Set<MetricId>(['ter', 'wer', 'cer']);
@@ -64,67 +75,74 @@ function segmentValue(segment: SegmentReport, metric: MetricId): number | undefi
 }
 
 /**
- * Ten equal bins over the metric's range (0–100 for BLEU, chrF and TER, 0–1 otherwise; the top bin
- * includes its upper edge). Error and edit rates can pass their top when the hypothesis has many
- * insertions: they get an eleventh bin "≥ 100%" (TER: "≥ 100") so they are not hidden.
+ * Labels the server's bins (docs/protocol.md): ten equal bins over the metric's range (0–100 for BLEU,
+ * chrF and TER, 0–1 otherwise), and for error and edit rates an eleventh for values from the top up
+ * (many insertions): "≥ 100%" (TER: "≥ 100").
  */
-export function histogram(metric: MetricId, values: readonly number[]): Histogram {
-  const top = PERCENT_SCALE.has(metric) ? 100 : 1;
-  const width = top / 10;
+export function histogram(metric: MetricId, data: HistogramData): Histogram {
+  const width = (PERCENT_SCALE.has(metric) ? 100 : 1) / 10;
   const overflow = LOWER_IS_BETTER.has(metric);
-  const counts = new Array<number>(overflow ? 11 : 10).fill(0);
-  for (const value of values) {
-    const index = value >= top ? (overflow ? 10 : 9) : Math.max(0, Math.floor(value / width + 1e-9));
-    counts[Math.min(index, counts.length - 1)]++;
-  }
   // Edges in the units the values are shown in: BLEU, chrF and TER 0–100, ROUGE 0–1, error rates
   // in % (the sign once per label, to keep labels as narrow as the bars).
   const edge = (i: number) => (PERCENT_SCALE.has(metric) ? String(i * width) : overflow ? String(Math.round(i * width * 100)) : (i * width).toFixed(1));
   const unit = overflow && !PERCENT_SCALE.has(metric) ? '%' : '';
-  const bins = counts.map((count, i) => ({ label: i === 10 ? `≥ ${edge(10)}${unit}` : `${edge(i)}–${edge(i + 1)}${unit}`, count }));
-  const mean = values.length ? values.reduce((a, b) => a + b, 0) / values.length : NaN;
+  const bins = data.bins.map((count, i) => ({ label: i === 10 ? `≥ ${edge(10)}${unit}` : `${edge(i)}–${edge(i + 1)}${unit}`, count }));
   return {
     metric,
     title: PERCENT_SCALE.has(metric) ? `Sentence ${METRIC_LABEL[metric]}` : `Segment ${METRIC_LABEL[metric]}`,
     bins,
-    total: values.length,
-    mean: values.length ? formatMetric(metric, mean) : '–',
+    total: data.total,
+    mean: data.mean === null ? '–' : formatMetric(metric, data.mean),
   };
 }
 
-/** Sort key where smaller means worse, whatever the metric's direction. */
-export function badnessKey(metric: MetricId, value: number): number {
-  return LOWER_IS_BETTER.has(metric) ? -value : value;
+/** The metric that decides "worst" among `columns`, in order of preference. */
+export function worstBy(columns: readonly ColumnKey[]): MetricId | undefined {
+  return WORST_BY_PREFERENCE.find((m) => columns.includes(m));
 }
 
-export function shapeReport(report: Report, maxRows = 50): ReportView {
-  const columns = ALL_METRICS.filter((m) => report.segments.some((s) => segmentValue(s, m) !== undefined));
-  const rows: ReportRow[] = report.segments
-    .filter((s) => columns.some((m) => segmentValue(s, m) !== undefined))
-    .map((s) => ({
-      line: s.line,
-      hypothesis: s.hypothesis,
-      reference: s.references[0] ?? '',
-      values: Object.fromEntries(columns.flatMap((m) => (segmentValue(s, m) === undefined ? [] : [[m, segmentValue(s, m)]]))),
-      substitutions: s.substitutions,
-      deletions: s.deletions,
-      insertions: s.insertions,
-    }));
-  const worstBy = WORST_BY_PREFERENCE.find((m) => columns.includes(m));
-  if (worstBy) {
-    const key = (r: ReportRow) => (r.values[worstBy] === undefined ? Infinity : badnessKey(worstBy, r.values[worstBy] as number));
-    rows.sort((a, b) => key(a) - key(b) || a.line - b.line);
-  }
+/** The first page, worst segments first (by line if no metric is on). */
+export function worstFirst(columns: readonly ColumnKey[]): ReportQuery {
+  const metric = worstBy(columns);
+  return { offset: 0, limit: PAGE_SIZE, sort: metric ?? 'line', descending: metric !== undefined && LOWER_IS_BETTER.has(metric), filters: [] };
+}
+
+/** A filter's value as typed in the units the report shows (WER in %), in the server's (WER 0–1). */
+export function filterValue(key: ColumnKey, shown: number): number {
+  return key === 'wer' || key === 'cer' ? shown / 100 : shown;
+}
+
+/** The filter as the report shows it, e.g. `WER > 30%`. */
+export function filterLabel(key: ColumnKey, op: string, value: number): string {
+  const name = key === 'line' ? 'Line' : key === 'edits' ? 'Edits' : METRIC_LABEL[key];
+  const shown = key === 'wer' || key === 'cer' ? `${+(value * 100).toFixed(6)}%` : String(value);
+  return `${name} ${op} ${shown}`;
+}
+
+/** The view of one `scorelens/report` answer to `query`; `loading` while its rows are still to come. */
+export function shapeReport(report: Report, query: ReportQuery, loading = false): ReportView {
+  const columns = report.columns.filter((k): k is MetricId => k !== 'line' && k !== 'edits');
+  const rows: ReportRow[] = report.segments.map((s) => ({
+    line: s.line,
+    hypothesis: s.hypothesis,
+    reference: s.references[0] ?? '',
+    values: Object.fromEntries(columns.flatMap((m) => (segmentValue(s, m) === undefined ? [] : [[m, segmentValue(s, m)]]))),
+    substitutions: s.substitutions,
+    deletions: s.deletions,
+    insertions: s.insertions,
+  }));
   return {
     uri: report.uri,
     fileName: fileNameOf(report.uri),
     references: report.references.map((uri) => ({ uri, name: fileNameOf(uri) })),
     segments: report.scores.segments,
     corpus: metricDetails(report.scores),
-    histograms: columns.map((m) => histogram(m, report.segments.flatMap((s) => segmentValue(s, m) ?? []))),
-    rows: rows.slice(0, maxRows),
+    histograms: columns.flatMap((m) => (report.histograms[m] ? [histogram(m, report.histograms[m] as HistogramData)] : [])),
+    rows,
     columns,
-    worstBy,
-    scoredSegments: rows.length,
+    hasEdits: report.columns.includes('edits'),
+    query: { ...query, offset: report.offset },
+    total: report.total,
+    loading,
   };
 }

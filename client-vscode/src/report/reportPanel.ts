@@ -1,21 +1,28 @@
 // The report webview: one panel that follows the hypothesis it was opened for and refreshes while
 // the user edits (each scorelens/scores notification for that file triggers a new scorelens/report).
+// It shows one page of segments at a time: the server sorts and filters (a 100,000-segment file
+// would cost seconds to send and draw whole), and the summary and histograms are painted first.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { Report, ScoresParams } from '../protocol';
+import { Report, ReportQuery, ScoresParams } from '../protocol';
 import { FromWebview, ToWebview } from './messages';
-import { fileNameOf, shapeReport } from './reportData';
+import { PAGE_SIZE, SUMMARY_ONLY, fileNameOf, shapeReport, worstFirst } from './reportData';
 
-export type ReportSource = (uri: string) => Promise<Report | null>;
+export type ReportSource = (uri: string, query: ReportQuery) => Promise<Report | null>;
 
 /** Refresh at most this often while the user types (each refresh is one request). */
 const REFRESH_DELAY_MS = 300;
+const NOT_PAIRED = 'This file is not paired with a reference. Use "ScoreLens: Pair with Reference…".';
 
 export class ReportPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private hypothesis: vscode.Uri | undefined;
   private lastMessage: ToWebview | undefined;
   private refreshTimer: NodeJS.Timeout | undefined;
+  /** The rows shown; undefined until the first answer names the columns (then worst first). */
+  private query: ReportQuery | undefined;
+  /** Bumped by each refresh: an answer to an older one is not shown. */
+  private generation = 0;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -24,6 +31,7 @@ export class ReportPanel implements vscode.Disposable {
 
   /** Opens (or re-targets) the panel on `hypothesis`. */
   async show(hypothesis: vscode.Uri): Promise<void> {
+    if (hypothesis.toString() !== this.hypothesis?.toString()) this.query = undefined;
     this.hypothesis = hypothesis;
     if (!this.panel) this.panel = this.createPanel();
     else this.panel.reveal(undefined, true);
@@ -44,22 +52,44 @@ export class ReportPanel implements vscode.Disposable {
     this.panel?.dispose();
   }
 
-  private async refresh(): Promise<void> {
+  private async refresh(retry = true): Promise<void> {
     const hypothesis = this.hypothesis;
     if (!hypothesis) return;
-    const fileName = fileNameOf(hypothesis.toString());
-    let message: ToWebview;
+    const generation = ++this.generation;
+    const current = () => generation === this.generation && hypothesis === this.hypothesis;
+    const uri = hypothesis.toString();
+    const fileName = fileNameOf(uri);
+    const unavailable = (reason: string): ToWebview => ({ type: 'unavailable', fileName, reason });
     try {
-      const report = await this.fetchReport(hypothesis.toString());
-      message = report
-        ? { type: 'report', view: shapeReport(report) }
-        : { type: 'unavailable', fileName, reason: 'This file is not paired with a reference. Use "ScoreLens: Pair with Reference…".' };
+      if (!this.query) {
+        // First paint: the summary and histograms alone, then the worst segments.
+        const summary = await this.fetchReport(uri, SUMMARY_ONLY);
+        if (!current()) return;
+        if (!summary) return this.post(unavailable(NOT_PAIRED));
+        this.query = worstFirst(summary.columns);
+        this.post({ type: 'report', view: shapeReport(summary, this.query, true) });
+      }
+      const query = this.query;
+      let report = await this.fetchReport(uri, query);
+      if (!current()) return;
+      if (!report) return this.post(unavailable(NOT_PAIRED));
+      if (report.offset > 0 && report.offset >= report.total) {
+        // An edit or a filter left fewer rows than the page began at: show the last page.
+        this.query = { ...query, offset: Math.max(0, Math.floor((report.total - 1) / PAGE_SIZE) * PAGE_SIZE) };
+        report = await this.fetchReport(uri, this.query);
+        if (!current()) return;
+        if (!report) return this.post(unavailable(NOT_PAIRED));
+      }
+      this.post({ type: 'report', view: shapeReport(report, this.query) });
     } catch (error) {
-      message = { type: 'unavailable', fileName, reason: (error as Error).message };
+      if (!current()) return;
+      // The settings may have turned off the metric sorted or filtered by: start again, worst first.
+      if (retry && this.query) {
+        this.query = undefined;
+        return this.refresh(false);
+      }
+      this.post(unavailable((error as Error).message));
     }
-    // A newer show() may have re-targeted the panel while this request was in flight.
-    if (hypothesis !== this.hypothesis) return;
-    this.post(message);
   }
 
   private post(message: ToWebview): void {
@@ -79,10 +109,17 @@ export class ReportPanel implements vscode.Disposable {
     panel.webview.onDidReceiveMessage((message: FromWebview) => {
       if (message.type === 'ready' && this.lastMessage) void panel.webview.postMessage(this.lastMessage);
       if (message.type === 'reveal') void this.reveal(message.line);
+      if (message.type === 'query') {
+        this.query = message.query;
+        void this.refresh();
+      }
     });
     panel.onDidDispose(() => {
+      clearTimeout(this.refreshTimer);
       this.panel = undefined;
       this.lastMessage = undefined;
+      this.hypothesis = undefined;
+      this.query = undefined;
     });
     return panel;
   }

@@ -1,28 +1,21 @@
 // The report webview's script: renders what the extension posts (see ../messages.ts). Builds the
-// DOM with createElement/textContent only, since segment texts come from user files.
+// DOM with createElement/textContent only, since segment texts come from user files. The table
+// shows one page of segments; sorting, filtering and paging ask the extension for other rows.
 import type { FromWebview, ToWebview } from '../messages';
-import type { Histogram, ReportRow, ReportView } from '../reportData';
-import { LOWER_IS_BETTER } from '../reportData';
+import type { Histogram, ReportView } from '../reportData';
+import { LOWER_IS_BETTER, PAGE_SIZE, filterLabel, filterValue } from '../reportData';
 import { METRIC_LABEL, formatMetric } from '../../scoreFormat';
-import type { MetricId } from '../../protocol';
+import type { ColumnKey, FilterOp, ReportQuery } from '../../protocol';
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;
-  getState(): SortState | undefined;
-  setState(state: SortState): void;
 }
 declare function acquireVsCodeApi(): VsCodeApi;
-
-type SortKey = 'line' | MetricId | 'edits';
-interface SortState {
-  key: SortKey;
-  ascending: boolean;
-}
 
 const vscode = acquireVsCodeApi();
 const root = document.getElementById('report') as HTMLElement;
 let current: ReportView | undefined;
-let sort: SortState | undefined = vscode.getState();
+const FILTER_OPS: readonly FilterOp[] = ['>', '>=', '<', '<='];
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: { className?: string; text?: string } = {}, ...children: Node[]): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -74,40 +67,81 @@ function renderHistogram(h: Histogram): HTMLElement {
   return el('figure', { className: 'histogram-figure' }, el('figcaption', { text: h.title }), chart, caption);
 }
 
-function rowValue(row: ReportRow, key: SortKey): number {
-  if (key === 'line') return row.line;
-  if (key === 'edits') return (row.substitutions ?? 0) + (row.deletions ?? 0) + (row.insertions ?? 0);
-  return row.values[key] ?? NaN;
+function ask(query: ReportQuery): void {
+  root.classList.add('busy');
+  vscode.postMessage({ type: 'query', query });
 }
 
-function sortedRows(view: ReportView): ReportRow[] {
-  if (!sort) return view.rows; // the extension's order: worst first
-  const { key, ascending } = sort;
-  return [...view.rows].sort((a, b) => {
-    const d = rowValue(a, key) - rowValue(b, key);
-    return (Number.isNaN(d) ? 0 : ascending ? d : -d) || a.line - b.line;
+function columnLabel(key: ColumnKey): string {
+  return key === 'line' ? 'Line' : key === 'edits' ? 'S / D / I' : METRIC_LABEL[key];
+}
+
+/** Filter chips (each removable) and a form adding one: column, comparison, value in the shown units. */
+function renderFilters(view: ReportView): HTMLElement {
+  const { query } = view;
+  const chips = query.filters.map((f, i) => {
+    const remove = el('button', { className: 'chip-remove', text: '×' });
+    remove.title = 'Remove this filter';
+    remove.addEventListener('click', () => ask({ ...query, offset: 0, filters: query.filters.filter((_, j) => j !== i) }));
+    return el('span', { className: 'chip' }, el('span', { text: filterLabel(f.key, f.op, f.value) }), remove);
   });
+  const keys: ColumnKey[] = [...view.columns, ...(view.hasEdits ? ['edits' as ColumnKey] : [])];
+  const key = el('select');
+  key.setAttribute('aria-label', 'Filter column');
+  for (const k of keys) key.append(Object.assign(el('option', { text: k === 'edits' ? 'Edits (S+D+I)' : columnLabel(k) }), { value: k }));
+  const op = el('select');
+  op.setAttribute('aria-label', 'Comparison');
+  for (const o of FILTER_OPS) op.append(Object.assign(el('option', { text: o }), { value: o }));
+  const value = el('input');
+  value.type = 'number';
+  value.step = 'any';
+  value.placeholder = 'value (WER in %)';
+  value.setAttribute('aria-label', 'Filter value');
+  const add = el('button', { text: 'Add filter' });
+  const form = el('form', { className: 'filter-form' }, key, op, value, add);
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const shown = Number.parseFloat(value.value);
+    if (!Number.isFinite(shown)) return value.focus();
+    const k = key.value as ColumnKey;
+    ask({ ...query, offset: 0, filters: [...query.filters, { key: k, op: op.value as FilterOp, value: filterValue(k, shown) }] });
+  });
+  return el('div', { className: 'filters' }, ...chips, form);
+}
+
+function renderPager(view: ReportView): HTMLElement {
+  const { query, total } = view;
+  const last = Math.max(0, Math.floor((total - 1) / PAGE_SIZE) * PAGE_SIZE);
+  const button = (text: string, offset: number, enabled: boolean) => {
+    const b = el('button', { text });
+    b.disabled = !enabled;
+    b.addEventListener('click', () => ask({ ...query, offset }));
+    return b;
+  };
+  const first = total ? query.offset + 1 : 0;
+  const status = el('span', { className: 'muted page-status', text: `${first.toLocaleString('en')}–${(query.offset + view.rows.length).toLocaleString('en')} of ${total.toLocaleString('en')}` });
+  return el(
+    'nav',
+    { className: 'pager' },
+    button('« First', 0, query.offset > 0),
+    button('‹ Previous', Math.max(0, query.offset - PAGE_SIZE), query.offset > 0),
+    status,
+    button('Next ›', query.offset + PAGE_SIZE, query.offset + PAGE_SIZE < total),
+    button('Last »', last, query.offset < last),
+  );
 }
 
 function renderTable(view: ReportView): HTMLElement {
-  const hasEdits = view.rows.some((r) => r.substitutions !== undefined);
-  const columns: { key: SortKey; label: string }[] = [
-    { key: 'line', label: 'Line' },
-    ...view.columns.map((m) => ({ key: m as SortKey, label: METRIC_LABEL[m] })),
-    ...(hasEdits ? [{ key: 'edits' as SortKey, label: 'S / D / I' }] : []),
-  ];
+  const { query } = view;
+  const columns: ColumnKey[] = ['line', ...view.columns, ...(view.hasEdits ? ['edits' as ColumnKey] : [])];
   const table = el('table', { className: 'segments' });
   const head = el('tr');
-  for (const column of columns) {
-    const th = el('th', { className: 'sortable', text: column.label });
+  for (const key of columns) {
+    const th = el('th', { className: 'sortable', text: columnLabel(key) });
     th.tabIndex = 0;
-    if (sort?.key === column.key) th.dataset.sorted = sort.ascending ? 'ascending' : 'descending';
+    if (query.sort === key) th.dataset.sorted = query.descending ? 'descending' : 'ascending';
     th.setAttribute('aria-sort', th.dataset.sorted ?? 'none');
-    const toggle = () => {
-      sort = { key: column.key, ascending: sort?.key === column.key ? !sort.ascending : true };
-      vscode.setState(sort);
-      render();
-    };
+    const toggle = () => ask({ ...query, offset: 0, sort: key, descending: query.sort === key ? !query.descending : false });
     th.addEventListener('click', toggle);
     th.addEventListener('keydown', (e) => (e.key === 'Enter' || e.key === ' ') && toggle());
     head.append(th);
@@ -115,14 +149,14 @@ function renderTable(view: ReportView): HTMLElement {
   head.append(el('th', { text: 'Hypothesis / reference' }));
   table.append(el('thead', {}, head));
   const body = el('tbody');
-  for (const row of sortedRows(view)) {
+  for (const row of view.rows) {
     const tr = el('tr', { className: 'segment' });
     tr.tabIndex = 0;
     tr.dataset.line = String(row.line + 1);
     tr.title = `Go to line ${row.line + 1}`;
     tr.append(el('td', { className: 'num', text: String(row.line + 1) }));
     for (const m of view.columns) tr.append(el('td', { className: 'num', text: row.values[m] === undefined ? '–' : formatMetric(m, row.values[m] as number) }));
-    if (hasEdits) tr.append(el('td', { className: 'num', text: `${row.substitutions ?? 0} / ${row.deletions ?? 0} / ${row.insertions ?? 0}` }));
+    if (view.hasEdits) tr.append(el('td', { className: 'num', text: `${row.substitutions ?? 0} / ${row.deletions ?? 0} / ${row.insertions ?? 0}` }));
     tr.append(el('td', { className: 'texts' }, el('div', { className: 'hyp', text: row.hypothesis }), el('div', { className: 'ref', text: row.reference })));
     const reveal = () => vscode.postMessage({ type: 'reveal', line: row.line });
     tr.addEventListener('click', reveal);
@@ -130,19 +164,23 @@ function renderTable(view: ReportView): HTMLElement {
     body.append(tr);
   }
   table.append(body);
-  const by = view.worstBy ? ` by ${METRIC_LABEL[view.worstBy]}` : '';
-  const note = `The ${view.rows.length} worst of ${view.scoredSegments} segments${by}. Click a column to sort, a row to go to its line.`;
-  return el('section', {}, el('h2', { text: 'Worst segments' }), el('p', { className: 'muted', text: note }), table);
+  const order = query.sort === 'line' ? 'in line order' : `by ${columnLabel(query.sort)}, ${query.descending ? 'highest' : 'lowest'} first`;
+  const filtered = query.filters.length ? ` matching the filters (of ${view.segments.toLocaleString('en')})` : '';
+  const note = view.loading
+    ? 'Loading the worst segments…'
+    : `${view.total.toLocaleString('en')} segments${filtered}, ${order}. Click a column to sort, a row to go to its line.`;
+  return el('section', { className: 'segments-section' }, el('h2', { text: 'Segments' }), renderFilters(view), el('p', { className: 'muted', text: note }), renderPager(view), table);
 }
 
 function render(): void {
   if (!current) return;
   const view = current;
+  root.classList.remove('busy');
   const header = el(
     'header',
     {},
     el('h1', { text: view.fileName }),
-    el('p', { className: 'muted', text: `${view.segments} segments · references: ${view.references.map((r) => r.name).join(', ')}` }),
+    el('p', { className: 'muted', text: `${view.segments.toLocaleString('en')} segments · references: ${view.references.map((r) => r.name).join(', ')}` }),
   );
   const histograms = el('section', {}, el('h2', { text: 'Distribution per segment' }), el('div', { className: 'histograms' }, ...view.histograms.map(renderHistogram)));
   root.replaceChildren(header, renderCorpus(view), histograms, renderTable(view));
