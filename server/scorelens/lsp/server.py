@@ -277,6 +277,7 @@ class ScoreLensServer(LanguageServer):
         review.problems = []
         review.cache.clear()
         review.hints.clear()
+        review.table = review.table_of = None
         review.views_stale = True
         pairing = review.pairing
         refused = () if review.settings.allow_outside_workspace else pairing.outside
