@@ -12,6 +12,9 @@ export type ReportSource = (uri: string, query: ReportQuery) => Promise<Report |
 
 /** Refresh at most this often while the user types (each refresh is one request). */
 const REFRESH_DELAY_MS = 300;
+// JSON-RPC error codes of a scorelens/report answer (docs/protocol.md).
+const INVALID_PARAMS = -32602;
+const CONTENT_MODIFIED = -32801;
 const NOT_PAIRED = 'This file is not paired with a reference. Use "ScoreLens: Pair with Reference…".';
 
 export class ReportPanel implements vscode.Disposable {
@@ -83,8 +86,11 @@ export class ReportPanel implements vscode.Disposable {
       this.post({ type: 'report', view: shapeReport(report, this.query) });
     } catch (error) {
       if (!current()) return;
+      const code = (error as { code?: number }).code;
+      // Overtaken by edits: the scores notification that follows them refreshes again.
+      if (code === CONTENT_MODIFIED) return;
       // The settings may have turned off the metric sorted or filtered by: start again, worst first.
-      if (retry && this.query) {
+      if (retry && code === INVALID_PARAMS && this.query) {
         this.query = undefined;
         return this.refresh(false);
       }

@@ -1,17 +1,20 @@
 """Every segment's own scores as columns: what a report sorts, filters, bins and pages through.
 
 A column holds one metric's sentence score per segment (sentence BLEU with effective order,
-sentence chrF, sentence TER, the ROUGE F-measures, WER), made from the corpus's per-segment statistics. Values
-are remembered by their statistics, so the table of a corpus one edit newer costs the edited
-segments' formulas and a dictionary look-up for the rest. Orders (by any column, either
-direction, ties by segment) are made when first asked for and kept with the table, which is of
-one version of the corpus: a newer version builds a new table.
+sentence chrF, sentence TER, the ROUGE F-measures, WER), made from the corpus's per-segment
+statistics. A segment whose statistics are the very object they were at the last build keeps
+its value (the corpus replaces a segment's statistics only when it re-scores it), others are
+looked up by their statistics or computed: the table of a corpus one edit newer costs the edited
+segments' formulas. Orders (by any column, either direction, ties by segment) are made when
+first asked for and kept with the table, which is of one version of the corpus: a newer version
+builds a new table.
 """
 
 from __future__ import annotations
 
 import math
 import operator
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Sequence
 
@@ -54,15 +57,13 @@ class Histogram:
 
 
 def histogram(metric: str, values: Sequence[float]) -> Histogram:
-    top = 100.0 if metric in ("bleu", "chrf", "ter") else 1.0
-    width = top / 10
-    overflow = metric in ("ter", "wer", "cer")
-    bins = [0] * (11 if overflow else 10)
+    width = (100.0 if metric in ("bleu", "chrf", "ter") else 1.0) / 10
+    bins = [0] * (11 if metric in ("ter", "wer", "cer") else 10)
     last = len(bins) - 1
-    for value in values:
-        # 1e-9: 0.3 / 0.1 is 2.9999..., and 0.3 belongs to the bin that starts there
-        index = last if value >= top else max(0, int(value / width + 1e-9))
-        bins[min(index, last)] += 1
+    # Values are never negative, so int() is floor. 1e-9: 0.3 / 0.1 is 2.9999..., and 0.3 belongs
+    # to the bin that starts there. Past the top edge is the last bin (the top one, or TER's and WER's overflow).
+    for index, count in Counter([int(v / width + 1e-9) for v in values]).items():
+        bins[min(index, last)] += count
     return Histogram(bins, len(values), math.fsum(values) / len(values) if values else None)
 
 
@@ -143,7 +144,9 @@ class TableBuilder:
             self._specs.append(("rougeLsum", "rouge_lsum", operator.itemgetter(2), False))
         if "wer" in metrics:
             self._specs.append(("wer", "wer", lambda st: rates(ErrorCounts(*st)).wer, True))
+        # per memoised column: values by statistics, and the last build's statistics and values
         self._memo: dict[str, dict] = {column: {} for column, _, _, memoised in self._specs if memoised}
+        self._last: dict[str, tuple[list, list[float]]] = {}
 
     def build(self, corpus: Corpus) -> Iterator[SegmentTable | None]:
         """Yields None after each chunk of segments (a caller may do other work, or give up if the
@@ -156,21 +159,24 @@ class TableBuilder:
             if not memoised:
                 columns[column] = list(map(formula, stats))
                 continue
-            memo, fresh = self._memo[column], {}
+            memo = self._memo[column]
+            if len(memo) > 2 * n + CHUNK:
+                memo.clear()  # it never outgrows the corpus by much
+            last_stats, last_values = self._last.get(column, ((), ()))
+            kept = min(n, len(last_stats))
             values = [0.0] * n
             for start in range(0, n, CHUNK):
                 for i in range(start, min(start + CHUNK, n)):
                     st = stats[i]
-                    value = fresh.get(st)
+                    if i < kept and st is last_stats[i]:
+                        values[i] = last_values[i]
+                        continue
+                    value = memo.get(st)
                     if value is None:
-                        value = memo.get(st)
-                        if value is None:
-                            value = formula(st)
-                        fresh[st] = value
+                        value = memo[st] = formula(st)
                     values[i] = value
                 yield None
-            # only the current statistics are remembered: the memo never outgrows the corpus
-            self._memo[column] = fresh
+            self._last[column] = (stats, values)
             columns[column] = values
         edits = [s + d + i for _, s, d, i in statistics["wer"]] if "wer" in statistics else None
         yield SegmentTable(n, columns, edits)

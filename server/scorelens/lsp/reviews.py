@@ -96,6 +96,7 @@ class Review:
     tables: TableBuilder | None = None
     table: SegmentTable | None = None
     table_of: tuple | None = None
+    table_task: asyncio.Task | None = None  # building it after a cold re-score
 
     def sides(self, uri: str) -> list[int]:
         """Which sides of the corpus a document is (0 = hypothesis, k = reference k)."""

@@ -357,6 +357,7 @@ class ScoreLensServer(LanguageServer):
                 cold = True
                 await diagnostics.prepare(self, review)
                 inlay_hints.prepare_soon(self, review)
+                report.prepare_soon(self, review)
         diagnostics.publish(self, review)
         if review.views_stale:  # asked before the scores are announced, so a client that reacts
             review.views_stale = False  # to them finds its views already asked for again
