@@ -12,6 +12,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { chromium } = require('playwright-core');
 const { comparisonExpectations, corpusExpectations, expectations, toRuns } = require('./expected');
+const { collectExtensionHostGarbage, extensionHostRssMb, profiled, takeLongTasks, watchLongTasks } = require('./perf');
 const { VsCode, clean } = require('./vscodeUi');
 
 const [scenario, url, workspace] = process.argv.slice(2);
@@ -627,7 +628,7 @@ async function trusted(page, vs) {
 }
 
 /** Opens the workbench on the copy of samples/mt (or the folder `folder`) and the hypothesis `hyp` in it. */
-async function openHypothesis(page, vs, hyp = HYP, folderName = 'mt', { large = false } = {}) {
+async function openHypothesis(page, vs, hyp = HYP, folderName = 'mt', { large = false, beforeOpen } = {}) {
   await page.goto(url, { waitUntil: 'domcontentloaded' });
   await vs.waitForWorkbench();
   // The explorer lists the folder's files once the workspace is open.
@@ -635,6 +636,7 @@ async function openHypothesis(page, vs, hyp = HYP, folderName = 'mt', { large = 
   const folder = await page.$eval('.explorer-folders-view .monaco-list-row[aria-level="1"], .pane-header[aria-label*="Explorer Section"]', (e) => e.getAttribute('aria-label')).catch(() => '');
   await page.keyboard.press('Control+B'); // hide the side bar: whole lines stay in view
   await page.locator('.part.sidebar').waitFor({ state: 'hidden', timeout: 10_000 });
+  if (beforeOpen) await beforeOpen();
   await vs.openFile(hyp, hyp, { large });
   const title = await page.title();
   assert.match(title, new RegExp(`\\b${folderName}\\b`), `window title ${title}: the workspace is not ${folderName}`);
@@ -662,7 +664,7 @@ async function bigfile(page, vs) {
   const scoreHint = (row) => row?.hints.find((h) => /^BLEU \d+\.\d · /.test(h));
 
   await step(page, 'the 100,000-line pair opens; the status bar shows its corpus scores', async () => {
-    await openHypothesis(page, vs, BIG, 'big', { large: true });
+    await openHypothesis(page, vs, BIG, 'big', { large: true, beforeOpen: () => bigfileBaseline(page) });
     const status = await timed('statusBarAfterOpenMs', () =>
       vs.waitFor('the ScoreLens status bar item', () => vs.scoresStatus(), (t) => t === before.status, 120_000));
     return `${status} after ${figures.statusBarAfterOpenMs} ms`;
@@ -689,6 +691,169 @@ async function bigfile(page, vs) {
       return vs.waitFor(`a new hint on line ${middle}`, hintOf, (h) => h && h !== old, 30_000);
     });
     return `${old} → ${hint} after ${figures.lineHintAfterTypingMs} ms (from the first key)`;
+  });
+
+  await bigfileReportStallsMemory(page, vs, { BIG, lines, middle, before });
+}
+
+/**
+ * Before the big pair opens: the extension host's memory once ScoreLens has started (its server
+ * running), and the workbench's long tasks watched from then on.
+ */
+async function bigfileBaseline(page) {
+  await page.waitForTimeout(1000);
+  const deadline = Date.now() + 60_000;
+  while (serverProcesses().length !== 1 && Date.now() < deadline) await page.waitForTimeout(500);
+  await page.waitForTimeout(3000); // activation's allocations settle
+  figures.extensionHostBeforeOpenMb = extensionHostRssMb(process.env.E2E_SESSION);
+  figures.extensionHostHeapBeforeOpenMb = (await collectExtensionHostGarbage(process.env.E2E_SESSION)).heapUsedMb;
+  await watchLongTasks(page);
+}
+
+/** Polls `probe` every 20 ms until `predicate` holds: for timings finer than VsCode.waitFor's. */
+async function waitClosely(what, probe, predicate, timeout = 20_000) {
+  const end = Date.now() + timeout;
+  let last;
+  while (Date.now() < end) {
+    last = await probe();
+    if (predicate(last)) return last;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`timed out waiting for ${what}; last seen: ${JSON.stringify(last)?.slice(0, 400)}`);
+}
+
+/**
+ * The big pair's report (time to its first paint; paging, sorting and filtering all segments), the
+ * workbench's long tasks while typing, pressing Enter and undoing with the report open, and the
+ * extension host's memory after the files and the report close. Figures to figures.json.
+ */
+async function bigfileReportStallsMemory(page, vs, { BIG, lines, middle, before }) {
+  const total = before.scores.segments;
+  const n = (x) => x.toLocaleString('en');
+
+  await step(page, 'the report of the 100,000 segments: summary and histograms within 1 s of its webview, then the worst rows', async (snap) => {
+    await page.locator(`.tab[aria-label*="${BIG}"]`).first().click();
+    await watchLongTasks(page);
+    await takeLongTasks(page);
+    const start = Date.now();
+    const { value: frame, hottest, byScript, callers } = await profiled(page, async () => {
+      await page.locator('.part.statusbar .statusbar-item', { hasText: /BLEU/ }).first().click();
+      const webview = await vs.reportFrame();
+      figures.reportWebviewMs = Date.now() - start;
+      await webview.waitForSelector('.corpus td.score', { timeout: 30_000 });
+      figures.reportFirstPaintMs = Date.now() - start;
+      await webview.waitForSelector('tr.segment', { timeout: 30_000 });
+      figures.reportRowsMs = Date.now() - start;
+      return webview;
+    });
+    figures.reportOpenHottestFunctions = hottest;
+    figures.reportOpenTimeByScript = byScript;
+    figures.reportOpenHottestCallers = callers;
+    figures.reportOpenLongTasks = await takeLongTasks(page);
+    figures.extensionHostWithReportMb = extensionHostRssMb(process.env.E2E_SESSION);
+    const shown = await frame.evaluate(() => ({
+      rows: document.querySelectorAll('tr.segment').length,
+      bars: document.querySelectorAll('svg.histogram rect.bar').length,
+      page: document.querySelector('.page-status')?.textContent,
+    }));
+    await snap();
+    assert.equal(shown.rows, 100);
+    assert.ok(shown.bars >= 30, `only ${shown.bars} histogram bars`);
+    assert.equal(shown.page, `1–100 of ${n(total)}`);
+    // The webview's own start (VS Code's) is most of the wait on a loaded machine; from there the
+    // summary and histograms must follow within the 1 s target.
+    const afterWebview = figures.reportFirstPaintMs - figures.reportWebviewMs;
+    assert.ok(afterWebview <= 1000, `summary painted ${afterWebview} ms after the webview appeared (the target is 1 s)`);
+    return `webview ${figures.reportWebviewMs} ms, first paint ${figures.reportFirstPaintMs} ms, rows ${figures.reportRowsMs} ms; ${shown.page}; long tasks ${JSON.stringify(figures.reportOpenLongTasks)}`;
+  });
+
+  await step(page, 'the report pages to the last segments, sorts all of them by a column and filters them', async (snap) => {
+    const frame = await vs.reportFrame();
+    const pageStatus = () => frame.$eval('.page-status', (e) => e.textContent);
+    const rows = () => frame.$$eval('tr.segment', (trs) => trs.map((r) => Number(r.dataset.line)));
+    const timedClick = async (name, click, what, probe, predicate) => {
+      const start = Date.now();
+      await click();
+      const value = await waitClosely(what, probe, predicate);
+      figures[name] = Date.now() - start;
+      return value;
+    };
+    const last = `${n(total - 99)}–${n(total)} of ${n(total)}`;
+    await timedClick('reportLastPageMs', () => frame.click('.pager button:has-text("Last")'), 'the last page', pageStatus, (t) => t === last);
+    const header = (label) => frame.locator('th.sortable', { hasText: label }).first();
+    await timedClick('reportSortByLineMs', () => header('Line').click(), 'the first lines', rows, (r) => r[0] === 1 && r.every((x, i) => i === 0 || x === r[i - 1] + 1));
+    await timedClick('reportSortByLineDescendingMs', () => header('Line').click(), 'the last line first', rows, (r) => r[0] === total);
+    const werColumn = (await frame.$$eval('table.segments th', (ths) => ths.map((th) => th.textContent))).indexOf('WER');
+    const wers = () => frame.$$eval('tr.segment', (trs, c) => trs.map((r) => parseFloat(r.children[c].textContent)), werColumn);
+    await timedClick('reportSortByWerMs', () => header('WER').click(), 'rows by WER, lowest first', wers, (w) => w.length === 100 && w.every((x, i) => i === 0 || x >= w[i - 1]) && w[0] === 0);
+    await frame.selectOption('.filter-form select[aria-label="Filter column"]', 'wer');
+    await frame.selectOption('.filter-form select[aria-label="Comparison"]', '>');
+    await frame.fill('.filter-form input', '50');
+    await timedClick('reportFilterMs', () => frame.click('.filter-form button'), 'only rows with WER > 50 %', wers, (w) => w.length > 0 && w.every((x) => x > 50));
+    const filtered = await pageStatus();
+    await snap();
+    assert.match(filtered, /^1–\d+ of [\d,]+$/);
+    return `last page ${figures.reportLastPageMs} ms; by line ${figures.reportSortByLineMs} / ${figures.reportSortByLineDescendingMs} ms; by WER ${figures.reportSortByWerMs} ms; WER > 50 % ${figures.reportFilterMs} ms (${filtered})`;
+  });
+
+  await step(page, 'typing, Enter and undo in the 100,000 lines with the report open: long tasks recorded, scores back after the undo', async () => {
+    await page.locator(`.tab[aria-label*="${BIG}"]`).first().click();
+    await vs.focusEditor();
+    await vs.goToLine(middle + 5);
+    await page.keyboard.press('End');
+    await page.waitForTimeout(2000); // what the jump started settles
+    const status = await vs.scoresStatus();
+    await takeLongTasks(page);
+    const start = Date.now();
+    const { hottest, byScript, callers } = await profiled(page, async () => {
+      const keys = Date.now();
+      await page.keyboard.type(' and then some', { delay: 50 });
+      await page.keyboard.press('Enter');
+      figures.typingKeysAndEnterMs = Date.now() - keys;
+      await page.keyboard.type('A new line', { delay: 50 });
+      await page.waitForTimeout(2000);
+      // Undo until the two lines are as before the typing (VS Code decides the undo stops).
+      const typedLine = middle + 5;
+      const restored = (rows) => [0, 1].every((k) => rows.find((r) => r.line === typedLine + k)?.text === lines[typedLine + k - 1]);
+      for (let i = 0; i < 6 && !restored(await vs.editorLines()); i++) {
+        await page.keyboard.press('Control+Z');
+        await vs.waitFor('the text after an undo', () => vs.editorLines(), restored, 3000).catch(() => undefined);
+      }
+      await page.waitForTimeout(3000); // the last re-score's diagnostics, hints and report refresh
+    });
+    figures.typingWallMs = Date.now() - start;
+    figures.typingLongTasks = await takeLongTasks(page);
+    figures.typingHottestFunctions = hottest;
+    figures.typingTimeByScript = byScript;
+    figures.typingHottestCallers = callers;
+    const { over100ms } = figures.typingLongTasks;
+    await vs.waitFor('the scores of before the typing', () => vs.scoresStatus(), (t) => t === status, 30_000);
+    return `long tasks ${JSON.stringify(figures.typingLongTasks)} (over 100 ms: ${over100ms.join(', ') || 'none'}); 15 keys and Enter in ${figures.typingKeysAndEnterMs} ms (750 ms of key delays); busiest: ${hottest.slice(0, 4).join('; ')}`;
+  });
+
+  await step(page, 'closing the files and the report keeps nothing: the extension host within 20 % of before once collected', async () => {
+    await vs.runCommand('File: Revert File');
+    await vs.runCommand('View: Close All Editors');
+    await page.waitForSelector('.editor-group-container .tab', { state: 'detached', timeout: 20_000 });
+    const limit = figures.extensionHostBeforeOpenMb * 1.2;
+    const samples = [];
+    const end = Date.now() + 30_000;
+    while (Date.now() < end) {
+      samples.push(extensionHostRssMb(process.env.E2E_SESSION));
+      if (samples.length >= 3 && samples.at(-1) <= limit) break;
+      await page.waitForTimeout(2000);
+    }
+    figures.extensionHostAfterCloseWaitS = samples.length * 2;
+    figures.extensionHostAfterCloseMb = samples.at(-1);
+    figures.extensionHostAfterCloseSamplesMb = samples;
+    const { extensionHostBeforeOpenMb: was, extensionHostWithReportMb: open } = figures;
+    // Still used, or garbage V8 has not collected yet? A forced full collection tells.
+    const collected = await collectExtensionHostGarbage(process.env.E2E_SESSION);
+    figures.extensionHostAfterForcedGcMb = collected.rssMb;
+    figures.extensionHostHeapAfterForcedGcMb = collected.heapUsedMb;
+    const summary = `extension host ${was} MB before (JS heap ${figures.extensionHostHeapBeforeOpenMb} MB), ${open} MB with the report open, ${samples.join(' → ')} MB in the ${samples.length * 2} s after closing, ${collected.rssMb} MB after a forced garbage collection (JS heap ${collected.heapUsedMb} MB)`;
+    assert.ok(collected.rssMb <= limit, summary);
+    return summary;
   });
 }
 
