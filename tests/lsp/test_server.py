@@ -440,6 +440,7 @@ async def test_long_cold_rescore_shows_progress_keeps_serving_and_takes_an_edit(
     # about 1.5 s to score here: long enough for progress (shown after half a second)
     hyp = [f"line {i} the cat sat on a mat while {i % 97} birds sang in {i % 89} old trees near the river {i % 13}" for i in range(n)]
     ref = [f"line {i} the dog sat on the mat as {i % 97} birds sang in {i % 83} tall trees by the river {i % 13}" for i in range(n)]
+    started = asyncio.get_running_loop().time()
     uri, _ = write_pair(client, "long", "\n".join(hyp) + "\n", "\n".join(ref) + "\n")
     hover = await client.text_document_hover_async(
         types.HoverParams(types.TextDocumentIdentifier(small), types.Position(0, 5))
@@ -448,6 +449,7 @@ async def test_long_cold_rescore_shows_progress_keeps_serving_and_takes_an_edit(
     assert not [p for p in client.scores_log if p["uri"] == uri], "the hover waited for the long re-score"
     change(client, uri, 2, (0, 0), (0, 0), "extra ")
     final = await scores(client, uri, version=2, timeout=60)
+    took = asyncio.get_running_loop().time() - started
 
     hyp[0] = "extra " + hyp[0]
     expected = sacrebleu.BLEU().corpus_score(hyp, [ref])
@@ -461,6 +463,9 @@ async def test_long_cold_rescore_shows_progress_keeps_serving_and_takes_an_edit(
     begun = [reports for reports in client.progress_reports.values() if reports and reports[0].kind == "begin"]
     assert begun and all(r[-1].kind == "end" for r in begun)
     assert begun[0][0].title == "ScoreLens: scoring"
+    # at most one report per quarter second (each redraws the client's status bar), not one per slice
+    reported = [r for reports in begun for r in reports if r.kind == "report"]
+    assert len(reported) <= len(begun) * (1 + (took + 2) / 0.25)
 
 
 @pytest.mark.parametrize("echo_data", [True, False], ids=["data", "no-data"])
