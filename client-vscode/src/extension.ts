@@ -11,6 +11,7 @@ import { CommandInterceptor, ServerManager } from './serverManager';
 import { LAUNCH_SETTINGS, SECTION } from './settings';
 import { ScoresStatusBar } from './statusBar';
 import { ScrollSync } from './syncScroll';
+import { ViewportReporter } from './viewportReporter';
 
 let server: ServerManager | undefined;
 
@@ -24,6 +25,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const report = new ReportPanel(context.extensionUri, (uri, query) => manager.requestReport(uri, query));
   const compare = new ComparePanel((uri) => manager.requestComparison(uri));
   const scrollSync = new ScrollSync();
+  const viewport = new ViewportReporter((uri) => statusBar.isPaired(uri), (params) => manager.notifyVisibleRanges(params));
   const pairings = new PairingStore(context.workspaceState, exists);
   const commands = new Commands({ server: manager, statusBar, report, compare, scrollSync, pairings, log });
   for (const [command, interceptor] of commands.interceptors()) interceptors.set(command, interceptor);
@@ -34,14 +36,19 @@ export function activate(context: vscode.ExtensionContext): void {
     report,
     compare,
     scrollSync,
+    viewport,
     ...commands.register(),
     manager.onScores((params) => {
       statusBar.update(params);
       report.onScores(params);
+      viewport.schedule(); // a document just paired is shown already
     }),
     manager.onCompareChanged((result) => compare.onChanged(result)),
     manager.onStopped(() => statusBar.clear()),
-    manager.onStarted(() => void commands.restorePairings()),
+    manager.onStarted(() => {
+      void commands.restorePairings();
+      viewport.reset();
+    }),
     // Server settings reach the server through workspace/didChangeConfiguration (see ServerManager);
     // only a different program to run needs a restart.
     vscode.workspace.onDidChangeConfiguration((e) => {

@@ -9,6 +9,14 @@ export const REPORT_REQUEST = 'scorelens/report';
 export const COMPARE_REQUEST = 'scorelens/compare';
 /** Custom notification, server → client: a comparison's numbers changed after edits. */
 export const COMPARE_CHANGED_NOTIFICATION = 'scorelens/compareChanged';
+/** Custom notification, client → server: the lines of a paired document the editors show. */
+export const VISIBLE_RANGES_NOTIFICATION = 'scorelens/visibleRanges';
+
+/** LSP ranges; `ranges: []` when the document is no longer shown. */
+export interface VisibleRangesParams {
+  uri: string;
+  ranges: { start: { line: number; character: number }; end: { line: number; character: number } }[];
+}
 
 /**
  * Server commands (workspace/executeCommand). vscode-languageclient registers these as VS Code

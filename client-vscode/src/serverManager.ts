@@ -14,7 +14,18 @@ import {
 } from 'vscode-languageclient/node';
 import { activeInterpreter, isPythonExtensionInstalled } from './pythonExtension';
 import { findBundledWheel, installPrivateEnv, privateEnvDir } from './privateEnv';
-import { COMPARE_CHANGED_NOTIFICATION, COMPARE_REQUEST, CompareResult, REPORT_REQUEST, Report, ReportQuery, SCORES_NOTIFICATION, ScoresParams } from './protocol';
+import {
+  COMPARE_CHANGED_NOTIFICATION,
+  COMPARE_REQUEST,
+  CompareResult,
+  REPORT_REQUEST,
+  Report,
+  ReportQuery,
+  SCORES_NOTIFICATION,
+  ScoresParams,
+  VISIBLE_RANGES_NOTIFICATION,
+  VisibleRangesParams,
+} from './protocol';
 import { RestartPolicy, shutDownOnConnectionError } from './restartPolicy';
 import {
   Discovery,
@@ -102,6 +113,11 @@ export class ServerManager implements vscode.Disposable {
   /** Runs a server command directly (not through the VS Code command, so no interceptor applies). */
   async executeServerCommand<T>(command: string, ...args: unknown[]): Promise<T> {
     return this.runningClient().sendRequest(ExecuteCommandRequest.type, { command, arguments: args }) as Promise<T>;
+  }
+
+  /** Where the user looks; dropped while no server runs (a new one is told again on start). */
+  notifyVisibleRanges(params: VisibleRangesParams): void {
+    if (this.client?.isRunning()) void this.client.sendNotification(VISIBLE_RANGES_NOTIFICATION, params).catch(() => undefined);
   }
 
   async requestReport(uri: string, query: ReportQuery): Promise<Report | null> {

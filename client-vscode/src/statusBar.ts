@@ -36,6 +36,12 @@ export class ScoresStatusBar implements vscode.Disposable {
     this.render();
   }
 
+  /** A paired hypothesis or one of its references. */
+  isPaired(uri: string): boolean {
+    const key = ScoresStatusBar.key(uri);
+    return [...this.latest.values()].some((p) => ScoresStatusBar.key(p.uri) === key || p.references.some((r) => ScoresStatusBar.key(r) === key));
+  }
+
   /** What the server last said about `uri`, if it is a paired hypothesis. */
   scoresFor(uri: vscode.Uri): ScoresParams | undefined {
     return this.latest.get(ScoresStatusBar.key(uri));

@@ -43,6 +43,15 @@ def test_paragraph_positions():
     assert [c.first_line(0, i) for i in range(2)] == [0, 4]
     assert [c.segment_at(0, ln) for ln in range(6)] == [0, 0, None, None, 1, None]
     assert c.position(0, 0, len("first para\nstill")) == (1, 5)
+    # the segments with a line in first..last: blank lines between paragraphs belong to none
+    assert [list(c.segments_on(0, a, b)) for a, b in [(0, 0), (1, 2), (2, 3), (2, 4), (0, 9), (5, 9)]] == [
+        [0], [0], [], [1], [0, 1], []
+    ]
+
+
+def test_segments_on_lines():
+    c = Corpus("a\nb\nc\n", ["a\nb\nx\n"], ScoringConfig(metrics=frozenset({"wer"})))
+    assert [list(c.segments_on(0, a, b)) for a, b in [(0, 0), (1, 2), (2, 9), (3, 9)]] == [[0], [1, 2], [2], []]
 
 
 @examples(200)

@@ -192,6 +192,16 @@ class Corpus:
             return None
         return i
 
+    def segments_on(self, side: int, first: int, last: int) -> range:
+        """The segments with a line in ``first..last`` (document lines of one side)."""
+        s = self._sides[side]
+        if s.starts is None:
+            return range(min(max(first, 0), len(s.texts)), min(last + 1, len(s.texts)))
+        lo = max(bisect.bisect_right(s.starts, first) - 1, 0)
+        if lo < len(s.starts) and first >= s.starts[lo] + s.texts[lo].count("\n") + 1:
+            lo += 1  # ``first`` is past that segment (a blank line between paragraphs)
+        return range(lo, bisect.bisect_right(s.starts, last))
+
     def position(self, side: int, segment: int, offset: int) -> tuple[int, int]:
         """(line, column) in code points of an offset into a segment's text."""
         line = self.first_line(side, segment)

@@ -3,7 +3,9 @@
 Per segment, diagnostics are cached as JSON text, keyed by the segment's texts and first lines
 (all they are made from): a keystroke changes one segment, so only its diagnostics are rebuilt,
 and a push joins cached text instead of encoding up to ``maxProblems`` diagnostics again. At
-most ``maxProblems`` are sent per file; one more diagnostic says how many were left out.
+most ``maxProblems`` are sent per file, spent where the user is: around the lines the client
+shows (``scorelens/visibleRanges``), then around the last edits, then from the top. One more
+diagnostic, where the user looks, says how many were left out and how to see them.
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Iterator
 
+import attrs
 from lsprotocol import types
 from pygls.protocol import default_converter
 from pygls.uris import to_fs_path
@@ -33,7 +37,27 @@ DROPPED_TEXT = "rouge.tokenizer-dropped-text"
 LINE_COUNTS = "pairing.line-count-mismatch"
 BYTE_ORDER_MARK = "pairing.byte-order-mark"
 TRUNCATED = "scorelens.truncated"
+VISIBLE_RANGES = "scorelens/visibleRanges"
+# The budget goes first to the visible lines and as many again above and below them, so a scroll
+# of up to a page finds its diagnostics before the client's next visible ranges arrive; then to
+# this many lines either side of each of the last edits.
+EDIT_REACH = 20
 _CONVERTER = default_converter()
+
+
+@attrs.define
+class VisibleRangesParams:
+    uri: str
+    ranges: list[types.Range]
+
+
+@attrs.define
+class VisibleRangesNotification:
+    """Typed, so malformed params are dropped at the edge as LSP's own (:mod:`.wire`)."""
+
+    params: VisibleRangesParams
+    method: str = VISIBLE_RANGES
+    jsonrpc: str = "2.0"
 
 
 def severity(review: Review, code: str) -> types.DiagnosticSeverity | None:
@@ -274,6 +298,46 @@ def on_lines(ls, review: Review, first: int, last: int) -> list[types.Diagnostic
     return found
 
 
+def _windows(ls, review: Review) -> list[tuple[int, int, int, int]]:
+    """(side, first line, last line, reach) where the budget goes first, nearest lines first: each
+    visible range of the review's documents and as many lines again either side, then each of the
+    last edits and ``EDIT_REACH`` lines either side."""
+    windows = []
+    for uri in (review.uri, *review.pairing.references):
+        for first, last in ls.visible.get(uri, ()):
+            windows += [(side, first, last, last - first + 1) for side in review.sides(uri)]
+    windows += [(side, line, line, EDIT_REACH) for side, line in review.edits]
+    return windows
+
+
+def _outward(inner: range, outer: range) -> Iterator[int]:
+    """``inner``, then the rest of ``outer`` from the nearest to the farthest, below and above."""
+    yield from inner
+    for d in range(1, max(inner.start - outer.start, outer.stop - inner.stop) + 1):
+        if inner.stop - 1 + d < outer.stop:
+            yield inner.stop - 1 + d
+        if inner.start - d >= outer.start:
+            yield inner.start - d
+
+
+def _in_order(ls, review: Review) -> Iterator[int]:
+    """Each segment with differences once, in the order the ``maxProblems`` budget is spent."""
+    corpus = review.corpus
+    seen: set[int] = set()
+    for side, first, last, reach in _windows(ls, review):
+        inner = corpus.segments_on(side, first, last)
+        outer = corpus.segments_on(side, max(first - reach, 0), last + reach)
+        for segment in _outward(inner, outer):
+            if segment not in seen and corpus.next_differing(segment) == segment:
+                seen.add(segment)
+                yield segment
+    segment = corpus.next_differing()
+    while segment is not None:
+        if segment not in seen:
+            yield segment
+        segment = corpus.next_differing(segment + 1)
+
+
 async def prepare(ls, review: Review) -> None:
     """After a cold re-score, build what the next push or pull sends, yielding to the event loop
     now and then: nothing is cached, and ``maxProblems`` diagnostics at once take tens of ms."""
@@ -282,15 +346,15 @@ async def prepare(ls, review: Review) -> None:
         return
     shown = 0
     deadline = time.perf_counter() + SLICE_SECONDS
-    segment = corpus.next_differing()
-    while segment is not None and shown < review.settings.max_problems:
+    for segment in _in_order(ls, review):
+        if shown >= review.settings.max_problems:
+            break
         shown += len(_segment(ls, review, segment)[0].get(0, ()))
         if time.perf_counter() > deadline:
             await asyncio.sleep(0)
             if review.corpus is not corpus or corpus.dirty:
                 return  # changed meanwhile: the caller re-scores and prepares again
             deadline = time.perf_counter() + SLICE_SECONDS
-        segment = corpus.next_differing(segment + 1)
 
 
 def _byte_order_marks(ls, review: Review, open_refs: dict[int, str]) -> dict[str, list[str]]:
@@ -331,8 +395,9 @@ def collect(ls, review: Review) -> dict[str, list[str]]:
         out[uri].extend(diags)
     not_built = dict.fromkeys(out, 0)
     seen_differing = 0
-    segment = corpus.next_differing()
-    while segment is not None and len(hyp) < cap:
+    for segment in _in_order(ls, review):
+        if len(hyp) >= cap:
+            break
         seen_differing += 1
         per_side, more = _segment(ls, review, segment)
         for side, diags in per_side.items():
@@ -340,7 +405,6 @@ def collect(ls, review: Review) -> dict[str, list[str]]:
             if uri is not None:
                 out[uri].extend(diags)
                 not_built[uri] += more.get(side, 0)
-        segment = corpus.next_differing(segment + 1)
     left = corpus.totals().differing - seen_differing
     for uri, diags in out.items():
         cut = max(len(diags) - (cap - 1), 0) if len(diags) > cap or left or not_built[uri] else 0
@@ -351,9 +415,11 @@ def collect(ls, review: Review) -> dict[str, list[str]]:
         parts = [f"{cut} more findings"] if cut else []
         if left:
             parts.append(f"{left} more segments with differences")
+        line = _note_line(ls, review, uri)
         summary = types.Diagnostic(
-            types.Range(types.Position(0, 0), types.Position(0, 0)),
-            " and ".join(parts) + f" not shown (scorelens.maxProblems = {cap})",
+            types.Range(types.Position(line, 0), types.Position(line, 0)),
+            " and ".join(parts) + f" not shown (scorelens.maxProblems = {cap}): raise scorelens.maxProblems "
+            "to see more of them here, or open the ScoreLens report (the code lens on line 1) for every segment",
             types.DiagnosticSeverity.Information,
             code=TRUNCATED,
             source=SOURCE,
@@ -362,10 +428,23 @@ def collect(ls, review: Review) -> dict[str, list[str]]:
     return out
 
 
+def _note_line(ls, review: Review, uri: str) -> int:
+    """Where the "not shown" note goes: the first visible line, else the last edit's, else line 1."""
+    visible = ls.visible.get(uri)
+    if visible:
+        return visible[0][0]
+    sides = review.sides(uri)
+    return next((line for side, line in review.edits if side in sides), 0)
+
+
 def publish(ls, review: Review) -> None:
     if ls.pull_diagnostics:
         ls.workspace_diagnostic_refresh(None)
         return
+    _push(ls, review)
+
+
+def _push(ls, review: Review) -> None:
     hypothesis_open = review.uri in ls.documents.open
     for uri, diags in collect(ls, review).items():
         version = review.versions.get(uri) if hypothesis_open else None
@@ -404,4 +483,34 @@ def offer_pull(ls) -> None:
         for review in ls.reviews_of(uri):
             await ls.settled(review)
             items.extend(collect(ls, review).get(uri, []))
-        return {"kind": "full", "items": json.loads(f"[{','.join(items)}]")}
+        ls.published[uri] = ",".join(items)  # what the client holds: a scroll re-pulls only if it changes
+        return {"kind": "full", "items": json.loads(f"[{ls.published[uri]}]")}
+
+
+def _moved(ls, review: Review) -> None:
+    """The user looks elsewhere: send what changed for the budget's new place. A pulling client
+    is asked to pull again only if some document's diagnostics would differ."""
+    if review.corpus is None or review.corpus.dirty or (review.task is not None and not review.task.done()):
+        return  # the re-score under way publishes for the new place
+    if not ls.pull_diagnostics:
+        _push(ls, review)
+        return
+    for uri, diags in collect(ls, review).items():
+        if uri in ls.published and ls.published[uri] != ",".join(diags):
+            ls.workspace_diagnostic_refresh(None)
+            return
+
+
+def register(server) -> None:
+    @server.feature(VISIBLE_RANGES)
+    def visible_ranges(ls, params: VisibleRangesParams) -> None:
+        """``{"uri", "ranges": [Range]}``: the lines of a document the client shows (none when
+        it no longer shows it)."""
+        uri = params.uri
+        ranges = [(r.start.line, r.end.line) for r in params.ranges]
+        if ranges:
+            ls.visible[uri] = ranges
+        else:
+            ls.visible.pop(uri, None)
+        for review in ls.reviews_of(uri):
+            _moved(ls, review)

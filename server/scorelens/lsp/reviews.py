@@ -33,6 +33,8 @@ PROGRESS_TICK_S = 0.25
 # Segments in a cold re-score's first slice (the first texts meet only unseen words, so are slow);
 # later slices are sized from the time the last one took.
 FIRST_SLICE = 10
+# Edits remembered for where diagnostics are shown first (after the visible lines).
+EDITS_KEPT = 3
 
 
 @dataclass
@@ -97,6 +99,11 @@ class Review:
     table: SegmentTable | None = None
     table_of: tuple | None = None
     table_task: asyncio.Task | None = None  # building it after a cold re-score
+    # (side, line) of the last few edits, newest first: where diagnostics go after the visible lines
+    edits: list[tuple[int, int]] = field(default_factory=list)
+
+    def edited(self, side: int, line: int) -> None:
+        self.edits = [(side, line), *(e for e in self.edits if e != (side, line))][:EDITS_KEPT]
 
     def sides(self, uri: str) -> list[int]:
         """Which sides of the corpus a document is (0 = hypothesis, k = reference k)."""

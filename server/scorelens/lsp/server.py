@@ -30,6 +30,7 @@ from .. import __version__
 from ..core import Corpus, TokenizerUnavailable
 from ..textfile import MissingFile, UnreadableText
 from .compare import Comparisons
+from .diagnostics import VISIBLE_RANGES, VisibleRangesNotification
 from .documents import Documents, OpenDocument
 from .pairing import Pairings, files_in
 from .positions import Columns
@@ -60,6 +61,9 @@ class ScoreLensProtocol(GuardedProtocol):
     The server keeps open documents in its line model (:mod:`.documents`); pygls's copy would
     split and re-join a whole 100,000-line text on every keystroke.
     """
+
+    def get_message_type(self, method: str):
+        return VisibleRangesNotification if method == VISIBLE_RANGES else super().get_message_type(method)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
@@ -186,9 +190,12 @@ class ScoreLensServer(LanguageServer):
         self._settings_raw: dict[str | None, Any] = {}
         # the latest track() of each document: an earlier one still waiting for settings gives way
         self._tracking: dict[str, object] = {}
-        # the last diagnostics notification sent per document, so an identical one is not sent again
+        # the last diagnostics notification sent per document, so an identical one is not sent
+        # again (for a pulling client: the items it last pulled)
         self.published: dict[str, str] = {}
         self.comparisons = Comparisons()
+        # per document, the line ranges the client shows (scorelens/visibleRanges)
+        self.visible: dict[str, list[tuple[int, int]]] = {}
 
     # -- reporting -------------------------------------------------------------------------
 
@@ -415,6 +422,7 @@ class ScoreLensServer(LanguageServer):
                 if review.corpus is not None:
                     for side in review.sides(doc.uri):
                         review.corpus.replace_lines(side, edit.start, edit.end, edit.lines)
+                        review.edited(side, edit.start)
                     review.versions[doc.uri] = doc.version
         for review in reviews:
             if review.settings.run == "onType":
@@ -553,6 +561,7 @@ def did_save(ls: ScoreLensServer, params: types.DidSaveTextDocumentParams) -> No
 def did_close(ls: ScoreLensServer, params: types.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
     ls.documents.open.pop(uri, None)
+    ls.visible.pop(uri, None)
     review = ls.reviews.pop(uri, None)
     if review is not None:
         if review.task is not None:
@@ -597,9 +606,9 @@ async def did_change_watched_files(ls: ScoreLensServer, params: types.DidChangeW
 
 def main() -> None:
     """Serve one client over standard input and output (``serve --tcp`` runs one of these per client)."""
-    from . import code_actions, code_lens, commands, compare, hover, inlay_hints, report
+    from . import code_actions, code_lens, commands, compare, diagnostics, hover, inlay_hints, report
 
-    for feature in (code_actions, code_lens, commands, compare, hover, inlay_hints, report):
+    for feature in (code_actions, code_lens, commands, compare, diagnostics, hover, inlay_hints, report):
         feature.register(server)
     logging.basicConfig(level=logging.WARNING)
     server.start_io(stdin=BoundedReader(sys.stdin.buffer))
