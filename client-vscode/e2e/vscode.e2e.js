@@ -655,18 +655,13 @@ async function bigfile(page, vs) {
   const middle = Math.floor((lines.length - 1) / 2);
   const before = corpusExpectations(workspace, BIG, original);
   log('expected status', before.status, `(${before.scores.segments} segments)`);
-  const timed = async (name, body) => {
-    const start = Date.now();
-    const value = await body();
-    figures[name] = Date.now() - start;
-    return value;
-  };
   const scoreHint = (row) => row?.hints.find((h) => /^BLEU \d+\.\d · /.test(h));
 
   await step(page, 'the 100,000-line pair opens; the status bar shows its corpus scores', async () => {
     await openHypothesis(page, vs, BIG, 'big', { large: true, beforeOpen: () => bigfileBaseline(page) });
-    const status = await timed('statusBarAfterOpenMs', () =>
-      vs.waitFor('the ScoreLens status bar item', () => vs.scoresStatus(), (t) => t === before.status, 120_000));
+    const start = Date.now();
+    const status = await vs.waitFor('the ScoreLens status bar item', () => vs.scoresStatus(), (t) => t === before.status, 120_000);
+    figures.statusBarAfterOpenMs = Date.now() - start;
     return `${status} after ${figures.statusBarAfterOpenMs} ms`;
   });
 
@@ -697,16 +692,29 @@ async function bigfile(page, vs) {
     return text.slice(0, 160);
   });
 
-  await step(page, 'typing in the middle line changes its hint', async () => {
+  await step(page, 'typing in the middle line: its hint and the status bar show the change', async (snap) => {
     const hintOf = async () => scoreHint((await vs.editorLines()).find((r) => r.line === middle));
     const old = await hintOf();
+    const TYPED = ' and more words here';
+    const edited = lines.map((l, i) => (i === middle - 1 ? l + TYPED : l)).join('\n');
+    const after = corpusExpectations(workspace, BIG, edited);
+    // Each score followed by what the edit changed, e.g. "BLEU 45.1 (−0.00021)".
+    const escaped = after.status.replace(/[.()%]/g, '\\$&').split(' · ');
+    const withChange = new RegExp(`^${escaped.map((p) => `${p} \\((?:[+−]\\d+\\.\\d+|±0)\\)`).join(' · ')}$`);
     await vs.focusEditor();
     await page.keyboard.press('End');
-    const hint = await timed('lineHintAfterTypingMs', async () => {
-      await page.keyboard.type(' and more words here', { delay: 20 });
-      return vs.waitFor(`a new hint on line ${middle}`, hintOf, (h) => h && h !== old, 30_000);
-    });
-    return `${old} → ${hint} after ${figures.lineHintAfterTypingMs} ms (from the first key)`;
+    const start = Date.now();
+    await page.keyboard.type(TYPED, { delay: 20 });
+    const hint = await vs.waitFor(`a new hint on line ${middle}`, hintOf, (h) => h && h !== old, 30_000);
+    figures.lineHintAfterTypingMs = Date.now() - start;
+    const status = await vs.waitFor('the status bar with the change of the edit', () => vs.scoresStatus({ withChange: true }), (t) => withChange.test(t ?? ''), 30_000);
+    figures.statusBarChangeAfterTypingMs = Date.now() - start;
+    // The change is the edit's: the corpus BLEU now minus before it, to the digits shown.
+    const bleuChange = Number(/^BLEU [\d.]+ \(([+−][\d.]+)\)/.exec(status)[1].replace('−', '-'));
+    const expected = after.scores.bleu.score - before.scores.bleu.score;
+    assert.ok(Math.abs(bleuChange - expected) <= Math.abs(expected) * 0.05, `BLEU change ${bleuChange}, expected ${expected}`);
+    await snap();
+    return `${old} → ${hint} after ${figures.lineHintAfterTypingMs} ms; status bar "${status}" after ${figures.statusBarChangeAfterTypingMs} ms (from the first key)`;
   });
 
   await bigfileReportStallsMemory(page, vs, { BIG, lines, middle, before });

@@ -89,9 +89,13 @@ class VsCode {
     );
   }
 
-  /** The ScoreLens status bar item's text, or undefined when it is hidden. */
-  async scoresStatus() {
-    return (await this.statusBarItems()).find((t) => /\bBLEU\b|\bWER\b|\bROUGE/.test(t));
+  /**
+   * The ScoreLens status bar item's scores, or undefined when it is hidden; without the last
+   * edit's changes (` (+0.000031)` after each score) unless `withChange`.
+   */
+  async scoresStatus({ withChange = false } = {}) {
+    const text = (await this.statusBarItems()).find((t) => /\bBLEU\b|\bWER\b|\bROUGE/.test(t));
+    return withChange || text === undefined ? text : text.replace(/ \((?:[+−]\d+\.\d+|±0)\)/g, '');
   }
 
   async waitFor(what, probe, predicate, timeout = 30_000) {

@@ -100,6 +100,19 @@ export interface ScoresParams {
   references: string[];
   /** null when the document stopped being a paired hypothesis. */
   scores: CorpusScores | null;
+  /**
+   * What the edits of the line edited last changed: each metric's headline figure (as in
+   * `scores`: BLEU 0–100, ROUGE F 0–1, error rates 0–1) now minus before that line's edits began.
+   * null before any edit.
+   */
+  change?: ScoreChange | null;
+}
+
+export interface ScoreChange {
+  uri: string;
+  /** 0-based line of the edit. */
+  line: number;
+  scores: Partial<Record<MetricId, number>>;
 }
 
 export interface SegmentReport extends Partial<Record<RougeNId, number | null>> {

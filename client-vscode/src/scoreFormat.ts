@@ -1,5 +1,5 @@
 // How scores are written in the status bar, its tooltip and the report. No `vscode` import.
-import { ALL_METRICS, CorpusScores, MetricId, ROUGE_N, RougeNId } from './protocol';
+import { ALL_METRICS, CorpusScores, MetricId, ROUGE_N, RougeNId, ScoreChange } from './protocol';
 
 const isRougeN = (metric: MetricId): metric is RougeNId => (ROUGE_N as readonly MetricId[]).includes(metric);
 
@@ -60,11 +60,31 @@ export function metricLabel(scores: CorpusScores, metric: MetricId): string {
   return METRIC_LABEL[metric];
 }
 
-/** e.g. `BLEU 31.2 · chrF 55.0 · TER 58.1 · ROUGE-L 0.605 · WER 31.0%`, in a fixed metric order. */
-export function statusBarText(scores: CorpusScores): string {
+/**
+ * e.g. `BLEU 31.2 · chrF 55.0 · TER 58.1 · ROUGE-L 0.605 · WER 31.0%`, in a fixed metric order;
+ * with `change`, each figure followed by what the last edit changed: `BLEU 31.2 (+0.000031)`.
+ */
+export function statusBarText(scores: CorpusScores, change?: ScoreChange['scores']): string {
   return presentMetrics(scores)
-    .map((m) => `${metricLabel(scores, m)} ${formatMetric(m, headlineValue(scores, m) as number)}`)
+    .map((m) => {
+      const figure = `${metricLabel(scores, m)} ${formatMetric(m, headlineValue(scores, m) as number)}`;
+      const delta = change?.[m];
+      return delta === undefined ? figure : `${figure} (${formatChange(m, delta)})`;
+    })
     .join(' · ');
+}
+
+/**
+ * A change of a metric's figure in the units it is shown in (error rates in percentage points),
+ * with its first two significant digits: one edited line of 100,000 moves a corpus score by about
+ * 1e-5. Never fewer decimals than the figure's own plus one; float noise (under 1e-9) is `±0`.
+ */
+export function formatChange(metric: MetricId, change: number): string {
+  const shown = metric === 'wer' || metric === 'cer' ? 100 * change : change;
+  if (Math.abs(shown) < 1e-9) return '±0';
+  const own = PERCENT_SCALE.has(metric) || metric === 'wer' || metric === 'cer' ? 1 : 3;
+  const places = Math.min(Math.max(own + 1, 1 - Math.floor(Math.log10(Math.abs(shown)))), 12);
+  return `${shown > 0 ? '+' : '−'}${Math.abs(shown).toFixed(places)}`;
 }
 
 export interface MetricDetail {

@@ -5,8 +5,10 @@ export const SECTION = 'scorelens';
 
 /** Read by the extension, not the server; a change restarts the server. */
 export const LAUNCH_SETTINGS = ['server.path', 'interpreter'] as const;
+/** Whether the status bar shows the change of the last edit beside each score. */
+export const SHOW_CHANGE_SETTING = 'statusBar.showChange';
 /** Read by the extension (vscode-languageclient handles `<id>.trace.server` itself). */
-export const CLIENT_ONLY_SETTINGS: readonly string[] = [...LAUNCH_SETTINGS, 'trace.server'];
+export const CLIENT_ONLY_SETTINGS: readonly string[] = [...LAUNCH_SETTINGS, 'trace.server', SHOW_CHANGE_SETTING];
 
 export const InlayHintSetting = {
   lineScores: 'inlayHints.lineScores',

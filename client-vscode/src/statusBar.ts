@@ -2,8 +2,9 @@
 // Hidden for any file that is not a paired hypothesis.
 import * as vscode from 'vscode';
 import { CorpusScores, ScoresParams } from './protocol';
-import { metricDetails, statusBarText } from './scoreFormat';
+import { formatChange, metricDetails, statusBarText } from './scoreFormat';
 import { fileNameOf } from './report/reportData';
+import { SECTION, SHOW_CHANGE_SETTING } from './settings';
 
 /** Context key set while the active editor shows a paired hypothesis (used by menus). */
 export const PAIRED_CONTEXT_KEY = 'scorelens.activeIsPairedHypothesis';
@@ -17,7 +18,11 @@ export class ScoresStatusBar implements vscode.Disposable {
   constructor(showReportCommand: string) {
     this.item.name = 'ScoreLens Scores';
     this.item.command = showReportCommand;
-    this.disposables.push(this.item, vscode.window.onDidChangeActiveTextEditor(() => this.render()));
+    this.disposables.push(
+      this.item,
+      vscode.window.onDidChangeActiveTextEditor(() => this.render()),
+      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${SECTION}.${SHOW_CHANGE_SETTING}`) && this.render()),
+    );
   }
 
   /** The server's URI spelling may differ from VS Code's (percent-encoding): normalise both. */
@@ -59,20 +64,34 @@ export class ScoresStatusBar implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    this.item.text = `$(graph) ${statusBarText(params.scores)}`;
-    this.item.tooltip = tooltip(params, params.scores);
+    const showChange = vscode.workspace.getConfiguration(SECTION).get<boolean>(SHOW_CHANGE_SETTING, true);
+    const change = showChange ? params.change ?? undefined : undefined;
+    this.item.text = `$(graph) ${statusBarText(params.scores, change?.scores)}`;
+    this.item.tooltip = tooltip(params, params.scores, change);
     this.item.show();
   }
 }
 
-function tooltip(params: ScoresParams, scores: CorpusScores): vscode.MarkdownString {
+function tooltip(params: ScoresParams, scores: CorpusScores, change: ScoresParams['change']): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown('**ScoreLens** · ');
   md.appendText(`${scores.segments} segments against ${params.references.map(fileNameOf).join(', ')}`);
   md.appendMarkdown('\n\n');
-  md.appendMarkdown('| metric | score | details |\n|---|---|---|\n');
-  for (const d of metricDetails(scores)) md.appendMarkdown(`| ${d.label} | ${d.value} | ${d.detail} |\n`);
+  md.appendMarkdown(`| metric | score |${change ? ' last edit |' : ''} details |\n|---|---|${change ? '---|' : ''}---|\n`);
+  for (const d of metricDetails(scores)) {
+    const delta = change?.scores[d.metric];
+    const edit = change ? ` ${delta === undefined ? '' : formatChange(d.metric, delta)} |` : '';
+    md.appendMarkdown(`| ${d.label} | ${d.value} |${edit} ${d.detail} |\n`);
+  }
   md.appendMarkdown('\n');
+  if (change) {
+    const where = change.uri === params.uri ? `line ${change.line + 1}` : `line ${change.line + 1} of ${fileNameOf(change.uri)}`;
+    md.appendText(
+      `Last edit: what editing ${where} changed, the corpus score now minus before that line's edits began ` +
+        '(error rates in percentage points). The setting scorelens.statusBar.showChange hides it.',
+    );
+    md.appendMarkdown('\n\n');
+  }
   for (const d of metricDetails(scores)) if (d.signature) md.appendMarkdown(`${d.label}: \`${d.signature}\`  \n`);
   md.appendMarkdown('\nClick to open the report.');
   return md;

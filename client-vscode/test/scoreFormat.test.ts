@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatMetric, metricDetails, presentMetrics, statusBarText } from '../src/scoreFormat';
+import { formatChange, formatMetric, metricDetails, presentMetrics, statusBarText } from '../src/scoreFormat';
 import { corpusScores } from './fixtures';
 
 describe('status bar text', () => {
@@ -67,5 +67,29 @@ describe('tooltip details', () => {
     assert.equal(bleu.signature, corpusScores.bleu!.signature);
     assert.equal(rouge.detail, 'P 0.610 R 0.600 F 0.605');
     assert.equal(wer.detail, 'S 90 D 20 I 12 H 280');
+  });
+});
+
+describe('the change of the last edit', () => {
+  it('shows the first two significant digits, enough for one line of 100,000', () => {
+    assert.equal(formatChange('bleu', 0.0000312), '+0.000031');
+    assert.equal(formatChange('bleu', -0.41), '−0.41');
+    assert.equal(formatChange('bleu', 3.2), '+3.20');
+    assert.equal(formatChange('rougeL', 0.0000041), '+0.0000041');
+    assert.equal(formatChange('rougeL', 0.02), '+0.0200');
+  });
+  it('writes error rates in percentage points, as they are shown', () => {
+    assert.equal(formatChange('wer', -0.0000057), '−0.00057');
+    assert.equal(formatChange('wer', 0.01), '+1.00');
+  });
+  it('calls rounding noise no change', () => {
+    assert.equal(formatChange('bleu', 0), '±0');
+    assert.equal(formatChange('rougeL', 2e-16), '±0');
+  });
+  it('follows each figure in the status bar, only for the metrics the change has', () => {
+    assert.equal(
+      statusBarText(corpusScores, { bleu: 0.0000312, wer: -0.0000057 }),
+      'BLEU 31.2 (+0.000031) · ROUGE-L 0.605 · WER 31.0% (−0.00057)',
+    );
   });
 });

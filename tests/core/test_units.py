@@ -155,3 +155,22 @@ def test_long_segment_scored_apart_equals_scored_in_place():
     apart.replace_lines(1, 0, 0, ["new"])
     assert apart.long_pending() == []
     assert [f.segment for f in apart.findings(2)] == [2] * len(apart.findings(2))
+
+
+def test_scores_without_a_segment_are_the_scores_of_the_others():
+    """What a segment contributes to the corpus score is measured against the others alone."""
+    hyp = ["the cat sat on the mat", "a dog barked loudly", "hello world", "same words here"]
+    ref = ["the cat sat on a mat", "the dog barked", "hello there world", "same words here"]
+    config = ScoringConfig(metrics=frozenset({"bleu", "chrf", "rougeL", "rouge2", "wer", "ter"}))
+    corpus = Corpus("\n".join(hyp) + "\n", ["\n".join(ref) + "\n"], config)
+    for i in range(len(hyp)):
+        others = Corpus("\n".join(hyp[:i] + hyp[i + 1 :]) + "\n", ["\n".join(ref[:i] + ref[i + 1 :]) + "\n"], config)
+        mine, theirs = corpus.scores_without(i), others.scores()
+        assert mine.segments == theirs.segments == len(hyp) - 1
+        assert abs(mine.bleu.score - theirs.bleu.score) <= TOL
+        assert abs(mine.chrf.score - theirs.chrf.score) <= TOL
+        assert abs(mine.ter.score - theirs.ter.score) <= TOL
+        assert abs(mine.rouge_l.fmeasure - theirs.rouge_l.fmeasure) <= TOL
+        assert abs(mine.rouge_n["rouge2"].fmeasure - theirs.rouge_n["rouge2"].fmeasure) <= TOL
+        assert mine.wer == theirs.wer
+    assert corpus.scores_without(3).bleu.score != corpus.scores().bleu.score

@@ -239,9 +239,20 @@ class Corpus:
 
     def scores(self) -> CorpusScores:
         self.refresh()
+        return self._scores({Record._fields[f]: into for f, into in self._sums}, len(self))
+
+    def scores_without(self, segment: int) -> CorpusScores:
+        """The corpus scores with one segment left out (its statistics taken from the sums, ROUGE
+        the mean of the others): what the segment contributes is ``scores()`` minus these."""
+        self.refresh()
+        record = self._results[segment]
+        sums = {Record._fields[f]: [t - v for t, v in zip(into, record[f])] for f, into in self._sums}
+        return self._scores(sums, len(self) - 1)
+
+    def _scores(self, sums: dict[str, list], n: int) -> CorpusScores:
+        """Corpus scores from summed statistics (keyed by Record field, enabled metrics only) of ``n`` segments."""
         metrics = self.config.metrics
-        n = len(self)
-        mean = (lambda sums: rouge.RougeScore(*(x / n for x in sums))) if n else (lambda sums: rouge.ZERO)
+        mean = (lambda totals: rouge.RougeScore(*(x / n for x in totals))) if n else (lambda totals: rouge.ZERO)
         nrefs = self.references
         signatures = {}
         if "bleu" in metrics:
@@ -260,16 +271,16 @@ class Corpus:
             signatures["ter"] = ter.signature(self.config.ter, nrefs)
         return CorpusScores(
             segments=n,
-            bleu=bleu.score(self._bleu, self.config.bleu) if "bleu" in metrics else None,
-            rouge_l=mean(self._rouge_l) if "rougeL" in metrics else None,
-            rouge_lsum=mean(self._rouge_lsum) if "rougeLsum" in metrics else None,
-            wer=wer.ErrorCounts(*self._wer) if "wer" in metrics else None,
-            cer=wer.ErrorCounts(*self._cer) if "cer" in metrics else None,
+            bleu=bleu.score(sums["bleu"], self.config.bleu) if "bleu" in metrics else None,
+            rouge_l=mean(sums["rouge_l"]) if "rougeL" in metrics else None,
+            rouge_lsum=mean(sums["rouge_lsum"]) if "rougeLsum" in metrics else None,
+            wer=wer.ErrorCounts(*sums["wer"]) if "wer" in metrics else None,
+            cer=wer.ErrorCounts(*sums["cer"]) if "cer" in metrics else None,
             dropped_segments=self._dropped,
             signatures=signatures,
-            rouge_n={key: mean(self._rouge_n[3 * i : 3 * i + 3]) for i, key in enumerate(self.config.rouge_n)},
-            chrf=chrf.score(self._chrf, self.config.chrf) if "chrf" in metrics else None,
-            ter=ter.score(self._ter, nrefs) if "ter" in metrics else None,
+            rouge_n={key: mean(sums["rouge_n"][3 * i : 3 * i + 3]) for i, key in enumerate(self.config.rouge_n)},
+            chrf=chrf.score(sums["chrf"], self.config.chrf) if "chrf" in metrics else None,
+            ter=ter.score(sums["ter"], nrefs) if "ter" in metrics else None,
         )
 
     def statistics(self, segment: int) -> SegmentStatistics:

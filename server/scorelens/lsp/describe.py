@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import PurePosixPath
 
 from ..core import CorpusScores, RougeScore, SegmentScores, rates
@@ -30,6 +31,46 @@ def short(scores: SegmentScores | CorpusScores) -> str:
         parts.append(f"WER {100 * rates(scores.wer).wer:.1f}%")
     if scores.cer is not None:
         parts.append(f"CER {100 * rates(scores.cer).wer:.1f}%")
+    return " · ".join(parts)
+
+
+def headlines(scores: CorpusScores) -> list[tuple[str, float, int]]:
+    """(label, figure as shown, its decimals) of each enabled metric: BLEU, chrF and TER 0-100,
+    ROUGE F-measures 0-1, error rates in percent."""
+    out = []
+    if scores.bleu is not None:
+        out.append(("BLEU", scores.bleu.score, 1))
+    if scores.chrf is not None:
+        out.append((scores.chrf.name, scores.chrf.score, 1))
+    out += [(label, r.fmeasure, 3) for label, r in rouge_scores(scores)]
+    if scores.wer is not None:
+        out.append(("WER", 100 * rates(scores.wer).wer, 1))
+    if scores.cer is not None:
+        out.append(("CER", 100 * rates(scores.cer).wer, 1))
+    if scores.ter is not None:
+        out.append(("TER", scores.ter.score, 1))
+    return out
+
+
+def signed(change: float, decimals: int) -> str:
+    """``+0.000031``: a change with its first two significant digits (one line of 100,000 moves a
+    corpus score by about 1e-5), never fewer decimals than its figure's own plus one."""
+    if abs(change) < 1e-9:  # rounding noise of float sums, not a change
+        return "±0"
+    places = max(decimals + 1, 1 - math.floor(math.log10(abs(change))))
+    return f"{'+' if change > 0 else '−'}{abs(change):.{places}f}"
+
+
+def contribution(review: Review, segment: int) -> str:
+    """``BLEU +0.00031 · ROUGE-L −0.0000021 · WER +0.00057 pp``: the corpus scores with this
+    segment minus without it."""
+    corpus = review.corpus
+    if len(corpus) < 2:
+        return ""
+    parts = []
+    for (label, with_it, decimals), (_, without, _) in zip(headlines(corpus.scores()), headlines(corpus.scores_without(segment))):
+        unit = " pp" if label in ("WER", "CER") else ""
+        parts.append(f"{label} {signed(with_it - without, decimals)}{unit}")
     return " · ".join(parts)
 
 
@@ -90,6 +131,9 @@ def segment_description(review: Review, segment: int, markdown: bool = True) -> 
         )
     if s.cer is not None:
         lines.append(f"{item}{left}CER {100 * rates(s.cer).wer:.1f}%{right}")
+    share = contribution(review, segment)
+    if share:
+        lines.append(f"{item}{left}corpus{right} {share} — the corpus scores with this segment minus without it")
     found = corpus.findings(segment)
     for k in range(1, corpus.references + 1):
         marks = [(f.start, f.end, "missing") for f in found if f.side == k and f.code == codes.DELETION] + [(f.other_start, f.other_end, "changed") for f in found if f.other_side == k and f.code == codes.SUBSTITUTION]

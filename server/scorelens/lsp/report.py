@@ -24,12 +24,15 @@ def notify_scores(ls, uri: str, review: Review | None) -> None:
     if review is None or review.corpus is None:
         payload = {"uri": uri, "version": None, "references": list(review.pairing.references) if review else [], "scores": None}
     else:
+        scores = scores_dict(review.corpus.scores())
         payload = {
             "uri": uri,
             "version": review.versions.get(uri),
             "references": list(review.pairing.references),
-            "scores": scores_dict(review.corpus.scores()),
+            "scores": scores,
+            "change": _change(review, scores),
         }
+        review.announced = scores
     ls.protocol.notify(SCORES, payload)
 
 
@@ -120,6 +123,28 @@ def _row(corpus, t: SegmentTable, i: int) -> dict:
         wer = corpus.statistics(i).wer
         row.update(hits=wer.hits, substitutions=wer.substitutions, deletions=wer.deletions, insertions=wer.insertions)
     return row
+
+
+def _headline(key: str, figures: dict) -> float:
+    """The one number of a metric in a scores payload: score, F-measure or error rate."""
+    return figures["score"] if "score" in figures else figures["fmeasure"] if "fmeasure" in figures else figures[key]
+
+
+def _change(review: Review, scores: dict) -> dict | None:
+    """What the edits of the line edited last did to each corpus score, on the payload's scales."""
+    before = review.before_edit
+    if before is None or not review.edits:
+        return None
+    side, line = review.edits[0]
+    return {
+        "uri": review.uri if side == 0 else review.pairing.references[side - 1],
+        "line": line,
+        "scores": {
+            key: _headline(key, figures) - _headline(key, before[key])
+            for key, figures in scores.items()
+            if isinstance(figures, dict) and isinstance(before.get(key), dict)
+        },
+    }
 
 
 async def report(ls, review: Review, query: RowQuery) -> dict | None:

@@ -101,8 +101,14 @@ class Review:
     table_task: asyncio.Task | None = None  # building it after a cold re-score
     # (side, line) of the last few edits, newest first: where diagnostics go after the visible lines
     edits: list[tuple[int, int]] = field(default_factory=list)
+    # the corpus scores last announced (scorelens/scores), and those from before the edits of the
+    # line edited last began: the change that line's edit made is the difference
+    announced: dict | None = None
+    before_edit: dict | None = None
 
     def edited(self, side: int, line: int) -> None:
+        if not self.edits or self.edits[0] != (side, line):
+            self.before_edit = self.announced
         self.edits = [(side, line), *(e for e in self.edits if e != (side, line))][:EDITS_KEPT]
 
     def sides(self, uri: str) -> list[int]:
