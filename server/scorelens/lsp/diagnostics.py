@@ -394,18 +394,22 @@ def collect(ls, review: Review) -> dict[str, list[str]]:
     for uri, diags in _byte_order_marks(ls, review, open_refs).items():
         out[uri].extend(diags)
     not_built = dict.fromkeys(out, 0)
-    seen_differing = 0
+    shown = len(hyp)
+    chosen = []
     for segment in _in_order(ls, review):
-        if len(hyp) >= cap:
+        if shown >= cap:
             break
-        seen_differing += 1
+        chosen.append(segment)
+        shown += len(_segment(ls, review, segment)[0].get(0, ()))
+    # in document order: the same diagnostics make the same message wherever the user looks
+    for segment in sorted(chosen):
         per_side, more = _segment(ls, review, segment)
         for side, diags in per_side.items():
             uri = review.uri if side == 0 else open_refs.get(side)
             if uri is not None:
                 out[uri].extend(diags)
                 not_built[uri] += more.get(side, 0)
-    left = corpus.totals().differing - seen_differing
+    left = corpus.totals().differing - len(chosen)
     for uri, diags in out.items():
         cut = max(len(diags) - (cap - 1), 0) if len(diags) > cap or left or not_built[uri] else 0
         cut += not_built[uri]
