@@ -105,5 +105,7 @@ async def test_malformed_visible_ranges_are_dropped_and_the_server_keeps_serving
     client.protocol.notify(VISIBLE_RANGES, {"uri": uri, "ranges": "all"})
     client.protocol.notify(VISIBLE_RANGES, {"ranges": []})
     client.protocol.notify(VISIBLE_RANGES, [1, 2])
+    # thousands of ranges over the whole document: only the first few are kept
+    show(client, uri, *[(0, 2**31 - 1)] * 50_000)
     hover = await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(0, 0)))
     assert hover is not None and "segment 1" in hover.contents.value

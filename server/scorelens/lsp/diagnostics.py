@@ -42,6 +42,9 @@ VISIBLE_RANGES = "scorelens/visibleRanges"
 # of up to a page finds its diagnostics before the client's next visible ranges arrive; then to
 # this many lines either side of each of the last edits.
 EDIT_REACH = 20
+# Visible ranges kept per document: an editor shows a few (folded regions split them); a client
+# sending thousands would have every re-score walk them all.
+MAX_VISIBLE_RANGES = 16
 _CONVERTER = default_converter()
 
 
@@ -511,7 +514,7 @@ def register(server) -> None:
         """``{"uri", "ranges": [Range]}``: the lines of a document the client shows (none when
         it no longer shows it)."""
         uri = params.uri
-        ranges = [(r.start.line, r.end.line) for r in params.ranges]
+        ranges = [(r.start.line, r.end.line) for r in params.ranges[:MAX_VISIBLE_RANGES]]
         if ranges:
             ls.visible[uri] = ranges
         else:
