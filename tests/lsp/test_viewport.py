@@ -71,8 +71,9 @@ async def test_budget_goes_to_the_visible_lines_then_the_last_edit_then_the_top(
     diags = await settled_diagnostics(client, uri, lambda d: 150 in lines_of(d))
     assert len(diags) == 150
     shown = lines_of(diags)
-    assert shown >= set(range(140, 170)), "the visible lines and as many either side"
-    assert shown - set(range(140, 170)) <= set(range(280, 321)), "then around the last edit"
+    window = set(range(139, 170))  # from line 154 out: the visible lines and as many either side
+    assert shown >= window, "the visible lines and as many either side"
+    assert shown - window <= set(range(280, 321)), "then around the last edit"
     assert shown >= set(range(291, 310)), "nearest to the edit first"
     n = note(diags)
     assert n.range.start.line == 150
@@ -109,3 +110,13 @@ async def test_malformed_visible_ranges_are_dropped_and_the_server_keeps_serving
     show(client, uri, *[(0, 2**31 - 1)] * 50_000)
     hover = await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(0, 0)))
     assert hover is not None and "segment 1" in hover.contents.value
+
+
+async def test_a_budget_short_of_the_screen_goes_to_its_middle(client):
+    client.set_configuration({"scorelens": {"debounceMs": 0, "maxProblems": 31}})
+    uri = pair(client, "short")
+    await scores(client, uri)
+    show(client, uri, (200, 239))  # 40 lines shown, 10 lines' worth of budget
+    diags = await settled_diagnostics(client, uri, lambda d: 219 in lines_of(d))
+    assert lines_of(diags) == set(range(215, 225))
+    assert note(diags).range.start.line == 200

@@ -39,8 +39,8 @@ BYTE_ORDER_MARK = "pairing.byte-order-mark"
 TRUNCATED = "scorelens.truncated"
 VISIBLE_RANGES = "scorelens/visibleRanges"
 # The budget goes first to the visible lines and as many again above and below them, so a scroll
-# of up to a page finds its diagnostics before the client's next visible ranges arrive; then to
-# this many lines either side of each of the last edits.
+# of up to a page finds its diagnostics before the client's next visible ranges arrive (see
+# _windows); then to this many lines either side of each of the last edits.
 EDIT_REACH = 20
 # Visible ranges kept per document: an editor shows a few (folded regions split them); a client
 # sending thousands would have every re-score walk them all.
@@ -301,15 +301,17 @@ def on_lines(ls, review: Review, first: int, last: int) -> list[types.Diagnostic
     return found
 
 
-def _windows(ls, review: Review) -> list[tuple[int, int, int, int]]:
-    """(side, first line, last line, reach) where the budget goes first, nearest lines first: each
-    visible range of the review's documents and as many lines again either side, then each of the
-    last edits and ``EDIT_REACH`` lines either side."""
+def _windows(ls, review: Review) -> list[tuple[int, int, int]]:
+    """(side, line, reach) where the budget goes first, from that line outwards: the middle of
+    each visible range of the review's documents, out to as many lines again above and below the
+    range (a dense file's budget may not cover a screen: its middle, where Ctrl+G puts the line,
+    comes first), then each of the last edits, ``EDIT_REACH`` lines either side."""
     windows = []
     for uri in (review.uri, *review.pairing.references):
         for first, last in ls.visible.get(uri, ()):
-            windows += [(side, first, last, last - first + 1) for side in review.sides(uri)]
-    windows += [(side, line, line, EDIT_REACH) for side, line in review.edits]
+            height = last - first + 1
+            windows += [(side, (first + last) // 2, height // 2 + height) for side in review.sides(uri)]
+    windows += [(side, line, EDIT_REACH) for side, line in review.edits]
     return windows
 
 
@@ -327,9 +329,9 @@ def _in_order(ls, review: Review) -> Iterator[int]:
     """Each segment with differences once, in the order the ``maxProblems`` budget is spent."""
     corpus = review.corpus
     seen: set[int] = set()
-    for side, first, last, reach in _windows(ls, review):
-        inner = corpus.segments_on(side, first, last)
-        outer = corpus.segments_on(side, max(first - reach, 0), last + reach)
+    for side, line, reach in _windows(ls, review):
+        inner = corpus.segments_on(side, line, line)
+        outer = corpus.segments_on(side, max(line - reach, 0), line + reach)
         for segment in _outward(inner, outer):
             if segment not in seen and corpus.next_differing(segment) == segment:
                 seen.add(segment)
@@ -397,28 +399,38 @@ def collect(ls, review: Review) -> dict[str, list[str]]:
     for uri, diags in _byte_order_marks(ls, review, open_refs).items():
         out[uri].extend(diags)
     not_built = dict.fromkeys(out, 0)
+    # per document, each chosen segment's diagnostics in the order the budget is spent
+    pieces: dict[str, list[tuple[int, list[str]]]] = {uri: [] for uri in out}
     shown = len(hyp)
-    chosen = []
+    chosen = 0
     for segment in _in_order(ls, review):
         if shown >= cap:
             break
-        chosen.append(segment)
-        shown += len(_segment(ls, review, segment)[0].get(0, ()))
-    # in document order: the same diagnostics make the same message wherever the user looks
-    for segment in sorted(chosen):
+        chosen += 1
         per_side, more = _segment(ls, review, segment)
+        shown += len(per_side.get(0, ()))
         for side, diags in per_side.items():
             uri = review.uri if side == 0 else open_refs.get(side)
             if uri is not None:
-                out[uri].extend(diags)
+                pieces[uri].append((segment, diags))
                 not_built[uri] += more.get(side, 0)
-    left = corpus.totals().differing - len(chosen)
+    left = corpus.totals().differing - chosen
     for uri, diags in out.items():
-        cut = max(len(diags) - (cap - 1), 0) if len(diags) > cap or left or not_built[uri] else 0
-        cut += not_built[uri]
-        if not cut and not left:
+        total = len(diags) + sum(len(d) for _, d in pieces[uri])
+        cutting = total > cap or left or not_built[uri]
+        # room for the note; what does not fit is cut from the segments chosen last
+        room = cap - 1 - len(diags) if cutting else total
+        kept = []
+        for segment, d in pieces[uri]:
+            kept.append((segment, d[: max(room, 0)]))
+            room -= len(d)
+        # in document order: the same diagnostics make the same message wherever the user looks
+        for _, d in sorted(kept, key=lambda piece: piece[0]):
+            diags.extend(d)
+        if not cutting:
             continue
         del diags[cap - 1 :]
+        cut = total - len(diags) + not_built[uri]
         parts = [f"{cut} more findings"] if cut else []
         if left:
             parts.append(f"{left} more segments with differences")
