@@ -424,8 +424,9 @@ def collect(ls, review: Review) -> dict[str, list[str]]:
         for segment, d in pieces[uri]:
             kept.append((segment, d[: max(room, 0)]))
             room -= len(d)
-        # in document order: the same diagnostics make the same message wherever the user looks
-        for _, d in sorted(kept, key=lambda piece: piece[0]):
+        # Cut: nearest the user first, as VS Code draws squiggles for a file's first 500 only.
+        # Whole: in document order, so a scroll that changes nothing sends the same message.
+        for _, d in kept if cutting else sorted(kept, key=lambda piece: piece[0]):
             diags.extend(d)
         if not cutting:
             continue
