@@ -62,14 +62,28 @@ async def test_hover_behind_a_whole_document_request_is_answered_first(client):
     assert order == ["hover", "hints"]
 
 
+def _rewrite(client, uri: str, version: int, lines: list[str]) -> None:
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            types.VersionedTextDocumentIdentifier(version=version, uri=uri),
+            [types.TextDocumentContentChangeWholeDocument(text="\n".join(lines) + "\n")],
+        )
+    )
+
+
 async def test_cancelled_and_superseded_requests_stop_early(client):
-    uri, _ = _pair(client)
+    # Each request below waits for the debounced re-score of an edit of every line, so the
+    # cancellation and the newer request reach the server before it could have answered, on
+    # however fast a machine.
+    client.set_configuration({"scorelens": {"debounceMs": 300}})
+    uri, hyp = _pair(client)
     await scores(client, uri)
-    # cancelled while its pieces are first built (many slices)
+    _rewrite(client, uri, 2, [f"x {line}" for line in hyp])
     future = asyncio.wrap_future(client.protocol.send_request("textDocument/inlayHint", _whole(uri), msg_id="hints-to-cancel"))
     client.protocol.notify("$/cancelRequest", types.CancelParams(id="hints-to-cancel"))
     with pytest.raises(Exception, match="cancel"):
         await future
+    _rewrite(client, uri, 3, hyp)
     first = asyncio.ensure_future(client.text_document_inlay_hint_async(_whole(uri)))
     second = asyncio.ensure_future(client.text_document_inlay_hint_async(_whole(uri)))
     assert await first is None  # superseded by the second, for the same document
