@@ -91,6 +91,7 @@ class Wire:
         self.on_notification = on_notification
         self.pending: dict[int, asyncio.Future] = {}
         self.sizes: dict[int, int] = {}  # bytes of each answer
+        self.arrivals: dict[int, float] = {}  # when each answer was read off the pipe, before parsing
         self.next_id = 0
         self.reader = asyncio.ensure_future(self._read())
 
@@ -122,6 +123,7 @@ class Wire:
             message = json.loads(body)
             if "method" not in message:
                 self.sizes[message["id"]] = length
+                self.arrivals[message["id"]] = arrived
                 self.pending.pop(message["id"]).set_result(message.get("result"))
             elif "id" in message:  # a request from the server
                 result = [self.settings for _ in message["params"]["items"]] if message["method"] == "workspace/configuration" else None
@@ -144,9 +146,11 @@ async def other_clients(wire: Wire, uri: str, hyps: list[str], change, keystroke
     whole = {"textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": lines, "character": 0}}}
 
     async def hints() -> tuple[float, int]:
+        """Until the answer is read off the pipe: an editor parses it in native code."""
+        asked = wire.next_id + 1  # the id the request gets
         sent = time.perf_counter()
         await wire.request("textDocument/inlayHint", whole)
-        return time.perf_counter() - sent, wire.sizes[wire.next_id]
+        return wire.arrivals[asked] - sent, wire.sizes[asked]
 
     cold, size = await hints()
     warm, hovers = [], []

@@ -24,7 +24,7 @@ import bisect
 import gc
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from functools import partial
+from functools import lru_cache, partial
 from itertools import chain
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -202,13 +202,17 @@ class Corpus:
             lo += 1  # ``first`` is past that segment (a blank line between paragraphs)
         return range(lo, bisect.bisect_right(s.starts, last))
 
+    def line_count(self, side: int, segment: int) -> int:
+        """How many document lines a segment spans."""
+        return len(_line_breaks(self.text(side, segment))) + 1
+
     def position(self, side: int, segment: int, offset: int) -> tuple[int, int]:
         """(line, column) in code points of an offset into a segment's text."""
         line = self.first_line(side, segment)
-        text = self.text(side, segment)
-        breaks = text.count("\n", 0, offset)
-        if breaks:
-            return line + breaks, offset - text.rindex("\n", 0, offset) - 1
+        breaks = _line_breaks(self.text(side, segment))
+        before = bisect.bisect_left(breaks, offset)
+        if before:
+            return line + before, offset - breaks[before - 1] - 1
         return line, offset
 
     @property
@@ -548,3 +552,10 @@ def _collector_paused(pause: bool) -> Iterator[None]:
         yield
     finally:
         gc.enable()
+
+
+@lru_cache(maxsize=8)
+def _line_breaks(text: str) -> tuple[int, ...]:
+    """Offsets of a segment's line breaks: a segment's findings are placed one by one, and a
+    1 MB line would be scanned again for each of them."""
+    return tuple(i for i, ch in enumerate(text) if ch == "\n") if "\n" in text else ()

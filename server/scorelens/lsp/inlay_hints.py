@@ -100,22 +100,38 @@ async def _prepare(ls, review: Review) -> None:
             deadline = time.perf_counter() + SLICE_SECONDS
 
 
+def _answer_text(review: Review, segment: int, hints: list[tuple[int, int, str]], first: int, document: int) -> str:
+    """All of a segment's hints as answer JSON: after a keystroke elsewhere it is the same text,
+    so it is kept while the segment's hints and first line stay."""
+    kept = review.hints_text.get(segment)
+    if kept is not None and kept[0] is hints and kept[1] == first:
+        return kept[2]
+    text = ",".join(f'{{"position":{{"line":{first + dl},"character":{column}}},{rest},"data":[{document},{segment}]}}' for dl, column, rest in hints)
+    review.hints_text[segment] = (hints, first, text)
+    return text
+
+
 async def _collect(ls, review: Review, start: int, end: int, ticket: object) -> list[str] | None:
     """The hints' JSON on lines ``start..end``; None if superseded or edited meanwhile."""
     corpus = review.corpus
     versions = dict(review.versions)
     pieces: list[str] = []
     document = ls.hint_documents.id_of(review.uri)
+    segments = len(corpus)
     segment = corpus.segment_at(0, start)
     if segment is None:  # past the end, or a blank line between paragraphs
-        segment = next((k for k in range(len(corpus)) if corpus.first_line(0, k) >= start), len(corpus))
+        segment = next((k for k in range(segments) if corpus.first_line(0, k) >= start), segments)
     deadline = time.perf_counter() + SLICE_SECONDS
-    while segment < len(corpus) and (first := corpus.first_line(0, segment)) <= end:
-        for dl, column, rest in _segment_hints(ls, review, segment):
-            if start <= first + dl <= end:
-                pieces.append(
-                    f'{{"position":{{"line":{first + dl},"character":{column}}},{rest},"data":[{document},{segment}]}}'
-                )
+    while segment < segments and (first := corpus.first_line(0, segment)) <= end:
+        hints = _segment_hints(ls, review, segment)
+        if hints and start <= first and first + corpus.line_count(0, segment) <= end + 1:
+            pieces.append(_answer_text(review, segment, hints, first, document))
+        else:
+            pieces.extend(
+                f'{{"position":{{"line":{first + dl},"character":{column}}},{rest},"data":[{document},{segment}]}}'
+                for dl, column, rest in hints
+                if start <= first + dl <= end
+            )
         segment += 1
         if time.perf_counter() > deadline:
             await asyncio.sleep(0)
