@@ -214,8 +214,40 @@ def test_server_does_not_score_an_open_document_over_the_limit(serve, workspace)
     uri = server.open(hyp, text="a b c\n" * 500)
     diags = server.diagnostics(uri, until=bool)
     assert [(d["code"], d["message"]) for d in diags] == [
-        ("pairing.unreadable-reference", f"{hyp}: larger than the limit of 2,000 bytes (scorelens.maxFileBytes)")
+        ("pairing.unreadable-hypothesis", f"{hyp}: larger than the limit of 2,000 bytes (scorelens.maxFileBytes)")
     ]
+    server.assert_alive()
+
+
+def test_server_stops_scoring_a_document_edited_past_the_limit_and_resumes_below_it(serve, workspace):
+    server = serve(settings={"maxFileBytes": 2000})
+    hyp = workspace / "asr" / "call.hyp.txt"
+    uri = server.open(hyp)
+    assert server.diagnostics(uri, until=bool)[0]["code"] != "pairing.unreadable-hypothesis"
+
+    def insert(version: int, text: str) -> list[dict]:
+        at = {"line": 0, "character": 0}
+        server.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"range": {"start": at, "end": at}, "text": text}]},
+        )
+        return server.wait_for(
+            lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["version"] == version
+        )["params"]["diagnostics"]
+
+    grown = insert(2, "é" * 2000)  # 4,000 bytes more in UTF-8, on the first line
+    assert [(d["code"], d["message"]) for d in grown] == [
+        ("pairing.unreadable-hypothesis", f"{hyp}: larger than the limit of 2,000 bytes (scorelens.maxFileBytes)")
+    ]
+    server.notify(
+        "textDocument/didChange",
+        {
+            "textDocument": {"uri": uri, "version": 3},
+            "contentChanges": [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 2000}}, "text": ""}],
+        },
+    )
+    back = server.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["version"] == 3)
+    assert back["params"]["diagnostics"] and all(d["code"] != "pairing.unreadable-hypothesis" for d in back["params"]["diagnostics"])
     server.assert_alive()
 
 

@@ -38,6 +38,7 @@ def opened(serve, workspace):
         ("textDocument/inlayHint", {"range": "all"}, "range"),
         ("textDocument/codeAction", {"range": "all", "context": {"diagnostics": []}}, "range"),
         ("textDocument/codeLens", {"textDocument": 5}, "text_document"),
+        ("textDocument/hover", {"textDocument": {"uri": 7}, "position": _position(0)}, "uri"),
         ("workspace/executeCommand", {"command": "scorelens.pair", "arguments": {"a": 1}}, "arguments must be an array"),
     ],
 )

@@ -57,17 +57,30 @@ class OpenDocument:
     language_id: str
     lines: list[str]
     breaks: bytearray
+    chars: int = 0  # in the lines, without their breaks: kept up to date by each change
 
     @classmethod
     def of(cls, uri: str, version: int, language_id: str, text: str) -> OpenDocument:
-        return cls(uri, version, language_id, *split_breaks(text))
+        lines, breaks = split_breaks(text)
+        return cls(uri, version, language_id, lines, breaks, sum(map(len, lines)))
+
+    def larger_than(self, max_bytes: int) -> bool:
+        """Whether the text is over ``max_bytes`` in UTF-8: a code point is at most 4 bytes and a
+        break 2, so it is encoded only when it could be."""
+        if (self.chars + 2 * len(self.lines)) * 4 <= max_bytes:
+            return False
+        return len(self.text.encode("utf-8", "surrogatepass")) > max_bytes
+
+    def _replace(self, start: int, end: int, lines: list[str]) -> None:
+        self.chars += sum(map(len, lines)) - sum(map(len, self.lines[start:end]))
+        self.lines[start:end] = lines
 
     def apply(self, change: types.TextDocumentContentChangeEvent, columns: Columns) -> LineEdit:
         """Apply one content change to the lines and say which lines it replaced."""
         if isinstance(change, types.TextDocumentContentChangeWholeDocument) or change.range is None:
             lines, self.breaks = split_breaks(change.text)
             edit = _difference(self.lines, lines)
-            self.lines[edit.start : edit.end] = edit.lines
+            self._replace(edit.start, edit.end, edit.lines)
             return edit
         start, end = change.range.start, change.range.end
         last = len(self.lines) - 1
@@ -88,7 +101,7 @@ class OpenDocument:
             self.breaks[first : stop + 1] = breaks
         else:
             self.breaks[first:stop] = breaks
-        self.lines[first : stop + 1] = lines
+        self._replace(first, stop + 1, lines)
         return LineEdit(first, stop + 1, lines)
 
     @property
@@ -122,11 +135,9 @@ class Documents:
         doc = self.open.get(uri)
         path = to_fs_path(uri) or uri
         if doc is not None:
-            text = doc.text
-            # a code point is at most 4 bytes in UTF-8: encode only when that could pass the limit
-            if len(text) * 4 > max_bytes and len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+            if doc.larger_than(max_bytes):
                 raise too_large(path, max_bytes, LIMIT)
-            return text
+            return doc.text
         try:
             st = os.stat(path)
         except OSError:

@@ -22,7 +22,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcContentModified, JsonRpcInvalidRequest
 from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import lsp_method
+from pygls.protocol import default_converter, lsp_method
 from pygls.protocol.json_rpc import RPCRequest
 from pygls.uris import to_fs_path
 
@@ -168,12 +168,27 @@ class _Pipe:
             return None
 
 
+def _text(value: Any, _type: type) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"expected a string, got {type(value).__name__}")
+    return value
+
+
+def _strict_converter():
+    """pygls's converter, except that a number is not taken for a string (``"uri": 7`` would be
+    the document "7")."""
+    converter = default_converter()
+    converter.register_structure_hook(str, _text)
+    return converter
+
+
 class ScoreLensServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__(
             "scorelens",
             __version__,
             protocol_cls=ScoreLensProtocol,
+            converter_factory=_strict_converter,
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
             max_workers=2,
         )
@@ -320,8 +335,11 @@ class ScoreLensServer(LanguageServer):
         }
         try:
             review.corpus = Corpus(self.documents.text(review.uri, max_bytes), texts, review.config)
-        except (UnreadableText, TokenizerUnavailable, ValueError) as exc:
-            review.problems.append(Problem("pairing.unreadable-reference", str(exc)))
+        except UnreadableText as exc:
+            review.problems.append(Problem("pairing.unreadable-hypothesis", str(exc)))
+            review.corpus = None
+        except (TokenizerUnavailable, ValueError) as exc:
+            review.problems.append(Problem("scoring.unavailable", str(exc)))
             review.corpus = None
 
     def forget(self, review: Review) -> None:
@@ -415,6 +433,7 @@ class ScoreLensServer(LanguageServer):
 
     def apply_changes(self, doc: OpenDocument, changes: list) -> None:
         reviews = self.reviews_of(doc.uri)
+        over = [doc.larger_than(r.settings.max_file_bytes) for r in reviews]
         for change in changes:
             edit = doc.apply(change, self.columns)
             for review in reviews:
@@ -424,8 +443,11 @@ class ScoreLensServer(LanguageServer):
                         review.corpus.replace_lines(side, edit.start, edit.end, edit.lines)
                         review.edited(side, edit.start)
                     review.versions[doc.uri] = doc.version
-        for review in reviews:
-            if review.settings.run == "onType":
+        for review, was_over in zip(reviews, over):
+            if doc.larger_than(review.settings.max_file_bytes) != was_over:
+                self.load(review)  # grown past scorelens.maxFileBytes, or back under it
+                self.schedule(review, delay=0)
+            elif review.settings.run == "onType":
                 self.schedule(review)
 
     async def refresh_all(self, reuse: bool = False) -> None:
