@@ -2,7 +2,7 @@
 // docs/protocol.md gives, numbers from a real run on samples/mt).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { escapeHtml, metricLabel, renderComparison, shapeComparison } from '../src/compare/compareData';
+import { differenceHistogram, escapeHtml, metricLabel, renderComparison, shapeComparison } from '../src/compare/compareData';
 import { CompareResult } from '../src/protocol';
 
 const SYS1 = 'file:///ws/mt/news.sys1.en';
@@ -67,6 +67,51 @@ describe('shapeComparison', () => {
     assert.equal(shapeComparison(result(), SYS2, 1).segments.length, 1);
   });
 
+  it('bins the differences on the chosen metric, unchanged segments in the middle', () => {
+    const bleu = shapeComparison(result()).histogram;
+    assert.deepEqual(
+      bleu?.bins.filter((b) => b.count).map((b) => [b.label, b.count, b.kind]),
+      [
+        ['-100…-80', 1, 'worse'],
+        ['-20…0', 1, 'worse'],
+        ['0', 2, 'same'],
+        ['+80…+100', 1, 'better'],
+      ],
+    );
+    assert.equal(bleu?.bins.length, 11);
+    assert.deepEqual([bleu?.better, bleu?.worse, bleu?.same, bleu?.mean], [1, 2, 2, '-3.33']);
+    // TER: lower is better, so the left side is the better one
+    const ter = shapeComparison(result(), undefined, 200, 'ter');
+    assert.equal(ter.metric, 'ter');
+    assert.deepEqual(ter.histogram?.bins.map((b) => [b.label, b.count, b.kind]), [
+      ['-60…-40', 1, 'better'],
+      ['-40…-20', 0, 'better'],
+      ['-20…0', 0, 'better'],
+      ['0', 2, 'same'],
+      ['0…+20', 1, 'worse'],
+      ['+20…+40', 0, 'worse'],
+      ['+40…+60', 1, 'worse'],
+    ]);
+    assert.deepEqual(ter.segments.map((s) => s.difference), ['+53.30', '+10.00', '-50.00']);
+    assert.equal(shapeComparison(result(), undefined, 200, 'nope').metric, 'bleu');
+  });
+
+  it('puts an edge in the bin farther from 0, with widths of 1, 2 or 5 × 10^k', () => {
+    const edges = differenceHistogram('bleu', [-20, 20, 0.5]);
+    assert.deepEqual(edges.bins.filter((b) => b.count).map((b) => b.label), ['-20…-15', '0…+5', '+15…+20']);
+    const small = differenceHistogram('wer', [0.003, -0.0012]);
+    assert.deepEqual(small.bins.map((b) => [b.label, b.count, b.kind]), [
+      ['-0.003…-0.002', 0, 'better'],
+      ['-0.002…-0.001', 1, 'better'],
+      ['-0.001…0', 0, 'better'],
+      ['0', 0, 'same'],
+      ['0…+0.001', 0, 'worse'],
+      ['+0.001…+0.002', 0, 'worse'],
+      ['+0.002…+0.003', 1, 'worse'],
+    ]);
+    assert.deepEqual(differenceHistogram('bleu', [0, 0]).bins, [{ label: '0', count: 2, kind: 'same' }]);
+  });
+
   it('explains why there is no test', () => {
     const alone = shapeComparison({ uri: SYS1, versions: [1], references: [], baseline: SYS1, systems: [{ uri: SYS1 }], lines: [] });
     assert.match(alone.note ?? '', /Only one open system/);
@@ -85,6 +130,25 @@ describe('renderComparison', () => {
     assert.doesNotMatch(html, /p = 0\.1069\*/);
     assert.equal((html.match(/<button class="reveal" data-line="/g) ?? []).length, 3);
     assert.match(html, /data-line="5">line 6</);
+    // the histogram: one bar per bin in the theme's colours, and a button per metric (BLEU chosen)
+    assert.equal((html.match(/<rect class="bar (better|worse|same)"/g) ?? []).length, 11);
+    assert.match(html, /aria-label="BLEU difference per segment \(news\.sys2\.en − news\.sys1\.en\)"/);
+    assert.match(html, /5 segments: 1 better, 2 worse, 2 the same; mean difference -3\.33/);
+    assert.match(html, /data-metric="bleu" aria-pressed="true">BLEU</);
+    assert.match(html, /data-metric="ter" aria-pressed="false">TER</);
+    assert.doesNotMatch(html, /data-system=/); // one system besides the baseline: nothing to choose
+  });
+
+  it('offers the systems to choose when there are several', () => {
+    const r = result();
+    const SYS3 = 'file:///ws/mt/news.sys3.en';
+    r.systems.push({ ...r.systems[1], uri: SYS3, differences: { bleu: [1, 0, 0, 0, 0], ter: [0, 0, 0, 0, 0] } });
+    const view = shapeComparison(r, SYS3);
+    assert.deepEqual(view.others.map((s) => s.name), ['news.sys2.en', 'news.sys3.en']);
+    assert.deepEqual(view.segments.map((s) => s.segment), [0]);
+    const html = renderComparison(view);
+    assert.match(html, /data-system="file:\/\/\/ws\/mt\/news\.sys3\.en" aria-pressed="true">news\.sys3\.en</);
+    assert.match(html, /data-system="file:\/\/\/ws\/mt\/news\.sys2\.en" aria-pressed="false">/);
   });
 
   it('escapes what comes from file names', () => {

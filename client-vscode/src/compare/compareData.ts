@@ -1,7 +1,8 @@
 // Turns a scorelens/compare result into the Compare Systems view — the systems × metrics table with
-// each score, μ ± 95 % CI and p-value against the baseline, and the segments ordered by how much the
-// chosen system gains or loses on the baseline — and renders it as HTML. Pure (no `vscode`, no DOM),
-// so the unit tests check what is shown.
+// each score, μ ± 95 % CI and p-value against the baseline, a histogram of the chosen system's
+// per-segment differences on the chosen metric, and the segments ordered by how much it gains or
+// loses on the baseline — and renders it as HTML. Pure (no `vscode`, no DOM), so the unit tests
+// check what is shown.
 import { ComparedMetric, CompareResult } from '../protocol';
 import { fileNameOf } from '../report/reportData';
 
@@ -39,15 +40,35 @@ export interface SegmentRow {
   better: boolean;
 }
 
+export interface DifferenceBin {
+  label: string;
+  count: number;
+  /** Segments here score better than the baseline, worse, or the same (the bin of 0). */
+  kind: 'better' | 'worse' | 'same';
+}
+
+/** How a system's per-segment differences from the baseline are spread, on one metric. */
+export interface DifferenceHistogram {
+  bins: DifferenceBin[];
+  better: number;
+  worse: number;
+  same: number;
+  /** Mean of the differences, signed. */
+  mean: string;
+}
+
 export interface CompareView {
   baseline: { uri: string; name: string };
   test?: string;
   metrics: string[];
   labels: Record<string, string>;
   rows: CompareRow[];
-  /** The system and metric the segment list is about. */
+  /** The system and metric the histogram and segment list are about. */
   system?: { uri: string; name: string };
   metric?: string;
+  /** The systems other than the baseline, to choose among when there are several. */
+  others: { uri: string; name: string }[];
+  histogram?: DifferenceHistogram;
   /** Changed segments, the ones the system loses most on first. */
   segments: SegmentRow[];
   /** Why there is no test, when there is none. */
@@ -63,17 +84,57 @@ function value(metric: string, x: number, sign = false): string {
   return sign && x >= 0 ? `+${text}` : text;
 }
 
+/** Bins on each side of 0 at most: with the bin of 0, as many bars as the report's histograms. */
+const SIDE_BINS = 5;
+
+/** The smallest of 1, 2, 5 × 10^k at least `x` (> 0). */
+function niceWidth(x: number): number {
+  const power = 10 ** Math.floor(Math.log10(x));
+  return [1, 2, 5, 10].map((m) => m * power).find((w) => w >= x * (1 - 1e-12)) as number;
+}
+
+/**
+ * Per-segment differences in bins of one round width either side of 0, unchanged segments a bin of
+ * their own in the middle: `(−2w, −w]`, `(−w, 0)`, `0`, `(0, w)`, `[w, 2w)`… read left to right
+ * (each bin holds its edge farther from 0); the better side is the metric's (below 0 for TER, WER, CER).
+ */
+export function differenceHistogram(metric: string, differences: readonly number[]): DifferenceHistogram {
+  const lowerIsBetter = LOWER_IS_BETTER.has(metric);
+  const largest = Math.max(0, ...differences.map(Math.abs));
+  const width = largest > 0 ? niceWidth(largest / SIDE_BINS) : 1;
+  const side = largest > 0 ? Math.min(SIDE_BINS, Math.max(1, Math.ceil(largest / width - 1e-9))) : 0;
+  const below = new Array<number>(side).fill(0);
+  const above = new Array<number>(side).fill(0);
+  let same = 0;
+  for (const d of differences) {
+    if (d === 0) same++;
+    else (d < 0 ? below : above)[Math.min(side, Math.max(1, Math.ceil(Math.abs(d) / width - 1e-9))) - 1]++;
+  }
+  const decimals = Math.max(0, -Math.floor(Math.log10(width) + 1e-9));
+  const edge = (i: number) => (i * width).toFixed(decimals);
+  const kindOf = (negative: boolean) => (negative === lowerIsBetter ? 'better' : 'worse');
+  const bins: DifferenceBin[] = [
+    ...below.map((count, i) => ({ label: `-${edge(i + 1)}…${i ? `-${edge(i)}` : '0'}`, count, kind: kindOf(true) }) as DifferenceBin).reverse(),
+    { label: '0', count: same, kind: 'same' },
+    ...above.map((count, i) => ({ label: `${i ? `+${edge(i)}` : '0'}…+${edge(i + 1)}`, count, kind: kindOf(false) }) as DifferenceBin),
+  ];
+  const count = (kind: DifferenceBin['kind']) => bins.filter((b) => b.kind === kind).reduce((n, b) => n + b.count, 0);
+  const mean = differences.length ? value(metric, differences.reduce((a, b) => a + b, 0) / differences.length, true) : '–';
+  return { bins, better: count('better'), worse: count('worse'), same, mean };
+}
+
 function isMetric(x: unknown): x is ComparedMetric {
   return typeof x === 'object' && x !== null && 'score' in x && 'p_value' in x;
 }
 
 /**
- * The view of `result`, its segment list about `system` (default: the first system that is not the
- * baseline) on its first metric; at most `maxSegments` segments, unchanged ones left out.
+ * The view of `result`, its histogram and segment list about `system` (default: the first system
+ * that is not the baseline) on `metric` (default: the first); at most `maxSegments` segments,
+ * unchanged ones left out.
  */
-export function shapeComparison(result: CompareResult, system?: string, maxSegments = 200): CompareView {
+export function shapeComparison(result: CompareResult, system?: string, maxSegments = 200, metric?: string): CompareView {
   const baseline = { uri: result.baseline, name: fileNameOf(result.baseline) };
-  const view: CompareView = { baseline, metrics: [], labels: {}, rows: [], segments: [] };
+  const view: CompareView = { baseline, metrics: [], labels: {}, rows: [], others: [], segments: [] };
   if (!result.test) {
     view.note =
       result.systems.length < 2
@@ -104,19 +165,21 @@ export function shapeComparison(result: CompareResult, system?: string, maxSegme
     }
     view.rows.push({ uri: s.uri, name: fileNameOf(s.uri), baseline: s.uri === result.baseline, cells });
   }
+  view.others = result.systems.filter((s) => s.differences).map((s) => ({ uri: s.uri, name: fileNameOf(s.uri) }));
   const chosen = result.systems.find((s) => s.uri === system && s.differences) ?? result.systems.find((s) => s.differences);
   if (chosen?.differences && view.metrics.length) {
-    const metric = view.metrics[0];
-    const sign = LOWER_IS_BETTER.has(metric) ? -1 : 1;
-    const differences = chosen.differences[metric] ?? [];
+    const shown = metric !== undefined && view.metrics.includes(metric) ? metric : view.metrics[0];
+    const sign = LOWER_IS_BETTER.has(shown) ? -1 : 1;
+    const differences = chosen.differences[shown] ?? [];
     view.system = { uri: chosen.uri, name: fileNameOf(chosen.uri) };
-    view.metric = metric;
+    view.metric = shown;
+    view.histogram = differenceHistogram(shown, differences);
     view.segments = differences
       .map((d, segment) => ({ segment, d }))
       .filter(({ d }) => d !== 0)
       .sort((a, b) => sign * a.d - sign * b.d || a.segment - b.segment)
       .slice(0, maxSegments)
-      .map(({ segment, d }) => ({ segment, line: result.lines[segment] ?? segment, difference: value(metric, d, true), better: sign * d > 0 }));
+      .map(({ segment, d }) => ({ segment, line: result.lines[segment] ?? segment, difference: value(shown, d, true), better: sign * d > 0 }));
   }
   return view;
 }
@@ -149,6 +212,8 @@ export function renderComparison(view: CompareView): string {
   if (view.system && view.metric) {
     const label = escapeHtml(view.labels[view.metric]);
     parts.push(`<h2>${escapeHtml(view.system.name)} against the baseline, segment by segment (sentence ${label})</h2>`);
+    parts.push(renderChoices(view));
+    if (view.histogram) parts.push(renderHistogram(view.histogram, `${view.labels[view.metric]} difference per segment (${view.system.name} − ${view.baseline.name})`));
     if (!view.segments.length) parts.push(`<p class="muted">No segment scores differently.</p>`);
     else {
       const items = view.segments.map(
@@ -159,4 +224,36 @@ export function renderComparison(view: CompareView): string {
     }
   }
   return parts.join('\n');
+}
+
+/** Buttons choosing the metric, and the system when there are several besides the baseline. */
+function renderChoices(view: CompareView): string {
+  const button = (kind: string, key: string, text: string, pressed: boolean) =>
+    `<button class="choice" data-${kind}="${escapeHtml(key)}" aria-pressed="${pressed}">${escapeHtml(text)}</button>`;
+  const metrics = view.metrics.map((m) => button('metric', m, view.labels[m], m === view.metric));
+  const systems = view.others.length > 1 ? view.others.map((s) => button('system', s.uri, s.name, s.uri === view.system?.uri)) : [];
+  return `<p class="choices">${metrics.join('')}${systems.length ? ` <span class="muted">·</span> ${systems.join('')}` : ''}</p>`;
+}
+
+/** A bar chart in plain SVG as the report draws its histograms: count on top, bin label below. */
+function renderHistogram(h: DifferenceHistogram, title: string): string {
+  const barWidth = 40, gap = 6, chartHeight = 120, top = 16, labelHeight = 24;
+  const width = h.bins.length * (barWidth + gap) + gap;
+  const max = Math.max(1, ...h.bins.map((b) => b.count));
+  const bars = h.bins.map((bin, i) => {
+    const x = gap + i * (barWidth + gap);
+    const height = (bin.count / max) * chartHeight;
+    const centre = x + barWidth / 2;
+    return (
+      `<rect class="bar ${bin.kind}" x="${x}" y="${top + chartHeight - height}" width="${barWidth}" height="${height}">` +
+      `<title>${escapeHtml(bin.label)}: ${bin.count} segment${bin.count === 1 ? '' : 's'}</title></rect>` +
+      `<text class="count" x="${centre}" y="${top + chartHeight - height - 3}">${bin.count || ''}</text>` +
+      `<text class="label" x="${centre}" y="${top + chartHeight + 14}">${escapeHtml(bin.label)}</text>`
+    );
+  });
+  const axis = `<line class="axis" x1="0" x2="${width}" y1="${top + chartHeight}" y2="${top + chartHeight}"/>`;
+  const chart = `<svg class="histogram" viewBox="0 0 ${width} ${top + chartHeight + labelHeight}" role="img" aria-label="${escapeHtml(title)}">${axis}${bars.join('')}</svg>`;
+  const total = h.better + h.worse + h.same;
+  const caption = `${total} segments: ${h.better} better, ${h.worse} worse, ${h.same} the same; mean difference ${h.mean}`;
+  return `<figure class="differences"><figcaption>${escapeHtml(title)}</figcaption>${chart}<p class="muted">${escapeHtml(caption)}</p></figure>`;
 }

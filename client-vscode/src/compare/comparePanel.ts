@@ -1,7 +1,8 @@
 // The Compare Systems view: one panel for the open systems that share a hypothesis's references.
 // It asks scorelens/compare when shown and redraws from each scorelens/compareChanged that concerns
 // its systems (the server recomputes after edits); a segment's row opens the baseline and the
-// system side by side at that line. Offline: no resources but its own inline style and script.
+// system side by side at that line; the metric and system buttons choose what the histogram and
+// the segments are about. Offline: no resources but its own inline style and script.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { CompareResult } from '../protocol';
@@ -9,12 +10,16 @@ import { CompareView, renderComparison, shapeComparison } from './compareData';
 
 export type CompareSource = (uri: string) => Promise<CompareResult | null>;
 
-type FromWebview = { type: 'ready' } | { type: 'reveal'; line: number };
+type FromWebview = { type: 'ready' } | { type: 'reveal'; line: number } | { type: 'choose'; metric?: string; system?: string };
 
 export class ComparePanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private hypothesis: string | undefined;
   private view: CompareView | undefined;
+  private result: CompareResult | undefined;
+  /** What the histogram and segments are about, as chosen in the view (kept across redraws). */
+  private metric: string | undefined;
+  private system: string | undefined;
   /** What the view shows, drawn again when the webview (re)loads. */
   private body = '<p class="muted">Comparing…</p>';
 
@@ -23,6 +28,7 @@ export class ComparePanel implements vscode.Disposable {
   /** Opens (or re-targets) the view on the systems `hypothesis` is one of. */
   async show(hypothesis: vscode.Uri): Promise<void> {
     this.hypothesis = hypothesis.toString();
+    this.system = this.hypothesis;
     if (!this.panel) this.panel = this.createPanel();
     else this.panel.reveal(undefined, true);
     let result: CompareResult | null = null;
@@ -51,8 +57,9 @@ export class ComparePanel implements vscode.Disposable {
   }
 
   private update(result: CompareResult): void {
-    // the segment list is about the system the view was opened on, unless that is the baseline
-    this.view = shapeComparison(result, this.hypothesis);
+    this.result = result;
+    // the segments are about the system the view was opened on (or chosen), unless that is the baseline
+    this.view = shapeComparison(result, this.system, undefined, this.metric);
     this.draw(renderComparison(this.view));
   }
 
@@ -73,10 +80,16 @@ export class ComparePanel implements vscode.Disposable {
     panel.webview.onDidReceiveMessage((message: FromWebview) => {
       if (message.type === 'ready') void panel.webview.postMessage({ type: 'draw', body: this.body });
       if (message.type === 'reveal') void this.reveal(message.line);
+      if (message.type === 'choose' && this.result) {
+        this.metric = message.metric ?? this.metric;
+        this.system = message.system ?? this.system;
+        this.update(this.result);
+      }
     });
     panel.onDidDispose(() => {
       this.panel = undefined;
       this.view = undefined;
+      this.result = undefined;
     });
     return panel;
   }
@@ -117,6 +130,17 @@ tr.baseline th { color: var(--vscode-textLink-foreground); }
 .worse { color: var(--vscode-charts-red); }
 .significant { font-weight: bold; }
 .note { color: var(--vscode-editorWarning-foreground); }
+svg.histogram { width: 520px; max-width: 100%; height: auto; display: block; }
+svg.histogram .bar.better { fill: var(--vscode-charts-green); }
+svg.histogram .bar.worse { fill: var(--vscode-charts-red); }
+svg.histogram .bar.same { fill: var(--vscode-descriptionForeground); }
+svg.histogram .axis { stroke: var(--vscode-panel-border); }
+svg.histogram text { fill: var(--vscode-editor-foreground); font-size: 9px; text-anchor: middle; }
+svg.histogram text.label { fill: var(--vscode-descriptionForeground); font-size: 8px; }
+figure.differences { margin: 0.5em 0; }
+figure.differences figcaption { font-weight: 600; margin-bottom: 4px; }
+button.choice { background: var(--vscode-button-secondaryBackground); color: var(--vscode-button-secondaryForeground); border: 1px solid transparent; padding: 0.2em 0.6em; margin: 0 0.3em 0.3em 0; cursor: pointer; }
+button.choice[aria-pressed="true"] { background: var(--vscode-button-background); color: var(--vscode-button-foreground); }
 button.reveal { background: var(--vscode-button-secondaryBackground); color: var(--vscode-button-secondaryForeground); border: none; padding: 0.2em 0.6em; cursor: pointer; }
 </style>
 <title>ScoreLens: Compare Systems</title>
@@ -132,6 +156,8 @@ vscode.postMessage({ type: 'ready' });
 document.body.addEventListener('click', (event) => {
   const button = event.target.closest('button.reveal');
   if (button) vscode.postMessage({ type: 'reveal', line: Number(button.dataset.line) });
+  const choice = event.target.closest('button.choice');
+  if (choice) vscode.postMessage({ type: 'choose', metric: choice.dataset.metric, system: choice.dataset.system });
 });
 </script>
 </body>
