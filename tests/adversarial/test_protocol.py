@@ -111,6 +111,11 @@ def test_other_command_arguments_are_validated(opened, command, arguments, messa
     assert message in answer["error"]["message"], answer
     server.assert_alive()
     server.assert_no_traceback()
+    # an answer the protocol expects, not a failure of the server: no "internal error" in the
+    # client's log, no traceback in the server's
+    assert not any(m.get("method") == "window/logMessage" and "internal error" in m["params"]["message"] for m in server.received)
+    server.request("shutdown", None, timeout=10)  # stderr is written before this is answered
+    assert "Traceback" not in server.stderr
 
 
 def test_a_failing_handler_answers_internal_error_without_a_traceback():

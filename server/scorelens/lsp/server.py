@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcContentModified, JsonRpcInvalidRequest
+from pygls.exceptions import JsonRpcContentModified, JsonRpcException, JsonRpcInternalError, JsonRpcInvalidRequest
 from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import default_converter, lsp_method
@@ -215,6 +215,8 @@ class ScoreLensServer(LanguageServer):
     # -- reporting -------------------------------------------------------------------------
 
     def report_server_error(self, error: Exception, source) -> None:
+        if _answer(error):
+            return
         # A failing notification handler is logged, not popped up on every keystroke.
         log.exception("ScoreLens handler failed", exc_info=error)
         self.log(f"internal error ({type(error).__name__}): {error}", types.MessageType.Error)
@@ -626,6 +628,20 @@ async def did_change_watched_files(ls: ScoreLensServer, params: types.DidChangeW
             await ls.track(review.uri)
 
 
+def _answer(error: BaseException | None) -> bool:
+    """Whether an error is an answer the protocol expects (ContentModified after an edit,
+    InvalidParams for bad arguments, ...), not a failure of the server: only InternalError is."""
+    return isinstance(error, JsonRpcException) and not isinstance(error, JsonRpcInternalError)
+
+
+class _AnswersAreNotFailures(logging.Filter):
+    """pygls logs a traceback for every error it answers with; a report overtaken by edits is
+    answered ContentModified while the user types, and a traceback for each would bury real ones."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.exc_info and _answer(record.exc_info[1]))
+
+
 def main() -> None:
     """Serve one client over standard input and output (``serve --tcp`` runs one of these per client)."""
     from . import code_actions, code_lens, commands, compare, diagnostics, hover, inlay_hints, report
@@ -633,4 +649,5 @@ def main() -> None:
     for feature in (code_actions, code_lens, commands, compare, diagnostics, hover, inlay_hints, report):
         feature.register(server)
     logging.basicConfig(level=logging.WARNING)
+    logging.getLogger("pygls.protocol.json_rpc").addFilter(_AnswersAreNotFailures())
     server.start_io(stdin=BoundedReader(sys.stdin.buffer))
