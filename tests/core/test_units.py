@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import pytest
 from nltk.stem import porter
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
-from peers import TOL, corpus_bleu, process_words, scorer
+from peers import TOL, config, corpus_bleu, process_words, scorer
 from rouge_score import tokenize as rouge_tokenize
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
-from texts import examples, line, line_pair
+from texts import examples, line, line_corpus, line_pair
 
 from scorelens.core import BleuConfig, Corpus, ScoringConfig, split_lines
-from scorelens.core import bleu, rouge, wer
+from scorelens.core import bleu, rouge, tokenizers, wer
+from scorelens.core.segment import Analyser
 from scorelens.core.tokenizers import bleu_tokenizer, jiwer_words
 
 
@@ -90,6 +91,32 @@ def test_rouge_functions(hyp, ref, stem):
     assert abs(got.precision - theirs["rougeL"].precision) <= TOL
     sentences = rouge.rouge_lsum([h] if hyp else [], [r] if ref else [])
     assert abs(sentences.fmeasure - theirs["rougeLsum"].fmeasure) <= TOL
+
+
+def records_from_analyses(analyse: Analyser, columns: list[list[str]]):
+    return analyse.statistics_many(list(map(analyse, columns[0])), list(zip(*[map(analyse, c) for c in columns[1:]])))
+
+
+@examples(200)
+@given(data=line_corpus(max_lines=9), stem=st.booleans(), types=st.sets(st.sampled_from(["rouge1", "rouge2", "rouge4", "rougeL"]), min_size=1))
+@example(data=(["İstanbul \u212a naïve ΣΑΣ", "", "x\x00y cats"], [["istanbul k naive", "a", "x y cat"]]), stem=True, types={"rouge1", "rougeL"})
+def test_rouge_from_texts_equals_from_analyses(data, stem, types):
+    """ROUGE alone is scored straight from texts (a batch's tokens as bytes, numbered at once):
+    the same records as from each text's analysis."""
+    hyps, refs = data
+    analyse = Analyser(config(types, stem=stem))
+    assert analyse.from_texts
+    assert analyse.records([hyps, *refs]) == records_from_analyses(analyse, [hyps, *refs])
+
+
+def test_rouge_from_texts_leaves_out_tokens_stemming_drops(monkeypatch):
+    """rouge-score drops a token its stemmer leaves empty; so do both paths."""
+    monkeypatch.setattr(tokenizers, "_stem", lambda token: "" if token == "cats" else token)
+    analyse = Analyser(config({"rouge1", "rouge2", "rougeL"}, stem=True))
+    columns = [["the cats sat", "cats", "dogs cats dogs"], ["the cat sat cats", "a cats b", "dogs dogs"]]
+    got = analyse.records(columns)
+    assert got == records_from_analyses(analyse, columns)
+    assert got[2].rouge_n[2] == 1.0  # "dogs dogs" both sides: ROUGE-1 F
 
 
 @examples(200)

@@ -9,7 +9,8 @@ so re-pairing after a line insertion re-uses them.
 
 A caller can pass ``refresh`` a ``map``-like callable (a process pool's, say): a large
 re-scoring then goes to it as chunks of texts, and only statistics come back. The core starts
-no process itself. The analyses of segments scored that way are made again where needed.
+no process itself. The analyses of segments scored that way are made again where needed, as
+are those of a run scored for ROUGE alone, which goes from texts to statistics directly.
 
 A *long* segment (one of its texts longer than ``LONG_SEGMENT_CHARS``) takes more than a few
 milliseconds to score, and ROUGE-L and WER cost its length squared, as in their peers. A caller
@@ -477,12 +478,15 @@ class Corpus:
 
     def _rescore_range(self, start: int, stop: int, pool_map: PoolMap | None = None) -> None:
         """Re-score segments ``[start, stop)`` in one pass (a cold start, or re-pairing after a
-        line count changed): columns of analyses in, one record per segment out."""
+        line count changed): columns of analyses (of texts, for ROUGE alone) in, one record per
+        segment out."""
         if pool_map is not None and stop - start >= POOL_MINIMUM:
             new = self._pooled_records(start, stop, pool_map)
         elif self._apart:
             statistics = self._analyse.statistics
             new = [self._scored_apart(i) or statistics(self._analysis(0, i), self._references(i)) for i in range(start, stop)]
+        elif self._analyse.from_texts:
+            new = self._analyse.records(self._columns(start, stop))
         else:
             hyps = self._analyses(0, start, stop)
             refs = list(zip(*[self._analyses(side, start, stop) for side in range(1, len(self._sides))]))
@@ -499,12 +503,17 @@ class Corpus:
         Analyses are not sent back (pickling them would cost more than making them): the few
         needed later, for findings or an edit's re-scoring, are made again on demand.
         """
+        columns = self._columns(start, stop)
+        chunks = ([column[i : i + POOL_CHUNK] for column in columns] for i in range(0, stop - start, POOL_CHUNK))
+        return list(chain.from_iterable(pool_map(partial(score_texts, self.config), chunks)))
+
+    def _columns(self, start: int, stop: int) -> list[list[str]]:
+        """The texts of segments ``[start, stop)``, a column per side (a missing segment is empty)."""
         columns = []
         for s in self._sides:
             texts = s.texts[start:stop]
-            columns.append(texts + [""] * (stop - start - len(texts)))  # a missing segment is empty
-        chunks = ([column[i : i + POOL_CHUNK] for column in columns] for i in range(0, stop - start, POOL_CHUNK))
-        return list(chain.from_iterable(pool_map(partial(score_texts, self.config), chunks)))
+            columns.append(texts + [""] * (stop - start - len(texts)))
+        return columns
 
     def _account_all(self, records: list[Record], sign: int) -> None:
         """Add (``sign`` 1) or take away (-1) many records at once, summing column by column."""

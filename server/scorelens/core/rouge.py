@@ -10,12 +10,15 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from itertools import count
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from rapidfuzz.distance import LCSseq
 
 from .. import __version__
 from .tokenizers import ROUGE_TOKENIZERS, Tokenizer, rouge_tokenizer
+
+if TYPE_CHECKING:
+    from .ngram_counts import Side
 
 # rouge-score's n-gram types: ``rouge1`` .. ``rouge9``
 ROUGE_N = tuple(f"rouge{n}" for n in range(1, 10))
@@ -94,19 +97,26 @@ def _from_ngram_hits(hits: int, hyp_count: int, ref_count: int) -> tuple[float, 
 
 
 def ngram_scores_many(hyps: Sequence[Sequence[int]], refs: Sequence[Sequence[Sequence[int]]], orders: Sequence[int]) -> list[tuple[float, ...]]:
-    """Per segment, the (P, R, F) of each ROUGE-n in ``orders`` against its best reference, one
-    flat tuple: :func:`ngram_scores` and :func:`best` of many segments at once (``refs[k]``:
-    every segment's k-th reference), their n-grams matched in numpy by :mod:`.ngram_counts`.
-    numpy's float64 division, product and sum are Python's, operation for operation, so the
-    figures are the same floats."""
+    """:func:`ngram_scores_of` of numbered tokens (``refs[k]``: every segment's k-th reference)."""
     if not hyps:
         return []
-    # numpy is loaded only when ROUGE-N is on
+    from .ngram_counts import Side  # numpy is loaded only when ROUGE-N is on
+
+    return ngram_scores_of([Side.of_numbers(hyps), *(Side.of_numbers(column) for column in refs)], orders)
+
+
+def ngram_scores_of(sides: Sequence[Side], orders: Sequence[int]) -> list[tuple[float, ...]]:
+    """Per segment, the (P, R, F) of each ROUGE-n in ``orders`` against its best reference, one
+    flat tuple: :func:`ngram_scores` and :func:`best` of many segments at once (``sides``: the
+    hypotheses', then each reference's), their n-grams matched in numpy by :mod:`.ngram_counts`.
+    numpy's float64 division, product and sum are Python's, operation for operation, so the
+    figures are the same floats."""
+    if not len(sides[0].lengths):
+        return []
     import numpy as np
 
-    from .ngram_counts import Side, matches
+    from .ngram_counts import matches
 
-    sides = [Side.of_numbers(hyps), *(Side.of_numbers(column) for column in refs)]
     found = matches(sides, orders)
     columns = []
     for n in orders:
