@@ -11,8 +11,8 @@ insertions, deletions). It then times, on the same lines:
   the mean), jiwer ``process_words``; sacreBLEU ``CHRF().corpus_score``, rouge-score
   ``rouge1`` + ``rouge2`` (one scorer for both) over every pair;
 - ScoreLens cold: a new ``Corpus`` with BLEU + ROUGE-L + WER and ``scores()``, and each metric
-  alone; chrF alone and ROUGE-1 + ROUGE-2 alone (``--new-sizes``), in process and as a whole
-  ``scorelens score -m ...`` process;
+  alone; chrF alone and ROUGE-1 + ROUGE-2 alone (``--new-sizes``; ``--new-metrics`` picks
+  either), in process and as a whole ``scorelens score -m ...`` process;
 - ``scorelens score --json`` as a whole process, cold, on the two texts written to files: the
   interpreter's start, the imports, reading, scoring and printing all inside the timing; with
   its default ``--jobs`` (the CPUs available: worker processes from ``POOL_MINIMUM`` segments
@@ -151,8 +151,8 @@ def peers(hyps, refs):
     }
 
 
-def new_peers(hyps, refs):
-    """{"chrf" | "rouge12": (seconds, figure)}: sacreBLEU's chrF, rouge-score's rouge1 + rouge2."""
+def new_peers(hyps, refs, keys=("chrf", "rouge12")):
+    """{"chrf" | "rouge12": (seconds, figure)}, those in ``keys``: sacreBLEU's chrF, rouge-score's rouge1 + rouge2."""
     from rouge_score import rouge_scorer
     from sacrebleu.metrics import CHRF
 
@@ -162,10 +162,8 @@ def new_peers(hyps, refs):
         pairs = [scorer_n.score(r, h) for h, r in zip(hyps, refs)]
         return tuple(sum(p[k].fmeasure for p in pairs) / len(pairs) for k in ("rouge1", "rouge2"))
 
-    return {
-        "chrf": timed(lambda: CHRF().corpus_score(hyps, [refs]).score),
-        "rouge12": timed(rouge_n_all),
-    }
+    timings = {"chrf": lambda: timed(lambda: CHRF().corpus_score(hyps, [refs]).score), "rouge12": lambda: timed(rouge_n_all)}
+    return {key: timings[key]() for key in keys}
 
 
 def scorelens(hyp_text, ref_text, metrics):
@@ -349,17 +347,22 @@ def main_table(sizes: list[int], rows, args) -> list[str]:
     return lines
 
 
+NEW_METRICS = {"chrf": ("chrf",), "rouge12": ("rouge1", "rouge2")}
+
+
 def new_metrics_table(sizes: list[int], args) -> list[str]:
-    """chrF alone and ROUGE-1 + ROUGE-2 alone against their peers: in process (cold) and as a
-    whole ``scorelens score -m …`` process with the default jobs, each checked equal to its peer."""
+    """chrF alone and ROUGE-1 + ROUGE-2 alone (those of ``--new-metrics``) against their peers:
+    in process (cold) and as a whole ``scorelens score -m …`` process with the default jobs,
+    each checked equal to its peer."""
     import numpy  # noqa: F401 -- loaded before the in-process timings (a whole process's include it)
 
     jobs = len(os.sched_getaffinity(0))
-    out = [
-        f"| lines | sacreBLEU chrF | ScoreLens chrF, in process | `scorelens score -m chrf` ({jobs} processes) "
-        f"| rouge-score rouge1+rouge2 | ScoreLens ROUGE-1 + ROUGE-2, in process | `scorelens score -m rouge1,rouge2` ({jobs} processes) |",
-        "|---:|---:|---:|---:|---:|---:|---:|",
-    ]
+    keys = [key for key in NEW_METRICS if key in args.new_metrics.split(",")]
+    header = {
+        "chrf": f"sacreBLEU chrF | ScoreLens chrF, in process | `scorelens score -m chrf` ({jobs} processes)",
+        "rouge12": f"rouge-score rouge1+rouge2 | ScoreLens ROUGE-1 + ROUGE-2, in process | `scorelens score -m rouge1,rouge2` ({jobs} processes)",
+    }
+    out = [f"| lines | {' | '.join(header[key] for key in keys)} |", "|---:|" + "---:|---:|---:|" * len(keys)]
     for size in sizes:
         hyps, refs, _ = generate(size)
         hyp_text, ref_text = text(hyps), text(refs)
@@ -367,26 +370,26 @@ def new_metrics_table(sizes: list[int], args) -> list[str]:
         for _ in range(args.repeat):
             # rounds alternate ScoreLens and the peers, so neither always runs on the other's heap
             scored = {}
-            for key, metrics in (("chrf", ("chrf",)), ("rouge12", ("rouge1", "rouge2"))):
+            for key in keys:
                 gc.collect()
-                seconds, scored[key] = scorelens(hyp_text, ref_text, metrics)
+                seconds, scored[key] = scorelens(hyp_text, ref_text, NEW_METRICS[key])
                 best[key] = min(best.get(key, seconds), seconds)
                 with written(hyp_text, ref_text) as files:
-                    seconds, printed = cli(files, None, metrics)
+                    seconds, printed = cli(files, None, NEW_METRICS[key])
                 check_cli_new(printed, scored[key])
                 best[key + " cli"] = min(best.get(key + " cli", seconds), seconds)
             gc.collect()
-            theirs = new_peers(hyps, refs)
+            theirs = new_peers(hyps, refs, keys)
             for key, ours in scored.items():
                 check_parity(ours, theirs)
                 best[key + " peer"] = min(best.get(key + " peer", theirs[key][0]), theirs[key][0])
         cells = [f"{size:,}"]
-        for key in ("chrf", "rouge12"):
+        for key in keys:
             cells.append(fmt_s(best[key + " peer"]))
             for column in (key, key + " cli"):
                 cells.append(f"{fmt_s(best[column])} (**{best[key + ' peer'] / best[column]:.1f}×**)")
         out.append("| " + " | ".join(cells) + " |")
-        print(f"{size:>7} lines chrF / ROUGE-1+2: " + ", ".join(f"{k} {v:.2f} s" for k, v in best.items()), file=sys.stderr)
+        print(f"{size:>7} lines {', '.join(keys)}: " + ", ".join(f"{k} {v:.2f} s" for k, v in best.items()), file=sys.stderr)
     return out
 
 
@@ -406,6 +409,7 @@ def main(argv=None) -> None:
     parser.add_argument("--no-memory", action="store_true", help="skip the memory subprocess")
     parser.add_argument("--write", metavar="PATH", help="also write the table as Markdown to PATH")
     parser.add_argument("--new-sizes", default="1000,10000,100000", help="line counts for the chrF and ROUGE-1+2 table ('' for none)")
+    parser.add_argument("--new-metrics", default="chrf,rouge12", help="which of chrf, rouge12 the chrF and ROUGE-1+2 table times")
     parser.add_argument("--ter-sizes", default="1000,10000", help="line counts for the TER table, comma-separated ('' for none)")
     parser.add_argument("--ter-peer-lines", type=int, default=10000, help="most lines sacreBLEU's TER is timed on")
     args = parser.parse_args(argv)
