@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from lsprotocol import types
 from lsp_support import _plain, open_doc, scores
 from sacrebleu.metrics import BLEU
+from pygls.exceptions import JsonRpcInvalidParams
 from sacrebleu.significance import PairedTest
 from test_server import change
 
 REF = ["the city council approved the plan", "three new tram lines will be built", "buses will run more often", "costs are high"]
 SYS1 = ["the council of the city approved the plan", "three tram lines new will be built", "the buses drive more often", "the costs are high"]
 SYS2 = ["the city council approved the plan", "three new tram lines are built", "buses run more frequently", "costs are high"]
+SYS3 = ["city council approved a plan", "three new tram lines will be built", "buses will run more often", "the cost is high"]
 
 
 def _sacrebleu(systems, test):
@@ -79,13 +82,49 @@ async def test_compare_alone_and_bad_params(client):
     await scores(client, uri)
     result = await compare(client, {"uri": uri})
     assert [s["uri"] for s in result["systems"]] == [uri] and "test" not in result
-    for bad in ({"nope": 1}, {"uri": uri, "test": "t"}, {"uri": uri, "n": -1}, {"uri": uri, "baseline": "file:///x"}):
-        try:
+    assert result["candidates"] == [uri]
+    for bad in ({"nope": 1}, {"uri": uri, "test": "t"}, {"uri": uri, "n": -1}, {"uri": uri, "n": True}, {"uri": uri, "baseline": "file:///x"}):
+        with pytest.raises(JsonRpcInvalidParams, match="scorelens/compare"):  # answered, and the server keeps serving
             await compare(client, bad)
-        except Exception as exc:  # the server answers an error and keeps serving
-            assert "compare" in str(exc) or "hypothesis" in str(exc)
-        else:
-            raise AssertionError(f"{bad} was accepted")
+
+
+async def test_compare_the_systems_chosen(client):
+    folder = _write_systems(client, (("news.sys1.txt", SYS1), ("news.sys2.txt", SYS2), ("news.sys3.txt", SYS3)))
+    sys1, sys2, sys3 = (open_doc(client, folder / f"news.sys{i}.txt") for i in (1, 2, 3))
+    for uri in (sys1, sys2, sys3):
+        await scores(client, uri)
+
+    every = await compare(client, {"uri": sys1})
+    assert every["candidates"] == [sys1, sys2, sys3] and [s["uri"] for s in every["systems"]] == [sys1, sys2, sys3]
+
+    # the third against the second; the first, whose request it is, left out
+    chosen = await compare(client, {"uri": sys1, "baseline": sys3, "systems": [sys2]})
+    assert chosen["baseline"] == sys3 and [s["uri"] for s in chosen["systems"]] == [sys3, sys2]
+    assert chosen["candidates"] == [sys1, sys2, sys3] and chosen["versions"] == [1, 1]
+    for ours, theirs in zip(chosen["systems"], _sacrebleu([SYS3, SYS2], "bs")):
+        assert ours["bleu"] == {"score": theirs.score, "mean": theirs.mean, "ci": theirs.ci, "p_value": theirs.p_value}
+
+    # without a baseline: the first chosen by URI, whatever the order given
+    chosen = await compare(client, {"uri": sys3, "systems": [sys3, sys2, sys3]})
+    assert chosen["baseline"] == sys2 and [s["uri"] for s in chosen["systems"]] == [sys2, sys3]
+
+    # another pairing's hypothesis is not one of them
+    other = open_doc(client, client.workspace / "mt" / "news.hyp.en")
+    await scores(client, other)
+    for bad, named in (
+        ({"uri": sys1, "baseline": "file:///nowhere/news.sys9.txt"}, "file:///nowhere/news.sys9.txt"),
+        ({"uri": sys1, "systems": [sys2, other]}, other),
+        ({"uri": sys1, "baseline": other, "systems": [sys2]}, other),
+    ):
+        with pytest.raises(JsonRpcInvalidParams) as raised:
+            await compare(client, bad)
+        message = str(raised.value)
+        assert f"{named} is not an open hypothesis with the same references and settings as {sys1}" in message
+        assert f"those are {sys1}, {sys2}, {sys3}" in message
+    for bad in ({"uri": sys1, "systems": []}, {"uri": sys1, "systems": sys2}, {"uri": sys1, "systems": [1]}):
+        with pytest.raises(JsonRpcInvalidParams, match="systems must be a non-empty list of hypothesis uris"):
+            await compare(client, bad)
+    assert (await compare(client, {"uri": sys2}))["candidates"] == [sys1, sys2, sys3]  # still serving
 
 
 def test_request_names_the_same_tests_as_the_core():

@@ -15,6 +15,8 @@ import asyncio
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from pygls.exceptions import JsonRpcInvalidParams
+
 from ..core.config import METRICS, ScoringConfig
 from ..summary import HUNDREDS, comparison_dict, metric_label
 from .reviews import Review
@@ -75,7 +77,9 @@ def _tested(snapshots: list[_Snapshot], metrics: list[str], test: str, n: int, u
     return out
 
 
-async def compare_for(ls, uri: str, baseline: str | None, test: str, n: int) -> dict | None:
+async def compare_for(ls, uri: str, baseline: str | None, test: str, n: int, chosen: list[str] | None = None) -> dict | None:
+    """The comparison of ``chosen`` (default: every open system sharing ``uri``'s references)
+    against ``baseline`` (default: the first of them by URI)."""
     from ..core import significance
 
     review = ls.reviews.get(uri)
@@ -85,16 +89,28 @@ async def compare_for(ls, uri: str, baseline: str | None, test: str, n: int) -> 
     for r in found:
         await ls.settled(r)
     found = systems_of(ls, review)  # as they are now that every one is scored
+    candidates = [r.uri for r in found]
+    for named in ([baseline] if baseline is not None else []) + (chosen or []):
+        if named not in candidates:
+            raise JsonRpcInvalidParams(
+                f"scorelens/compare: {named} is not an open hypothesis with the same references and settings as {uri}; "
+                f"those are {', '.join(candidates)}"
+            )
+    if chosen is not None:
+        found = [r for r in found if r.uri in chosen or r.uri == baseline]
     if baseline is None:
         baseline = found[0].uri
     ordered = [r for r in found if r.uri == baseline] + [r for r in found if r.uri != baseline]
-    if ordered[0].uri != baseline:
-        raise ValueError(f"{baseline} is not an open hypothesis with the same references as {uri}")
     corpora = [r.corpus for r in ordered]
     for c in corpora:
         c.refresh()  # an edit may have come while another system was awaited
     metrics = [m for m in METRICS if m in review.config.metrics and m in significance.METRICS]
-    out = {"uri": uri, "versions": [r.versions.get(r.uri) for r in ordered], "references": list(review.pairing.references)}
+    out = {
+        "uri": uri,
+        "versions": [r.versions.get(r.uri) for r in ordered],
+        "references": list(review.pairing.references),
+        "candidates": candidates,
+    }
     if len(ordered) < 2 or len({len(c) for c in corpora}) > 1 or not len(corpora[0]):
         # nothing to test yet: one system, or systems that do not line up (their own diagnostics say so)
         out.update(baseline=baseline, systems=[{"uri": r.uri} for r in ordered], lines=[])
@@ -177,17 +193,26 @@ def lens_title(ls, review: Review) -> str | None:
     return f"vs {PurePosixPath(result['baseline']).name}: " + " · ".join(parts)
 
 
+def _uris(value, what: str) -> list[str] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list) or not value or not all(isinstance(u, str) for u in value):
+        raise JsonRpcInvalidParams(f"scorelens/compare: {what} must be a non-empty list of hypothesis uris, not {value!r:.80}")
+    return list(dict.fromkeys(value))
+
+
 def register(server) -> None:
     @server.feature(COMPARE)
     async def on_compare(ls, params) -> dict | None:
         get = params.get if isinstance(params, dict) else lambda key, default=None: getattr(params, key, default)
         uri, baseline, test, n = get("uri"), get("baseline"), get("test", "bs"), get("n", 0)
         if not isinstance(uri, str):
-            raise ValueError('scorelens/compare needs {"uri": "<hypothesis uri>"}')
+            raise JsonRpcInvalidParams('scorelens/compare needs {"uri": "<hypothesis uri>"}')
         if baseline is not None and not isinstance(baseline, str):
-            raise ValueError("scorelens/compare: baseline must be a hypothesis uri")
+            raise JsonRpcInvalidParams("scorelens/compare: baseline must be a hypothesis uri")
+        chosen = _uris(get("systems"), "systems")
         if test not in TESTS:
-            raise ValueError(f"scorelens/compare: test must be one of {', '.join(TESTS)}")
-        if not isinstance(n, int) or n < 0:
-            raise ValueError("scorelens/compare: n must be a number of resamples or trials (0: the default)")
-        return await compare_for(ls, uri, baseline, test, n)
+            raise JsonRpcInvalidParams(f"scorelens/compare: test must be one of {', '.join(TESTS)}")
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise JsonRpcInvalidParams("scorelens/compare: n must be a number of resamples or trials (0: the default)")
+        return await compare_for(ls, uri, baseline, test, n, chosen)
