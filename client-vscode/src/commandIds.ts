@@ -11,6 +11,7 @@ export const ClientCommand = {
   diffWithReference: 'scorelens.client.diffWithReference',
   showReport: 'scorelens.client.showReport',
   compareSystems: 'scorelens.client.compareSystems',
+  pickSystems: 'scorelens.client.pickSystems',
   toggleLineScoreHints: 'scorelens.client.toggleLineScoreHints',
   toggleMissingWordHints: 'scorelens.client.toggleMissingWordHints',
   toggleSubstitutionHints: 'scorelens.client.toggleSubstitutionHints',

@@ -6,6 +6,7 @@ import { ClientCommand } from './commandIds';
 import { PairingStore } from './pairings';
 import { ALL_METRICS, MetricId, ServerCommand } from './protocol';
 import { ComparePanel } from './compare/comparePanel';
+import { Comparisons } from './compare/comparisons';
 import { ReportPanel } from './report/reportPanel';
 import { SUMMARY_ONLY, fileNameOf } from './report/reportData';
 import { METRIC_LABEL } from './scoreFormat';
@@ -19,6 +20,7 @@ export interface CommandContext {
   statusBar: ScoresStatusBar;
   report: ReportPanel;
   compare: ComparePanel;
+  comparisons: Comparisons;
   scrollSync: ScrollSync;
   pairings: PairingStore;
   log: vscode.LogOutputChannel;
@@ -60,6 +62,7 @@ export class Commands {
       on(ClientCommand.diffWithReference, (arg) => this.diffWithReference(targetUri(arg))),
       on(ClientCommand.showReport, (arg) => this.showReport(targetUri(arg))),
       on(ClientCommand.compareSystems, (arg) => this.ctx.compare.show(requireFile(targetUri(arg)))),
+      on(ClientCommand.pickSystems, (arg) => this.pickSystems(targetUri(arg))),
       on(ClientCommand.toggleLineScoreHints, toggle('lineScores', 'Line score hints')),
       on(ClientCommand.toggleMissingWordHints, toggle('missingWords', 'Missing word hints')),
       on(ClientCommand.toggleSubstitutionHints, toggle('substitutions', 'Substitution hints')),
@@ -145,6 +148,39 @@ export class Commands {
       { title: 'ScoreLens: which reference?' },
     );
     return picked?.uri;
+  }
+
+  /**
+   * Which of the open systems sharing the hypothesis's references to compare: the baseline, then
+   * the systems compared with it; the Compare Systems view and the status bar follow the choice.
+   */
+  private async pickSystems(hypothesis: vscode.Uri | undefined): Promise<void> {
+    const hyp = requireFile(hypothesis);
+    const current = await this.ctx.comparisons.fetch(hyp.toString());
+    if (!current) throw new Error(`${fileNameOf(hyp.toString())} is not a paired hypothesis. Pair it with a reference first.`);
+    if (current.candidates.length < 2) {
+      throw new Error('Only one open system uses these references. Open another (e.g. news.sys2.en beside news.sys1.en) to compare.');
+    }
+    const item = (uri: string, picked = false) => ({ label: fileNameOf(uri), description: vscode.workspace.asRelativePath(vscode.Uri.parse(uri)), uri, picked });
+    const baseline = await vscode.window.showQuickPick(
+      current.candidates.map((uri) => ({ ...item(uri), detail: uri === current.baseline ? 'the baseline now' : undefined })),
+      { title: 'ScoreLens: compare against which baseline?' },
+    );
+    if (!baseline) return;
+    const included = new Set(current.systems.map((s) => s.uri));
+    const others = current.candidates.filter((uri) => uri !== baseline.uri);
+    const picked = await vscode.window.showQuickPick(
+      others.map((uri) => item(uri, included.has(uri))),
+      { title: `ScoreLens: systems to compare with ${baseline.label}`, canPickMany: true },
+    );
+    if (!picked) return;
+    if (!picked.length) {
+      void vscode.window.showWarningMessage('ScoreLens: pick at least one system to compare with the baseline.');
+      return;
+    }
+    const systems = current.candidates.filter((uri) => uri === baseline.uri || picked.some((p) => p.uri === uri));
+    this.ctx.comparisons.choose(current.candidates, { baseline: baseline.uri, systems });
+    await this.ctx.compare.show(hyp);
   }
 
   private async toggleInlayHints(kind: InlayHintKind, label: string): Promise<void> {

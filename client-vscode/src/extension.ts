@@ -4,6 +4,8 @@ import * as vscode from 'vscode';
 import { ClientCommand } from './commandIds';
 import { Commands } from './commands';
 import { ComparePanel } from './compare/comparePanel';
+import { Comparisons } from './compare/comparisons';
+import { CompareStatusBar } from './compare/compareStatus';
 import { PairingStore } from './pairings';
 import { onDidChangeActiveInterpreter } from './pythonExtension';
 import { ReportPanel } from './report/reportPanel';
@@ -23,18 +25,22 @@ export function activate(context: vscode.ExtensionContext): void {
   const manager = server;
   const statusBar = new ScoresStatusBar(ClientCommand.showReport);
   const report = new ReportPanel(context.extensionUri, (uri, query) => manager.requestReport(uri, query));
-  const compare = new ComparePanel((uri) => manager.requestComparison(uri));
+  const comparisons = new Comparisons((uri, choice) => manager.requestComparison(uri, choice));
+  const compare = new ComparePanel((uri) => comparisons.fetch(uri));
+  const compareStatus = new CompareStatusBar(comparisons, ClientCommand.compareSystems);
   const scrollSync = new ScrollSync();
   const viewport = new ViewportReporter((uri) => statusBar.isPaired(uri), (params) => manager.notifyVisibleRanges(params));
   const pairings = new PairingStore(context.workspaceState, exists);
-  const commands = new Commands({ server: manager, statusBar, report, compare, scrollSync, pairings, log });
+  const commands = new Commands({ server: manager, statusBar, report, compare, comparisons, scrollSync, pairings, log });
   for (const [command, interceptor] of commands.interceptors()) interceptors.set(command, interceptor);
 
   context.subscriptions.push(
     log,
     statusBar,
     report,
+    comparisons,
     compare,
+    compareStatus,
     scrollSync,
     viewport,
     ...commands.register(),
@@ -43,8 +49,13 @@ export function activate(context: vscode.ExtensionContext): void {
       report.onScores(params);
       viewport.schedule(); // a document just paired is shown already
     }),
-    manager.onCompareChanged((result) => compare.onChanged(result)),
-    manager.onStopped(() => statusBar.clear()),
+    manager.onCompareChanged((result) => void comparisons.onNotified(result)),
+    comparisons.onDidChange((result) => compare.onChanged(result)),
+    vscode.workspace.onDidCloseTextDocument((document) => comparisons.closed(document.uri)),
+    manager.onStopped(() => {
+      statusBar.clear();
+      comparisons.clear();
+    }),
     manager.onStarted(() => {
       void commands.restorePairings();
       viewport.reset();

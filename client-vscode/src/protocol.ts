@@ -190,11 +190,23 @@ export interface ComparedMetric {
  * every system but the baseline each segment's difference from it. */
 export type ComparedSystem = { uri: string; differences?: Record<string, number[]> } & Record<string, ComparedMetric | unknown>;
 
+/** Which of the systems sharing a hypothesis's references to compare, and against which. */
+export interface SystemsChoice {
+  baseline: string;
+  /** The systems compared, the baseline among them. */
+  systems: string[];
+}
+
+/** `scorelens/compare`'s params (docs/protocol.md); without a choice, every system against the first by URI. */
+export type CompareParams = { uri: string; test?: 'bs' | 'ar'; n?: number } & Partial<SystemsChoice>;
+
 /** `scorelens/compare`'s answer and `scorelens/compareChanged`'s params (docs/protocol.md). */
 export interface CompareResult {
   uri: string;
   versions: (number | null)[];
   references: string[];
+  /** Every open system with the same references and settings, by URI: what can be chosen. */
+  candidates: string[];
   baseline: string;
   /** Absent when there is nothing to test (one system, or systems that do not line up). */
   test?: 'bs' | 'ar';

@@ -17,12 +17,14 @@ import { findBundledWheel, installPrivateEnv, privateEnvDir } from './privateEnv
 import {
   COMPARE_CHANGED_NOTIFICATION,
   COMPARE_REQUEST,
+  CompareParams,
   CompareResult,
   REPORT_REQUEST,
   Report,
   ReportQuery,
   SCORES_NOTIFICATION,
   ScoresParams,
+  SystemsChoice,
   VISIBLE_RANGES_NOTIFICATION,
   VisibleRangesParams,
 } from './protocol';
@@ -124,8 +126,9 @@ export class ServerManager implements vscode.Disposable {
     return this.runningClient().sendRequest<Report | null>(REPORT_REQUEST, { uri, ...query });
   }
 
-  async requestComparison(uri: string): Promise<CompareResult | null> {
-    return this.runningClient().sendRequest<CompareResult | null>(COMPARE_REQUEST, { uri });
+  async requestComparison(uri: string, choice?: SystemsChoice): Promise<CompareResult | null> {
+    const params: CompareParams = { uri, ...choice };
+    return this.runningClient().sendRequest<CompareResult | null>(COMPARE_REQUEST, params);
   }
 
   /** Creates the private environment from the bundled wheel, then restarts on it. */

@@ -7,8 +7,10 @@ export const SECTION = 'scorelens';
 export const LAUNCH_SETTINGS = ['server.path', 'interpreter'] as const;
 /** Whether the status bar shows the change of the last edit beside each score. */
 export const SHOW_CHANGE_SETTING = 'statusBar.showChange';
+/** Whether the status bar shows the active system's difference from its baseline. */
+export const SHOW_COMPARISON_SETTING = 'statusBar.showComparison';
 /** Read by the extension (vscode-languageclient handles `<id>.trace.server` itself). */
-export const CLIENT_ONLY_SETTINGS: readonly string[] = [...LAUNCH_SETTINGS, 'trace.server', SHOW_CHANGE_SETTING];
+export const CLIENT_ONLY_SETTINGS: readonly string[] = [...LAUNCH_SETTINGS, 'trace.server', SHOW_CHANGE_SETTING, SHOW_COMPARISON_SETTING];
 
 export const InlayHintSetting = {
   lineScores: 'inlayHints.lineScores',

@@ -2,7 +2,7 @@
 // docs/protocol.md gives, numbers from a real run on samples/mt).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { differenceHistogram, escapeHtml, metricLabel, renderComparison, shapeComparison } from '../src/compare/compareData';
+import { comparisonStatus, differenceHistogram, escapeHtml, metricLabel, renderComparison, shapeComparison } from '../src/compare/compareData';
 import { CompareResult } from '../src/protocol';
 
 const SYS1 = 'file:///ws/mt/news.sys1.en';
@@ -13,6 +13,7 @@ function result(): CompareResult {
     uri: SYS1,
     versions: [1, 3],
     references: ['file:///ws/mt/news.ref.en'],
+    candidates: [SYS1, SYS2],
     baseline: SYS1,
     test: 'bs',
     n: 1000,
@@ -113,10 +114,10 @@ describe('shapeComparison', () => {
   });
 
   it('explains why there is no test', () => {
-    const alone = shapeComparison({ uri: SYS1, versions: [1], references: [], baseline: SYS1, systems: [{ uri: SYS1 }], lines: [] });
+    const alone = shapeComparison({ uri: SYS1, versions: [1], references: [], candidates: [SYS1], baseline: SYS1, systems: [{ uri: SYS1 }], lines: [] });
     assert.match(alone.note ?? '', /Only one open system/);
     assert.deepEqual(alone.metrics, []);
-    const misaligned = shapeComparison({ uri: SYS1, versions: [1, 1], references: [], baseline: SYS1, systems: [{ uri: SYS1 }, { uri: SYS2 }], lines: [] });
+    const misaligned = shapeComparison({ uri: SYS1, versions: [1, 1], references: [], candidates: [SYS1, SYS2], baseline: SYS1, systems: [{ uri: SYS1 }, { uri: SYS2 }], lines: [] });
     assert.match(misaligned.note ?? '', /different numbers of segments/);
   });
 });
@@ -160,5 +161,31 @@ describe('renderComparison', () => {
 
   it('labels metrics as the server names them', () => {
     assert.deepEqual(['bleu', 'chrf', 'ter', 'rougeL', 'rouge2', 'wer'].map(metricLabel), ['BLEU', 'chrF', 'TER', 'ROUGE-L', 'ROUGE-2', 'WER']);
+  });
+});
+
+describe('comparisonStatus', () => {
+  it("gives a system's difference from the baseline on the first metric, p-values in the tooltip", () => {
+    const status = comparisonStatus(result(), SYS2);
+    assert.equal(status?.text, 'vs news.sys1.en: BLEU +10.04');
+    assert.match(status?.tooltip ?? '', /^\*\*ScoreLens\*\* · news\\\.sys2\\\.en against news\\\.sys1\\\.en \(paired bootstrap resampling, 1000 resamples, seed 12345\)/);
+    assert.ok(status?.tooltip.includes('| BLEU | 67.97 | 57.93 | +10.04 | 0.1069 |'), status?.tooltip);
+    assert.ok(status?.tooltip.includes('| TER | 20.86 | 29.14 | -8.28 | 0.0269\\* |'), status?.tooltip);
+    const significant = result();
+    significant.systems = [significant.systems[0], { ...significant.systems[1], bleu: { score: 67.97, mean: 67.9, ci: 9.93, p_value: 0.001 } }];
+    assert.equal(comparisonStatus(significant, SYS2)?.text, 'vs news.sys1.en: BLEU +10.04*');
+  });
+
+  it('says of the baseline how many systems it is compared with, their differences in the tooltip', () => {
+    const status = comparisonStatus(result(), SYS1);
+    assert.equal(status?.text, 'baseline of 2 systems');
+    assert.ok(status?.tooltip.includes('| system | BLEU | TER |'), status?.tooltip);
+    assert.ok(status?.tooltip.includes('| news\\.sys2\\.en | +10.04 (p = 0.1069) | -8.28 (p = 0.0269)\\* |'), status?.tooltip);
+  });
+
+  it('says nothing without a test or for a system not compared', () => {
+    assert.equal(comparisonStatus(result(), 'file:///ws/mt/news.sys3.en'), undefined);
+    const alone = { uri: SYS1, versions: [1], references: [], candidates: [SYS1], baseline: SYS1, systems: [{ uri: SYS1 }], lines: [] };
+    assert.equal(comparisonStatus(alone, SYS1), undefined);
   });
 });

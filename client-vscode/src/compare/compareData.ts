@@ -95,12 +95,12 @@ function niceWidth(x: number): number {
 
 /**
  * Per-segment differences in bins of one round width either side of 0, unchanged segments a bin of
- * their own in the middle: `(−2w, −w]`, `(−w, 0)`, `0`, `(0, w)`, `[w, 2w)`… read left to right
+ * their own in the middle: `[−2w, −w)`, `[−w, 0)`, `0`, `(0, w]`, `(w, 2w]`… read left to right
  * (each bin holds its edge farther from 0); the better side is the metric's (below 0 for TER, WER, CER).
  */
 export function differenceHistogram(metric: string, differences: readonly number[]): DifferenceHistogram {
   const lowerIsBetter = LOWER_IS_BETTER.has(metric);
-  const largest = Math.max(0, ...differences.map(Math.abs));
+  const largest = differences.reduce((m, d) => Math.max(m, Math.abs(d)), 0); // no spread: 100,000 segments
   const width = largest > 0 ? niceWidth(largest / SIDE_BINS) : 1;
   const side = largest > 0 ? Math.min(SIDE_BINS, Math.max(1, Math.ceil(largest / width - 1e-9))) : 0;
   const below = new Array<number>(side).fill(0);
@@ -256,4 +256,53 @@ function renderHistogram(h: DifferenceHistogram, title: string): string {
   const total = h.better + h.worse + h.same;
   const caption = `${total} segments: ${h.better} better, ${h.worse} worse, ${h.same} the same; mean difference ${h.mean}`;
   return `<figure class="differences"><figcaption>${escapeHtml(title)}</figcaption>${chart}<p class="muted">${escapeHtml(caption)}</p></figure>`;
+}
+
+export interface ComparisonStatus {
+  /** `vs news.sys1.en: BLEU +1.23*`, or for the baseline `baseline of 3 systems`. */
+  text: string;
+  /** Markdown: each metric's difference and p-value. */
+  tooltip: string;
+}
+
+function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&');
+}
+
+/**
+ * What the status bar says of `system` (spelled as in `result`): its difference from the baseline
+ * on the first metric, `*` when p < 0.05; nothing when there is no test or it is not compared.
+ */
+export function comparisonStatus(result: CompareResult, system: string): ComparisonStatus | undefined {
+  const view = shapeComparison(result, system, 0);
+  const row = view.rows.find((r) => r.uri === system);
+  if (!view.test || !row || !view.metrics.length) return undefined;
+  const mark = (c: CompareCell) => (c.significant ? '\\*' : '');
+  const lines = [`**ScoreLens** · ${escapeMarkdown(row.baseline ? `${row.name}, the baseline` : `${row.name} against ${view.baseline.name}`)} (${view.test})`, ''];
+  let text: string;
+  if (row.baseline) {
+    const others = view.rows.filter((r) => !r.baseline);
+    text = `baseline of ${view.rows.length} systems`;
+    lines.push(`| system | ${view.metrics.map((m) => view.labels[m]).join(' | ')} |`, `|---|${view.metrics.map(() => '---|').join('')}`);
+    for (const r of others) {
+      const cells = view.metrics.map((m) => `${r.cells[m].difference} (${r.cells[m].pValue})${mark(r.cells[m])}`);
+      lines.push(`| ${escapeMarkdown(r.name)} | ${cells.join(' | ')} |`);
+    }
+  } else {
+    const first = row.cells[view.metrics[0]];
+    text = `vs ${view.baseline.name}: ${view.labels[view.metrics[0]]} ${first.difference}${first.significant ? '*' : ''}`;
+    const base = view.rows.find((r) => r.baseline) as CompareRow;
+    lines.push('| metric | score | baseline | difference | p-value |', '|---|---|---|---|---|');
+    for (const m of view.metrics) {
+      const c = row.cells[m];
+      lines.push(`| ${view.labels[m]} | ${c.score} | ${base.cells[m].score} | ${c.difference} | ${(c.pValue ?? '').replace('p = ', '')}${mark(c)} |`);
+    }
+  }
+  lines.push(
+    '',
+    `\\* p < ${SIGNIFICANT}: unlikely to be chance. Differences: a system's corpus score minus the baseline's (lower is better for TER, WER, CER).`,
+    '',
+    'Click to open Compare Systems; *Pick Systems to Compare…* chooses the baseline; `scorelens.statusBar.showComparison` hides this.',
+  );
+  return { text, tooltip: lines.join('\n') };
 }

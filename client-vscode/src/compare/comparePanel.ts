@@ -1,8 +1,9 @@
 // The Compare Systems view: one panel for the open systems that share a hypothesis's references.
-// It asks scorelens/compare when shown and redraws from each scorelens/compareChanged that concerns
-// its systems (the server recomputes after edits); a segment's row opens the baseline and the
-// system side by side at that line; the metric and system buttons choose what the histogram and
-// the segments are about. Offline: no resources but its own inline style and script.
+// It asks scorelens/compare when shown (with the systems picked for them, see comparisons.ts) and
+// redraws from each comparison received that concerns its systems (the server recomputes after
+// edits); a segment's row opens the baseline and the system side by side at that line; the metric
+// and system buttons choose what the histogram and the segments are about. Offline: no resources
+// but its own inline style and script.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { CompareResult } from '../protocol';
@@ -45,10 +46,10 @@ export class ComparePanel implements vscode.Disposable {
     this.update(result);
   }
 
-  /** Called for every scorelens/compareChanged: redraws when it is about this view's systems. */
-  onChanged(result: CompareResult): void {
-    if (!this.panel || !this.hypothesis) return;
-    if (!result.systems.some((s) => vscode.Uri.parse(s.uri).toString() === this.hypothesis)) return;
+  /** Called for every comparison received: redraws when it is about this view's systems. */
+  onChanged(result: CompareResult | undefined): void {
+    if (!result || !this.panel || !this.hypothesis || result === this.result) return;
+    if (!result.candidates.some((uri) => vscode.Uri.parse(uri).toString() === this.hypothesis)) return;
     this.update(result);
   }
 
