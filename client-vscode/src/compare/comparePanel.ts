@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { CompareResult } from '../protocol';
-import { CompareView, renderComparison, shapeComparison } from './compareData';
+import { CompareView, escapeHtml, renderComparison, shapeComparison } from './compareData';
 
 export type CompareSource = (uri: string) => Promise<CompareResult | null>;
 
@@ -36,14 +36,14 @@ export class ComparePanel implements vscode.Disposable {
     try {
       result = await this.fetchComparison(this.hypothesis);
     } catch (error) {
-      this.draw(`<p class="note">${(error as Error).message}</p>`);
+      this.draw(`<p class="note">${escapeHtml((error as Error).message)}</p>`);
       return;
     }
     if (!result) {
       this.draw('<p class="note">This file is not a paired hypothesis. Pair it with a reference first.</p>');
       return;
     }
-    this.update(result);
+    if (result !== this.result) this.update(result); // else drawn already, as it was received
   }
 
   /** Called for every comparison received: redraws when it is about this view's systems. */
