@@ -288,9 +288,9 @@ class Analyser:
             dropped = {
                 i
                 for texts in batch
-                if not "".join(texts).isascii()  # one call for most columns
+                if not "".join(texts).isascii()  # one call for an ASCII column
                 for i, text in enumerate(texts)
-                if RougeScoreTokenizer.dropped(text)
+                if not text.isascii() and RougeScoreTokenizer.dropped(text)
             }
             records += [
                 Record(None, rouge_l, rouge_ref, None, None, None, i in dropped, differs, n)
