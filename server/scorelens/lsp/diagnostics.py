@@ -70,18 +70,17 @@ def severity(review: Review, code: str) -> types.DiagnosticSeverity | None:
     return _SEVERITY.get(getattr(review.settings.severity, category))
 
 
-def _range(ls, review: Review, side: int, segment: int, start: int, end: int) -> types.Range:
+def _range(ls, review: Review, side: int, segment: int, start: int, end: int) -> dict:
+    """An LSP range as JSON: a finding's diagnostic is built as the JSON it is sent as (lsprotocol
+    objects and their unstructuring cost three times as much, paid for each diagnostic near a
+    new edit)."""
     corpus = review.corpus
     lines = corpus.lines(side)
-    a = corpus.position(side, segment, start)
-    b = corpus.position(side, segment, end)
-    return types.Range(ls.columns.position(lines, *a), ls.columns.position(lines, *b))
-
-
-def _json_range(r: types.Range) -> dict:
+    to_client = ls.columns.to_client
+    (a, a_col), (b, b_col) = corpus.position(side, segment, start), corpus.position(side, segment, end)
     return {
-        "start": {"line": r.start.line, "character": r.start.character},
-        "end": {"line": r.end.line, "character": r.end.character},
+        "start": {"line": a, "character": to_client(lines[a] if a < len(lines) else "", a_col)},
+        "end": {"line": b, "character": to_client(lines[b] if b < len(lines) else "", b_col)},
     }
 
 
@@ -104,11 +103,11 @@ def _message(finding: Finding, nrefs: int) -> str:
     return f'"{finding.text}" is outside the longest common subsequence (ROUGE-L)'
 
 
-def _fix(ls, review: Review, finding: Finding, where: types.Range) -> dict | None:
+def _fix(ls, review: Review, finding: Finding, where: dict) -> dict | None:
     """What a quick fix needs, in the hypothesis's coordinates."""
     corpus = review.corpus
     if finding.code == codes.SUBSTITUTION:
-        return {"fix": "replace", "uri": review.uri, "range": _json_range(where), "text": finding.other_text}
+        return {"fix": "replace", "uri": review.uri, "range": where, "text": finding.other_text}
     if finding.code == codes.INSERTION:
         text = corpus.text(0, finding.segment)
         a, b = finding.start, finding.end
@@ -120,7 +119,7 @@ def _fix(ls, review: Review, finding: Finding, where: types.Range) -> dict | Non
         return {
             "fix": "delete",
             "uri": review.uri,
-            "range": _json_range(_range(ls, review, 0, finding.segment, a, b)),
+            "range": _range(ls, review, 0, finding.segment, a, b),
             "text": "",
         }
     if finding.code == codes.DELETION:
@@ -131,7 +130,7 @@ def _fix(ls, review: Review, finding: Finding, where: types.Range) -> dict | Non
         return {
             "fix": "insert",
             "uri": review.uri,
-            "range": _json_range(_range(ls, review, 0, finding.segment, p, p)),
+            "range": _range(ls, review, 0, finding.segment, p, p),
             "text": insert,
         }
     if finding.code == codes.SHIFT and finding.target is not None:
@@ -139,7 +138,7 @@ def _fix(ls, review: Review, finding: Finding, where: types.Range) -> dict | Non
         return {
             "fix": "move",
             "uri": review.uri,
-            "range": _json_range(_range(ls, review, 0, finding.segment, a, b)),
+            "range": _range(ls, review, 0, finding.segment, a, b),
             "text": new,
         }
     return None
@@ -161,7 +160,8 @@ def moved(text: str, start: int, end: int, target: int) -> tuple[int, int, str]:
     return lo, hi, new[lo : len(new) - (len(text) - hi)]
 
 
-def _diagnostic(ls, review: Review, finding: Finding, side: int) -> types.Diagnostic | None:
+def _diagnostic(ls, review: Review, finding: Finding, side: int) -> dict | None:
+    """A finding's diagnostic on one side, as the JSON of an LSP ``Diagnostic``."""
     sev = severity(review, finding.code)
     if sev is None:
         return None
@@ -171,7 +171,7 @@ def _diagnostic(ls, review: Review, finding: Finding, side: int) -> types.Diagno
         # shown on the hypothesis at the gap where the reference words belong
         where = _range(ls, review, 0, finding.segment, finding.other_start, finding.other_end)
         other = _range(ls, review, finding.side, finding.segment, finding.start, finding.end)
-        related = [types.DiagnosticRelatedInformation(types.Location(side_uri(review, finding.side), other), "in the reference")]
+        related = [_related(side_uri(review, finding.side), other, "in the reference")]
         message = f'missing "{finding.text}" here (WER: deletion)'
     else:
         where = _range(ls, review, finding.side, finding.segment, finding.start, finding.end)
@@ -179,27 +179,27 @@ def _diagnostic(ls, review: Review, finding: Finding, side: int) -> types.Diagno
         if finding.other_side is not None:
             other = _range(ls, review, finding.other_side, finding.segment, finding.other_start, finding.other_end)
             label = "in the hypothesis" if finding.other_side == 0 else "in the reference"
-            related = [types.DiagnosticRelatedInformation(types.Location(side_uri(review, finding.other_side), other), label)]
+            related = [_related(side_uri(review, finding.other_side), other, label)]
         elif finding.code == codes.UNMATCHED:
             related = [
-                types.DiagnosticRelatedInformation(
-                    types.Location(ref, _line_range(ls, review, k + 1, finding.segment)), "reference segment"
-                )
+                _related(ref, _line_range(ls, review, k + 1, finding.segment), "reference segment")
                 for k, ref in enumerate(review.pairing.references)
             ]
-    data = _fix(ls, review, finding, where) if side == 0 else None
-    return types.Diagnostic(
-        range=where,
-        message=message,
-        severity=sev,
-        code=finding.code,
-        source=SOURCE,
-        related_information=related,
-        data=data,
-    )
+    diagnostic = {"range": where, "severity": int(sev), "code": finding.code, "source": SOURCE, "message": message}
+    if related is not None:
+        diagnostic["relatedInformation"] = related
+    if side == 0:
+        data = _fix(ls, review, finding, where)
+        if data is not None:
+            diagnostic["data"] = data
+    return diagnostic
 
 
-def _line_range(ls, review: Review, side: int, segment: int) -> types.Range:
+def _related(uri: str, where: dict, message: str) -> dict:
+    return {"location": {"uri": uri, "range": where}, "message": message}
+
+
+def _line_range(ls, review: Review, side: int, segment: int) -> dict:
     text = review.corpus.text(side, segment)
     return _range(ls, review, side, segment, 0, len(text))
 
@@ -226,7 +226,7 @@ def _segment(ls, review: Review, segment: int) -> tuple[dict[int, list[str]], di
         for side in shown_on:
             diags = per_side.setdefault(side, [])
             if len(diags) < cap:
-                diags.append(_json(_diagnostic(ls, review, finding, side)))
+                diags.append(json.dumps(_diagnostic(ls, review, finding, side)))
             else:
                 more[side] = more.get(side, 0) + 1
     review.cache[segment] = (key, per_side, more)
@@ -296,7 +296,7 @@ def on_lines(ls, review: Review, first: int, last: int) -> list[types.Diagnostic
             if finding.side == 0 or finding.code == codes.DELETION:
                 d = _diagnostic(ls, review, finding, 0)
                 if d is not None:
-                    found.append(d)
+                    found.append(_CONVERTER.structure(d, types.Diagnostic))
         segment += 1
     return found
 
