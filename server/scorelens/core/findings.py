@@ -149,3 +149,14 @@ def _shifts(segment: int, hyp: Analysis, refs: Sequence[Analysis], config: ter.T
         target = spans[order[at - 1]][1] if at else spans[order[shift.length]][0]
         found.append(Finding(SHIFT, segment, 0, a, b, hyp.text[a:b], best.reference + 1, c, d, ref.text[c:d], target))
     return found
+
+
+def differing_words(text: str, other: str) -> list[Span]:
+    """Spans of the words of ``text`` that the word alignment with ``other`` does not match (what
+    ``text`` substitutes or inserts), consecutive words as one span: how one system's output for a
+    segment differs from another's. Words as jiwer splits them, aligned as WER aligns them."""
+    words = jiwer_words()
+    tokens = words.tokens(text)
+    changed = [j for tag, _, _, j1, j2 in wer.alignment(words.tokens(other), tokens) if tag in ("replace", "insert") for j in range(j1, j2)]
+    spans = words.spans(text, tokens)
+    return [_cover(spans, first, last) for first, last in _runs(changed)]

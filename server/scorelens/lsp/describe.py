@@ -7,6 +7,7 @@ from pathlib import PurePosixPath
 
 from ..core import CorpusScores, RougeScore, SegmentScores, rates
 from ..core import findings as codes
+from ..core.findings import differing_words
 from .reviews import Review
 
 
@@ -150,17 +151,26 @@ def segment_description(review: Review, segment: int, markdown: bool = True) -> 
     return "\n".join(lines)
 
 
-def systems_description(others, segment: int, markdown: bool = True) -> str:
-    """The other systems' outputs for the segment, each with its sentence scores."""
+def systems_description(review: Review, others, segment: int, markdown: bool = True) -> str:
+    """The other systems' outputs for the segment, each with its sentence scores and the words
+    where it differs from ``review``'s output marked."""
     if not others:
         return ""
     left, right = _MARKDOWN["strong"] if markdown else _PLAIN["strong"]
     item = "- " if markdown else "  "
+    empty = "*(empty)*" if markdown else "(empty)"
+    mine = review.corpus.text(0, segment)
     lines = ["", "", f"{left}Other systems{right}"]
-    for review in others:
-        corpus = review.corpus
-        name = PurePosixPath(review.uri).name
+    for other in others:
+        corpus = other.corpus
+        name = PurePosixPath(other.uri).name
         text = corpus.text(0, segment)
-        shown = (_escape(text) if markdown else text) or ("*(empty)*" if markdown else "(empty)")
+        marks = [(a, b, "changed") for a, b in differing_words(text, mine)]
+        shown = _marked(text, marks, markdown) or empty
         lines.append(f"{item}{left}{_escape(name) if markdown else name}{right} ({short(corpus.segment_scores(segment))}): {shown}")
+    this = PurePosixPath(review.uri).name
+    if markdown:
+        lines += ["", f"**bold**: words that differ from {_escape(this)}"]
+    else:
+        lines += ["", f"[word]: words that differ from {this}"]
     return "\n".join(lines)

@@ -17,7 +17,7 @@ def described(ls, review, segment: int, others=()) -> types.MarkupContent:
     markdown = types.MarkupKind.Markdown in formats
     return types.MarkupContent(
         kind=types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText,
-        value=segment_description(review, segment, markdown) + systems_description(others, segment, markdown),
+        value=segment_description(review, segment, markdown) + systems_description(review, others, segment, markdown),
     )
 
 
