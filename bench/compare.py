@@ -1,6 +1,6 @@
 """Benchmark: ScoreLens's paired significance tests against sacreBLEU's ``PairedTest``, in one run.
 
-    .venv/bin/python bench/compare.py [--segments 3000] [--systems 5] [--repeat 2]
+    .venv/bin/python bench/compare.py [--segments 3000] [--systems 5] [--repeat 2] [--tests bs,ar]
 
 One reference of ``--segments`` lines cut from TED (as bench/core.py makes them) and
 ``--systems`` hypotheses with 20-40 % word errors (fixed seed). For paired bootstrap resampling
@@ -10,7 +10,10 @@ it times:
 - sacreBLEU 2.6.0 ``PairedTest`` as its ``--paired-bs`` / ``--paired-ar`` run it (one process;
   it extracts every system's statistics, then tests);
 - ScoreLens ``paired_test`` on corpora already scored, as the language server holds them;
-- ScoreLens cold: scoring the systems' corpora, then the test (what ``scorelens compare`` does).
+- ScoreLens cold: scoring the systems' corpora, then the test (what ``scorelens compare`` does);
+- the language server's ``scorelens/compare`` on those corpora, in its two parts: the statistics
+  copied on the event loop (the loop serves nothing else meanwhile) and the test with the
+  per-segment differences, off the loop in a thread.
 
 Every ScoreLens result (score, mean, CI, p-value of every system) is checked equal to
 sacreBLEU's before anything is reported. Rounds alternate the two (``--repeat``, best kept).
@@ -26,6 +29,7 @@ from core import SEED, corrupt, fmt_s, generate, text, timed  # noqa: E402
 
 from scorelens.core import Corpus, ScoringConfig  # noqa: E402
 from scorelens.core.significance import paired_test  # noqa: E402
+from scorelens.lsp.compare import copied, tested  # noqa: E402
 
 METRICS = ("bleu", "chrf", "ter")
 
@@ -65,19 +69,38 @@ def check(ours, theirs):
             assert (a.score, a.mean, a.ci, a.p_value) == (t.score, t.mean, t.ci, t.p_value), (metric, i, a, t)
 
 
+def check_server(out, theirs, test):
+    """The server's answer against sacreBLEU's: its approximate randomization also draws the
+    confidence intervals (1,000 resamples) that PairedTest leaves out by default."""
+    fields = ("score", "mean", "ci", "p_value") if test == "bs" else ("score", "p_value")
+    for metric in METRICS:
+        for i, (entry, t) in enumerate(zip(out["systems"], theirs[metric])):
+            assert [entry[metric][f] for f in fields] == [getattr(t, f) for f in fields], (metric, i, entry[metric], t)
+
+
+def server_compare(corpora, test):
+    """(seconds on the loop, seconds in the thread, answer) of the server's ``scorelens/compare``
+    for systems already scored, as compare.compare_for runs it."""
+    uris = [f"file:///bench/sys{i}.txt" for i in range(len(corpora))]
+    t_copy, (snapshots, _) = timed(lambda: copied(corpora, list(METRICS)))
+    t_test, out = timed(lambda: tested(snapshots, list(METRICS), test, 0, uris))
+    return t_copy, t_test, out
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--segments", type=int, default=3000)
     parser.add_argument("--systems", type=int, default=5)
     parser.add_argument("--repeat", type=int, default=2, help="runs per figure (the best is kept)")
+    parser.add_argument("--tests", default="bs,ar", help="which tests, comma-separated: bs, ar")
     args = parser.parse_args(argv)
     os.environ.pop("SACREBLEU_SEED", None)  # both use the default seed, 12345
 
     hyps, refs, source = systems(args.segments, args.systems)
     load_before = os.getloadavg()
     rows = []
-    for test in ("bs", "ar"):
-        best = {"sacrebleu": float("inf"), "held": float("inf"), "cold": float("inf")}
+    for test in args.tests.split(","):
+        best = dict.fromkeys(("sacrebleu", "held", "cold", "copy", "thread"), float("inf"))
         for _ in range(args.repeat):
             t, theirs = timed(lambda: sacrebleu_test(hyps, refs, test))
             best["sacrebleu"] = min(best["sacrebleu"], t)
@@ -86,6 +109,10 @@ def main(argv=None) -> None:
             check(ours, theirs)
             best["held"] = min(best["held"], t)
             best["cold"] = min(best["cold"], t_score + t)
+            t_copy, t_thread, out = server_compare(corpora, test)
+            check_server(out, theirs, test)
+            best["copy"] = min(best["copy"], t_copy)
+            best["thread"] = min(best["thread"], t_thread)
         rows.append((test, best))
     load_after = os.getloadavg()
 
@@ -102,6 +129,11 @@ def main(argv=None) -> None:
             f"| {names[test]} | {fmt_s(b['sacrebleu'])} | {fmt_s(b['held'])} | **{b['sacrebleu'] / b['held']:.0f}×** "
             f"| {fmt_s(b['cold'])} | {b['sacrebleu'] / b['cold']:.1f}× |"
         )
+    print()
+    print("| test | server `scorelens/compare`: statistics copied on the loop | test + per-segment differences in a thread | sacreBLEU PairedTest |")
+    print("|---|---:|---:|---:|")
+    for test, b in rows:
+        print(f"| {names[test]} | {fmt_s(b['copy'])} | {fmt_s(b['thread'])} | {fmt_s(b['sacrebleu'])} |")
 
 
 if __name__ == "__main__":
