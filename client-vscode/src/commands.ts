@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { ClientCommand } from './commandIds';
 import { PairingStore } from './pairings';
 import { ALL_METRICS, MetricId, ServerCommand } from './protocol';
+import { baselineItems, systemItems, systemsChoice } from './compare/compareActions';
 import { ComparePanel } from './compare/comparePanel';
 import { Comparisons } from './compare/comparisons';
 import { ReportPanel } from './report/reportPanel';
@@ -161,25 +162,20 @@ export class Commands {
     if (current.candidates.length < 2) {
       throw new Error('Only one open system uses these references. Open another (e.g. news.sys2.en beside news.sys1.en) to compare.');
     }
-    const item = (uri: string, picked = false) => ({ label: fileNameOf(uri), description: vscode.workspace.asRelativePath(vscode.Uri.parse(uri)), uri, picked });
-    const baseline = await vscode.window.showQuickPick(
-      current.candidates.map((uri) => ({ ...item(uri), detail: uri === current.baseline ? 'the baseline now' : undefined })),
-      { title: 'ScoreLens: compare against which baseline?' },
-    );
+    const relative = (uri: string) => vscode.workspace.asRelativePath(vscode.Uri.parse(uri));
+    const baseline = await vscode.window.showQuickPick(baselineItems(current, relative), { title: 'ScoreLens: compare against which baseline?' });
     if (!baseline) return;
-    const included = new Set(current.systems.map((s) => s.uri));
-    const others = current.candidates.filter((uri) => uri !== baseline.uri);
-    const picked = await vscode.window.showQuickPick(
-      others.map((uri) => item(uri, included.has(uri))),
-      { title: `ScoreLens: systems to compare with ${baseline.label}`, canPickMany: true },
-    );
+    const picked = await vscode.window.showQuickPick(systemItems(current, baseline.uri, relative), {
+      title: `ScoreLens: systems to compare with ${baseline.label}`,
+      canPickMany: true,
+    });
     if (!picked) return;
-    if (!picked.length) {
+    const choice = systemsChoice(current.candidates, baseline.uri, picked.map((p) => p.uri));
+    if (!choice) {
       void vscode.window.showWarningMessage('ScoreLens: pick at least one system to compare with the baseline.');
       return;
     }
-    const systems = current.candidates.filter((uri) => uri === baseline.uri || picked.some((p) => p.uri === uri));
-    this.ctx.comparisons.choose(current.candidates, { baseline: baseline.uri, systems });
+    this.ctx.comparisons.choose(current.candidates, choice);
     await this.ctx.compare.show(hyp);
   }
 

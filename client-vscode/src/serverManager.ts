@@ -12,12 +12,12 @@ import {
   State,
   TransportKind,
 } from 'vscode-languageclient/node';
+import { compareParams } from './compare/compareActions';
 import { activeInterpreter, isPythonExtensionInstalled } from './pythonExtension';
 import { findBundledWheel, installPrivateEnv, privateEnvDir } from './privateEnv';
 import {
   COMPARE_CHANGED_NOTIFICATION,
   COMPARE_REQUEST,
-  CompareParams,
   CompareResult,
   REPORT_REQUEST,
   Report,
@@ -127,8 +127,7 @@ export class ServerManager implements vscode.Disposable {
   }
 
   async requestComparison(uri: string, choice?: SystemsChoice): Promise<CompareResult | null> {
-    const params: CompareParams = { uri, ...choice };
-    return this.runningClient().sendRequest<CompareResult | null>(COMPARE_REQUEST, params);
+    return this.runningClient().sendRequest<CompareResult | null>(COMPARE_REQUEST, compareParams(uri, choice));
   }
 
   /** Creates the private environment from the bundled wheel, then restarts on it. */

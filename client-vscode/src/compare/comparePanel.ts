@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { CompareResult } from '../protocol';
+import { lineWithin, sideBySide } from './compareActions';
 import { CompareView, escapeHtml, renderComparison, shapeComparison } from './compareData';
 
 export type CompareSource = (uri: string) => Promise<CompareResult | null>;
@@ -97,15 +98,9 @@ export class ComparePanel implements vscode.Disposable {
 
   /** The baseline in the first column and the system in the second, both at `line`. */
   private async reveal(line: number): Promise<void> {
-    const view = this.view;
-    if (!view?.system) return;
-    const sides: [string, vscode.ViewColumn][] = [
-      [view.baseline.uri, vscode.ViewColumn.One],
-      [view.system.uri, vscode.ViewColumn.Two],
-    ];
-    for (const [uri, column] of sides) {
-      const editor = await vscode.window.showTextDocument(vscode.Uri.parse(uri), { viewColumn: column, preserveFocus: false });
-      const at = Math.min(line, editor.document.lineCount - 1);
+    for (const target of sideBySide(this.view, line)) {
+      const editor = await vscode.window.showTextDocument(vscode.Uri.parse(target.uri), { viewColumn: target.column, preserveFocus: false });
+      const at = lineWithin(target.line, editor.document.lineCount);
       editor.selection = new vscode.Selection(at, 0, at, editor.document.lineAt(at).range.end.character);
       editor.revealRange(editor.selection, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     }
