@@ -5,7 +5,8 @@ so a case that would hang or grow without limit fails instead of taking the mach
 :class:`Server` talks raw JSON-RPC over the real ``scorelens serve`` stdio, so a test can send
 what no well-behaved client library would (bad headers, wrong-typed params); it answers the
 server's own requests (``workspace/configuration`` with :attr:`Server.settings`, the rest with
-``null``) and records everything the server sends, for :meth:`Server.assert_never_said`.
+``null``) except the methods in :attr:`Server.unanswered`, and records everything the server
+sends, for :meth:`Server.assert_never_said`.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, Callable
+from typing import Any, BinaryIO, Callable, Collection
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -40,6 +41,12 @@ def _limits(address_space: int, cpu_seconds: int) -> Callable[[], None]:
 
 def _env() -> dict[str, str]:
     return dict(os.environ, PYTHONIOENCODING="utf-8", PYTHONUNBUFFERED="1")
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    """One JSON-RPC message with its header, as sent on the wire."""
+    body = json.dumps(message).encode("utf-8")
+    return b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
 
 
 # -- the command line -------------------------------------------------------------------------
@@ -92,6 +99,9 @@ class ServerGone(AssertionError):
 class Server:
     """``scorelens serve`` (stdio) under resource limits, driven by raw JSON-RPC."""
 
+    # the server's requests of these methods are left for the test to answer, or never answered
+    unanswered: Collection[str] = frozenset()
+
     def __init__(
         self,
         root: Path,
@@ -99,7 +109,9 @@ class Server:
         settings: dict[str, Any] | None = None,
         address_space: int = ADDRESS_SPACE,
         cpu_seconds: int = CPU_SECONDS,
+        unanswered: Collection[str] = (),
     ) -> None:
+        self.unanswered = set(unanswered)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "scorelens", *argv],
             stdin=subprocess.PIPE,
@@ -146,7 +158,7 @@ class Server:
                 self.raw += body
                 message = json.loads(body)
                 self.received.append(message)
-                if "method" in message and "id" in message:
+                if "method" in message and "id" in message and message["method"] not in self.unanswered:
                     try:
                         self._answer(message)
                     except ServerGone:
@@ -183,8 +195,7 @@ class Server:
                 raise ServerGone(f"the server exited ({self.proc.poll()}); stderr:\n{self.stderr[-4000:]}") from None
 
     def send(self, message: dict[str, Any]) -> None:
-        body = json.dumps(message).encode("utf-8")
-        self.send_bytes(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+        self.send_bytes(encode(message))
 
     def notify(self, method: str, params: Any) -> None:
         self.send({"jsonrpc": "2.0", "method": method, "params": params})

@@ -9,7 +9,7 @@ import re
 import time
 import sacrebleu
 
-from hostile import run_cli
+from hostile import encode, run_cli
 
 ANSWER_S = 2.0  # a loaded CI machine; the benchmark shows the real figures
 
@@ -38,6 +38,15 @@ def published(server, uri: str, version: int | None = None) -> list[dict]:
         for m in server.received
         if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri and version in (None, m["params"]["version"])
     ]
+
+
+def fresh_diagnostics(serve, path, text: str, settings: dict | None = None) -> list[dict]:
+    """What a new server publishes first for ``path`` opened with ``text``: the findings an
+    edited document must end with."""
+    fresh = serve(settings=settings)
+    uri = fresh.open(path, text=text)
+    fresh.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri)
+    return published(fresh, uri)[0]["diagnostics"]
 
 
 def test_long_line_scored_off_the_loop_while_hovers_are_answered(serve, workspace):
@@ -145,10 +154,7 @@ def test_cr_lf_joined_by_edits_stays_in_step(serve, workspace):
         offset = _offset(text, line, col)
         text = text[:offset] + new + text[_offset(text, *end) :]
     server.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["version"] == 59)
-    fresh = serve()
-    fresh_uri = fresh.open(workspace / "c.hyp.txt", text=text)
-    fresh.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics")
-    assert published(server, uri, 59)[-1]["diagnostics"] == published(fresh, fresh_uri)[-1]["diagnostics"]
+    assert published(server, uri, 59)[-1]["diagnostics"] == fresh_diagnostics(serve, workspace / "c.hyp.txt", text)
 
 
 def _offset(text: str, line: int, col: int) -> int:
@@ -173,3 +179,47 @@ def test_requests_overtaken_by_edits_are_never_request_cancelled(serve, workspac
             assert "result" in answer or answer["error"]["code"] == -32801, answer
     server.assert_alive()
 
+
+def test_settings_changed_twice_then_an_edit_publish_each_version_its_own_findings(serve, workspace):
+    """#10 point 8. Two settings changes whose workspace/configuration answers (different each
+    time) arrive together with an edit, while a 3,000-line review is scored: every publish names
+    a version whose text, under the settings answered last, has exactly those findings (the old
+    server published the pre-edit findings of the first answer's review as version 2)."""
+    hyp = [random_line(12, i) for i in range(3000)]
+    ref = [line if i % 10 else "x " + line for i, line in enumerate(hyp)]  # 300 lines with findings
+    path = workspace / "ver.hyp.txt"
+    path.write_text("\n".join(hyp) + "\n")
+    (workspace / "ver.ref.txt").write_text("\n".join(ref) + "\n")
+    base = {"debounceMs": 0, "maxProblems": 100_000}  # none cut: a cut depends on the edits made
+    first, last = ({**base, "severity": {"wer": level}} for level in ("error", "warning"))
+    server = serve(settings=base)
+    uri = server.open(path)
+    server.diagnostics(uri, until=bool)
+
+    server.unanswered = {"workspace/configuration"}  # answered below, together with the edit
+    since = len(server.received)
+    server.notify("workspace/didChangeConfiguration", {"settings": None})
+    server.notify("workspace/didChangeConfiguration", {"settings": None})
+
+    def asked() -> list[dict]:
+        return [m for m in server.received[since:] if m.get("method") == "workspace/configuration"]
+
+    server.wait_for(lambda _: len(asked()) == 2, what="a workspace/configuration request per change")
+    span = {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}
+    server.send_bytes(
+        b"".join(encode({"jsonrpc": "2.0", "id": r["id"], "result": [settings]}) for r, settings in zip(asked(), (first, last)))
+        + encode(
+            {
+                "jsonrpc": "2.0",
+                "method": "textDocument/didChange",
+                "params": {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"range": span, "text": "y "}]},
+            }
+        )
+    )
+    texts = {1: path.read_text(), 2: "y " + path.read_text()}
+    expected = {version: fresh_diagnostics(serve, path, text, last) for version, text in texts.items()}
+    server.diagnostics(uri, until=lambda d: d == expected[2])
+    server.assert_alive()
+    after = [m["params"] for m in server.received[since:] if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri]
+    for params in after:
+        assert params["diagnostics"] == expected[params["version"]], f"version {params['version']} published other findings"
