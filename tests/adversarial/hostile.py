@@ -110,10 +110,11 @@ class Server:
         address_space: int = ADDRESS_SPACE,
         cpu_seconds: int = CPU_SECONDS,
         unanswered: Collection[str] = (),
+        program: tuple[str, ...] = ("-m", "scorelens"),
     ) -> None:
         self.unanswered = set(unanswered)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "scorelens", *argv],
+            [sys.executable, *program, *argv],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

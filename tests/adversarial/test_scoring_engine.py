@@ -7,9 +7,11 @@ import json
 import random
 import re
 import time
+from pathlib import Path
+
 import sacrebleu
 
-from hostile import encode, run_cli
+from hostile import TIMEOUT, encode, run_cli
 
 ANSWER_S = 2.0  # a loaded CI machine; the benchmark shows the real figures
 
@@ -223,3 +225,60 @@ def test_settings_changed_twice_then_an_edit_publish_each_version_its_own_findin
     after = [m["params"] for m in server.received[since:] if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri]
     for params in after:
         assert params["diagnostics"] == expected[params["version"]], f"version {params['version']} published other findings"
+
+
+# What the server may ask a client that lists every capability below; this client answers none.
+SERVER_REQUESTS = (
+    "client/registerCapability",
+    "workspace/configuration",
+    "window/workDoneProgress/create",
+    "workspace/inlayHint/refresh",
+    "workspace/codeLens/refresh",
+)
+FORGOTTEN_AFTER_S = 1.0
+
+
+def test_a_client_that_never_answers_the_servers_requests(serve, workspace):
+    """#10 point 9: the server forgets each request the client leaves unanswered (after
+    CLIENT_ANSWER_S, shortened here) and meanwhile keeps serving: hovers answered, both documents
+    scored (a long line with work-done progress) and published, pygls's pending table empty."""
+    hyp, ref = random_line(20_000, 11), random_line(20_000, 12)  # scored by the worker for a while
+    (workspace / "mute.hyp.txt").write_text(hyp + "\n")
+    (workspace / "mute.ref.txt").write_text(ref + "\n")
+    program = (str(Path(__file__).with_name("short_answer_server.py")), str(FORGOTTEN_AFTER_S))
+    server = serve(initialize=False, program=program, unanswered=SERVER_REQUESTS)
+    server.initialize(
+        {
+            "general": {"positionEncodings": ["utf-16"]},
+            "window": {"workDoneProgress": True},
+            "workspace": {
+                "configuration": True,
+                "didChangeConfiguration": {"dynamicRegistration": True},
+                "inlayHint": {"refreshSupport": True},
+                "codeLens": {"refreshSupport": True},
+            },
+            "textDocument": {"publishDiagnostics": {"versionSupport": True}},
+        }
+    )
+    small = server.open(workspace / "asr" / "call.hyp.txt")
+    uri = server.open(workspace / "mute.hyp.txt")
+    server.wait_for(lambda m: m.get("method") == "workspace/configuration")
+    assert "workspace/configuration" in server.request("test/pendingRequests")["result"]
+
+    started = time.monotonic()
+    assert "result" in hover(server, small)  # while the server waits for the document's settings
+    assert time.monotonic() - started < ANSWER_S
+    assert any(d["code"] == "wer.substitution" for d in server.diagnostics(small, until=bool))
+    assert "sentence" in hover(server, small)["result"]["contents"]["value"]
+    server.diagnostics(uri, until=bool)
+    asked = {m["method"] for m in server.received if "method" in m and "id" in m}
+    assert asked == set(SERVER_REQUESTS), asked  # each kind was asked (and left unanswered)
+    assert any("did not answer workspace/configuration within 1 s" in m for m in server.messages_shown())
+
+    deadline = time.monotonic() + TIMEOUT / 2
+    while pending := server.request("test/pendingRequests")["result"]:
+        assert time.monotonic() < deadline, f"still waiting for answers to {pending}"
+        time.sleep(FORGOTTEN_AFTER_S / 4)  # nothing tells when a timer has fired
+    server.assert_alive()
+    server.assert_no_traceback()
+    assert "Traceback" not in server.stderr  # nor one in the log per request forgotten

@@ -86,9 +86,18 @@ class ScoreLensProtocol(GuardedProtocol):
             future.add_done_callback(lambda _: self._request_futures.pop(msg_id, None))
 
     def send_request(self, method, params=None, callback=None, msg_id=None):
-        """Send a request to the client, forgotten if it is not answered in ``CLIENT_ANSWER_S``."""
+        """Send a request to the client, forgotten if it is not answered in ``CLIENT_ANSWER_S``.
+        ``callback`` is called with a result only: pygls would call it on an error or a timeout
+        too, and log a traceback for each (one per progress a silent client never created)."""
         msg_id = msg_id if msg_id is not None else str(uuid.uuid4())
-        future = super().send_request(method, params, callback, msg_id)
+        future = super().send_request(method, params, None, msg_id)
+        if callback is not None:
+
+            def answered(done) -> None:
+                if not done.cancelled() and done.exception() is None:
+                    callback(done.result())
+
+            future.add_done_callback(answered)
         try:
             timer = asyncio.get_running_loop().call_later(CLIENT_ANSWER_S, self._unanswered, method, msg_id)
         except RuntimeError:  # no loop running (not serving yet): nothing can wait for it either
