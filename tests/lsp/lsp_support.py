@@ -52,15 +52,31 @@ SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "scorelens", "
 @pytest_lsp.fixture(params=["visual-studio-code", "neovim"], config=SERVER)
 async def client(request, lsp_client: LanguageClient, tmp_path: Path):
     _prepare(lsp_client, request.param, tmp_path)
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=capabilities(request.param),
-            workspace_folders=[types.WorkspaceFolder(uri=lsp_client.workspace.as_uri(), name="ws")],
-            root_uri=lsp_client.workspace.as_uri(),
-        )
-    )
+    await _initialize(lsp_client, [lsp_client.workspace])
     yield
     await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(params=["visual-studio-code", "neovim"], config=SERVER)
+async def two_folder_client(request, lsp_client: LanguageClient, tmp_path: Path):
+    """Two workspace folders, ``ws/left`` and ``ws/right`` (its ``folders``), for settings per folder."""
+    _prepare(lsp_client, request.param, tmp_path)
+    lsp_client.folders = [lsp_client.workspace / name for name in ("left", "right")]
+    for folder in lsp_client.folders:
+        folder.mkdir()
+    await _initialize(lsp_client, lsp_client.folders)
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def _initialize(client: LanguageClient, folders: list[Path]) -> None:
+    await client.initialize_session(
+        types.InitializeParams(
+            capabilities=capabilities(client.profile),
+            workspace_folders=[types.WorkspaceFolder(uri=f.as_uri(), name=f.name) for f in folders],
+            root_uri=client.workspace.as_uri(),
+        )
+    )
 
 
 @pytest_lsp.fixture(params=["visual-studio-code", "neovim"], config=SERVER)

@@ -1,6 +1,7 @@
 """What editors other than VS Code send and expect (issue 12): plain-text hovers, settings in
 ``initializationOptions`` and pushed in ``workspace/didChangeConfiguration``, code actions for
-diagnostics echoed without ``source``/``data``, no double work when settings follow ``didOpen``.
+diagnostics echoed without ``source``/``data``, no double work when settings follow ``didOpen``,
+settings per workspace folder.
 
 ``plain_client`` asks as Vim ALE and eglot without markdown-mode do (plain text, no
 ``workspace/configuration``), on the VS Code (UTF-16) and Neovim (UTF-8) profiles.
@@ -130,3 +131,31 @@ class _Counting(dict):
 def _count_publications(client) -> dict[str, int]:
     client.diagnostics = _Counting()
     return client.diagnostics.counts
+
+
+async def test_each_workspace_folder_follows_its_own_settings(two_folder_client):
+    """workspace/configuration answers per folder (scopeUri): the same pair in each folder is
+    scored and reported with that folder's settings, and a change to one folder's leaves the
+    other's documents as they were."""
+    client = two_folder_client
+    left, right = client.folders
+    client.set_configuration({"scorelens": {"debounceMs": 0, "metrics": ["wer"], "severity": {"wer": "error"}}}, scope_uri=left.as_uri())
+    client.set_configuration({"scorelens": {"debounceMs": 0, "metrics": ["bleu"]}}, scope_uri=right.as_uri())
+    hyp, ref = "a red car\nthe cat\n", "a blue car\nthe dog sat\n"
+    left_uri, _ = write_pair(client, "same", hyp, ref, folder=left.name)
+    right_uri, _ = write_pair(client, "same", hyp, ref, folder=right.name)
+
+    async def findings(uri: str) -> set[tuple[str, types.DiagnosticSeverity]]:
+        return {(d.code.split(".")[0], d.severity) for d in await diagnostics(client, uri)}
+
+    assert set((await scores(client, left_uri))["scores"]) == {"wer", "segments"}
+    assert set((await scores(client, right_uri))["scores"]) == {"bleu", "segments"}
+    assert await findings(left_uri) == {("wer", types.DiagnosticSeverity.Error)}
+    assert await findings(right_uri) == {("bleu", types.DiagnosticSeverity.Information)}
+
+    client.set_configuration({"scorelens": {"debounceMs": 0, "metrics": ["bleu", "wer"]}}, scope_uri=right.as_uri())
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    await scores(client, right_uri, until=lambda s: set(s["scores"]) == {"bleu", "wer", "segments"})
+    assert await findings(right_uri) == {("bleu", types.DiagnosticSeverity.Information), ("wer", types.DiagnosticSeverity.Information)}
+    assert await findings(left_uri) == {("wer", types.DiagnosticSeverity.Error)}
+    assert len([s for s in client.scores_log if s["uri"] == left_uri]) == 1  # its settings did not change: not scored again
