@@ -188,3 +188,20 @@ async def test_plain_text_hover_of_other_systems(plain_client):
     # "of the" is what the second system leaves out: not its words, so not marked
     assert line.endswith("): the [city] council approved the plan [(v2)]")
     assert text.endswith("\n\nOther systems\n" + line + "\n\n[word]: words that differ from news.sys1.txt")
+
+
+async def test_long_segments_of_other_systems_are_shown_unmarked(plain_client):
+    from lsp_support import start_plain
+
+    from scorelens.core.corpus import LONG_SEGMENT_CHARS
+
+    await start_plain(plain_client)
+    long_line = " ".join(["word"] * (LONG_SEGMENT_CHARS // 5 + 1))
+    folder = _write_systems(plain_client, (("news.sys1.txt", [long_line, *SYS1[1:]]), ("news.sys2.txt", [long_line + " more", *SYS2[1:]])))
+    sys1, sys2 = open_doc(plain_client, folder / "news.sys1.txt"), open_doc(plain_client, folder / "news.sys2.txt")
+    await scores(plain_client, sys1)
+    await scores(plain_client, sys2)
+    hover = await plain_client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(sys1), types.Position(0, 0)))
+    (line,) = [x for x in hover.contents.value.splitlines() if x.startswith("  news.sys2.txt (BLEU ")]
+    # aligning the two long lines' words would hold the server: "more" differs but is not marked
+    assert line.endswith(" word more") and "[" not in line

@@ -7,6 +7,7 @@ from pathlib import PurePosixPath
 
 from ..core import CorpusScores, RougeScore, SegmentScores, rates
 from ..core import findings as codes
+from ..core.corpus import LONG_SEGMENT_CHARS
 from ..core.findings import differing_words
 from .reviews import Review
 
@@ -165,7 +166,9 @@ def systems_description(review: Review, others, segment: int, markdown: bool = T
         corpus = other.corpus
         name = PurePosixPath(other.uri).name
         text = corpus.text(0, segment)
-        marks = [(a, b, "changed") for a, b in differing_words(text, mine)]
+        # aligning two long segments' words would hold the loop (their alignment is quadratic)
+        long = max(len(text), len(mine)) > LONG_SEGMENT_CHARS
+        marks = [] if long else [(a, b, "changed") for a, b in differing_words(text, mine)]
         shown = _marked(text, marks, markdown) or empty
         lines.append(f"{item}{left}{_escape(name) if markdown else name}{right} ({short(corpus.segment_scores(segment))}): {shown}")
     this = PurePosixPath(review.uri).name
