@@ -186,9 +186,10 @@ export interface ComparedMetric {
   p_value: number | null;
 }
 
-/** A system: its uri, each tested metric (keyed by the server's names, `ter` included), and for
- * every system but the baseline each segment's difference from it. */
-export type ComparedSystem = { uri: string; differences?: Record<string, number[]> } & Record<string, ComparedMetric | unknown>;
+/** A system: its uri, each tested metric (keyed by the server's names, `ter` included), for every
+ * system but the baseline each segment's difference from it, and (with a test) the 0-based first
+ * line of each segment in its own document. */
+export type ComparedSystem = { uri: string; differences?: Record<string, number[]>; lines?: number[] } & Record<string, ComparedMetric | unknown>;
 
 /** Which of the systems sharing a hypothesis's references to compare, and against which. */
 export interface SystemsChoice {
@@ -213,6 +214,6 @@ export interface CompareResult {
   n?: number;
   seed?: number | null;
   systems: ComparedSystem[];
-  /** 0-based first line of each segment in the baseline. */
+  /** 0-based first line of each segment in the baseline (the baseline's own `lines`). */
   lines: number[];
 }

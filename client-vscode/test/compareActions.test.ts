@@ -1,5 +1,5 @@
 // "Pick Systems to Compare…" and the Compare Systems view's segment rows, without VS Code: the quick
-// picks' items, the scorelens/compare params the choice sends, and the editors a row opens.
+// picks' items, the scorelens/compare params the choice sends, and the editors and lines a row opens.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { baselineItems, compareParams, lineWithin, sideBySide, systemItems, systemsChoice } from '../src/compare/compareActions';
@@ -23,8 +23,9 @@ function current(): CompareResult {
     n: 1000,
     seed: 12345,
     systems: [
-      { uri: SYS1, bleu: { score: 57.93, mean: 57.76, ci: 9.84, p_value: null } },
-      { uri: SYS2, bleu: { score: 67.97, mean: 67.9, ci: 9.93, p_value: 0.1069 }, differences: { bleu: [0, -12.5, 86.78, 0, -90.95] } },
+      { uri: SYS1, bleu: { score: 57.93, mean: 57.76, ci: 9.84, p_value: null }, lines: [0, 1, 2, 4, 5] },
+      // paragraphs wrapped differently from the baseline's: the same segments start on other lines
+      { uri: SYS2, bleu: { score: 67.97, mean: 67.9, ci: 9.93, p_value: 0.1069 }, differences: { bleu: [0, -12.5, 86.78, 0, -90.95] }, lines: [0, 2, 4, 7, 9] },
     ],
     lines: [0, 1, 2, 4, 5],
   };
@@ -71,33 +72,39 @@ describe('Pick Systems to Compare…', () => {
 });
 
 describe('a segment row of the Compare Systems view', () => {
-  it('opens the baseline in the first column and the system in the second, at the row\'s line', () => {
+  it('opens the baseline in the first column and the system in the second, each at its line of the segment', () => {
     const view = shapeComparison(current());
-    assert.deepEqual(view.segments.map((s) => s.line), [5, 1, 2]); // the rows: biggest loss first
-    assert.deepEqual(sideBySide(view, 5), [
+    assert.deepEqual(view.segments.map((s) => s.segment), [4, 1, 2]); // the rows: biggest loss first
+    assert.deepEqual(sideBySide(view, 4), [
       { uri: SYS1, column: 1, line: 5 },
-      { uri: SYS2, column: 2, line: 5 },
+      { uri: SYS2, column: 2, line: 9 },
+    ]);
+    assert.deepEqual(sideBySide(view, 1), [
+      { uri: SYS1, column: 1, line: 1 },
+      { uri: SYS2, column: 2, line: 2 },
     ]);
   });
 
   it('opens the system chosen in the view, against the baseline', () => {
     const result = current();
     result.baseline = SYS2;
+    result.lines = [0, 2, 4, 7, 9];
     result.systems = [
-      { uri: SYS2, bleu: { score: 67.97, mean: 67.9, ci: 9.93, p_value: null } },
-      { uri: SYS1, bleu: { score: 57.93, mean: 57.76, ci: 9.84, p_value: 0.1069 }, differences: { bleu: [0, 12.5, 0, 0, 0] } },
+      { uri: SYS2, bleu: { score: 67.97, mean: 67.9, ci: 9.93, p_value: null }, lines: [0, 2, 4, 7, 9] },
+      { uri: SYS1, bleu: { score: 57.93, mean: 57.76, ci: 9.84, p_value: 0.1069 }, differences: { bleu: [0, 12.5, 0, 0, 0] }, lines: [0, 1, 2, 4, 5] },
     ];
     assert.deepEqual(sideBySide(shapeComparison(result, SYS1), 1), [
-      { uri: SYS2, column: 1, line: 1 },
+      { uri: SYS2, column: 1, line: 2 },
       { uri: SYS1, column: 2, line: 1 },
     ]);
   });
 
-  it('opens nothing for a line no row has, nor without a system to show', () => {
+  it('opens nothing for a segment no row has, nor without a system to show', () => {
     const view = shapeComparison(current());
     assert.deepEqual(sideBySide(view, 0), []); // an unchanged segment: no row
+    assert.deepEqual(sideBySide(view, 5), []); // a baseline line, not a segment
     assert.deepEqual(sideBySide(view, Number('x')), []);
-    assert.deepEqual(sideBySide(undefined, 5), []);
+    assert.deepEqual(sideBySide(undefined, 4), []);
     const alone = current();
     delete alone.test;
     alone.systems = [{ uri: SYS1 }];

@@ -19,12 +19,18 @@ function result(): CompareResult {
     n: 1000,
     seed: 12345,
     systems: [
-      { uri: SYS1, bleu: { score: 57.93, mean: 57.76, ci: 9.84, p_value: null }, ter: { score: 29.14, mean: 29.28, ci: 7.52, p_value: null } },
+      {
+        uri: SYS1,
+        bleu: { score: 57.93, mean: 57.76, ci: 9.84, p_value: null },
+        ter: { score: 29.14, mean: 29.28, ci: 7.52, p_value: null },
+        lines: [0, 1, 2, 4, 5],
+      },
       {
         uri: SYS2,
         bleu: { score: 67.97, mean: 67.9, ci: 9.93, p_value: 0.1069 },
         ter: { score: 20.86, mean: 20.91, ci: 6.39, p_value: 0.0269 },
         differences: { bleu: [0, -12.5, 86.78, 0, -90.95], ter: [0, 10, -50, 0, 53.3] },
+        lines: [0, 1, 2, 4, 5],
       },
     ],
     lines: [0, 1, 2, 4, 5],
@@ -53,19 +59,35 @@ describe('shapeComparison', () => {
     assert.equal(view.rows[1].cells.ter.significant, true);
   });
 
-  it('lists the changed segments, the biggest loss first, at their baseline lines', () => {
+  it('lists the changed segments, the biggest loss first, at their baseline and system lines', () => {
     const view = shapeComparison(result());
     assert.deepEqual(view.system, { uri: SYS2, name: 'news.sys2.en' });
     assert.equal(view.metric, 'bleu');
     assert.deepEqual(
-      view.segments.map((s) => [s.segment, s.line, s.difference, s.better]),
+      view.segments.map((s) => [s.segment, s.line, s.systemLine, s.difference, s.better]),
       [
-        [4, 5, '-90.95', false],
-        [1, 1, '-12.50', false],
-        [2, 2, '+86.78', true],
+        [4, 5, 5, '-90.95', false],
+        [1, 1, 1, '-12.50', false],
+        [2, 2, 2, '+86.78', true],
       ],
     );
     assert.equal(shapeComparison(result(), SYS2, 1).segments.length, 1);
+  });
+
+  it("gives a segment the system's own line when its paragraphs start elsewhere than the baseline's", () => {
+    const r = result();
+    r.systems[1].lines = [0, 3, 5, 8, 10];
+    assert.deepEqual(
+      shapeComparison(r).segments.map((s) => [s.segment, s.line, s.systemLine]),
+      [
+        [4, 5, 10],
+        [1, 1, 3],
+        [2, 2, 5],
+      ],
+    );
+    // a server that sends only the baseline's lines: the system is taken to be at the same ones
+    delete r.systems[1].lines;
+    assert.deepEqual(shapeComparison(r).segments.map((s) => s.systemLine), [5, 1, 2]);
   });
 
   it('bins the differences on the chosen metric, unchanged segments in the middle', () => {
@@ -129,8 +151,8 @@ describe('renderComparison', () => {
     assert.match(html, /news\.sys1\.en \(baseline\)/);
     assert.match(html, /p = 0\.0269\*/);
     assert.doesNotMatch(html, /p = 0\.1069\*/);
-    assert.equal((html.match(/<button class="reveal" data-line="/g) ?? []).length, 3);
-    assert.match(html, /data-line="5">line 6</);
+    assert.equal((html.match(/<button class="reveal" data-segment="/g) ?? []).length, 3);
+    assert.match(html, /data-segment="4">line 6</); // named by its segment, labelled with the baseline's line
     // the histogram: one bar per bin in the theme's colours, and a button per metric (BLEU chosen)
     assert.equal((html.match(/<rect class="bar (better|worse|same)"/g) ?? []).length, 11);
     assert.match(html, /aria-label="BLEU difference per segment \(news\.sys2\.en − news\.sys1\.en\)"/);

@@ -50,6 +50,18 @@ def test_paragraph_positions():
     ]
 
 
+@pytest.mark.parametrize(("segmentation", "hyp", "ref", "expected"), [
+    ("line", "a\nb\n", "a\nb\nc\nd\n", [0, 1, 2, 3]),
+    ("paragraph", "a\nmore\n\nb\n", "a\n\nb\n\nc\n\nd\n", [0, 3, 5, 5]),
+])
+def test_first_lines_are_each_segments_first_line(segmentation, hyp, ref, expected):
+    """Segments the hypothesis lacks start past its end, as first_line says."""
+    c = Corpus(hyp, [ref], ScoringConfig(metrics=frozenset({"wer"}), segmentation=segmentation))
+    for side in (0, 1):
+        assert c.first_lines(side) == [c.first_line(side, i) for i in range(len(c))]
+    assert c.first_lines(0) == expected
+
+
 def test_segments_on_lines():
     c = Corpus("a\nb\nc\n", ["a\nb\nx\n"], ScoringConfig(metrics=frozenset({"wer"})))
     assert [list(c.segments_on(0, a, b)) for a, b in [(0, 0), (1, 2), (2, 9), (3, 9)]] == [[0], [1, 2], [2], []]

@@ -25,10 +25,10 @@ def _sacrebleu(systems, test):
     return PairedTest([(f"s{i}", s) for i, s in enumerate(systems)], {"BLEU": metric}, None, test_type=test, n_ar_confidence=1000)()[1]["BLEU"]
 
 
-def _write_systems(client, systems=(("news.sys1.txt", SYS1), ("news.sys2.txt", SYS2))):
+def _write_systems(client, systems=(("news.sys1.txt", SYS1), ("news.sys2.txt", SYS2)), reference=REF):
     folder = client.workspace / "cmp"
     folder.mkdir()
-    for name, lines in (("news.ref.txt", REF), *systems):
+    for name, lines in (("news.ref.txt", reference), *systems):
         (folder / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
     return folder
 
@@ -65,6 +65,7 @@ async def test_compare_two_open_systems_and_follow_an_edit(client):
     for ours, theirs in zip(result["systems"], _sacrebleu([SYS1, SYS2], "bs")):
         assert ours["bleu"] == {"score": theirs.score, "mean": theirs.mean, "ci": theirs.ci, "p_value": theirs.p_value}
     assert result["lines"] == [0, 1, 2, 3]
+    assert [s["lines"] for s in result["systems"]] == [[0, 1, 2, 3], [0, 1, 2, 3]]
     differences = result["systems"][1]["differences"]
     assert differences["bleu"][0] > 0 and differences["wer"][0] < 0 and differences["wer"][3] < 0
 
@@ -75,6 +76,35 @@ async def test_compare_two_open_systems_and_follow_an_edit(client):
     assert result["baseline"] == sys2 and result["versions"] == [2, 1]
     for ours, theirs in zip(result["systems"], _sacrebleu([edited, SYS1], "ar")):
         assert ours["bleu"] == {"score": theirs.score, "mean": theirs.mean, "ci": theirs.ci, "p_value": theirs.p_value}
+
+
+async def test_each_system_has_its_own_lines_with_paragraph_segmentation(client):
+    client.set_configuration({"scorelens": {"debounceMs": 0, "segmentation": "paragraph"}})
+    # the same four paragraphs, wrapped differently: the systems' paragraphs start on different lines
+    ref = [line for text in REF for line in (text, "")]
+    sys1 = ["the council of the city", "approved the plan", "", SYS1[1], "", "the buses drive", "more often", "", SYS1[3]]
+    sys2 = [SYS2[0], "", "three new tram lines", "are built", "", SYS2[2], "", SYS2[3]]
+    folder = _write_systems(client, (("news.sys1.txt", sys1), ("news.sys2.txt", sys2)), ref)
+    uri1, uri2 = open_doc(client, folder / "news.sys1.txt"), open_doc(client, folder / "news.sys2.txt")
+    await scores(client, uri1)
+    await scores(client, uri2)
+
+    result = await compare(client, {"uri": uri1})
+    assert [(s["uri"], s["lines"]) for s in result["systems"]] == [(uri1, [0, 3, 5, 8]), (uri2, [0, 2, 5, 7])]
+    assert result["lines"] == [0, 3, 5, 8]  # the baseline's, as ever
+    assert len(result["systems"][1]["differences"]["bleu"]) == 4
+    await changed(client, lambda p: p["versions"] == [1, 1])
+
+    # a blank line more after the second system's first paragraph: the same numbers, but its later
+    # paragraphs start further down, so the view is told
+    change(client, uri2, 2, (1, 0), (1, 0), "\n")
+    told = await changed(client, lambda p: p["versions"] == [1, 2])
+    assert [s["lines"] for s in told["systems"]] == [[0, 3, 5, 8], [0, 3, 6, 8]]
+    assert told["systems"][1]["bleu"] == result["systems"][1]["bleu"]
+
+    result = await compare(client, {"uri": uri1, "baseline": uri2})
+    assert [(s["uri"], s["lines"]) for s in result["systems"]] == [(uri2, [0, 3, 6, 8]), (uri1, [0, 3, 5, 8])]
+    assert result["lines"] == [0, 3, 6, 8]
 
 
 async def test_compare_alone_and_bad_params(client):

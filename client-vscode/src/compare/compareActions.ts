@@ -55,14 +55,16 @@ export interface RevealTarget {
 }
 
 /**
- * A segment row clicked at `line` (the webview sends it): the baseline in the first column and the
- * system the segments are about in the second, both at that line; nothing for a line no row has.
+ * The row of `segment` clicked (the webview sends the segment: a baseline line need not be the
+ * system's): the baseline in the first column at its line and the system the segments are about in
+ * the second at its own; nothing for a segment no row has.
  */
-export function sideBySide(view: CompareView | undefined, line: number): RevealTarget[] {
-  if (!view?.system || !view.segments.some((s) => s.line === line)) return [];
+export function sideBySide(view: CompareView | undefined, segment: number): RevealTarget[] {
+  const row = view?.segments.find((s) => s.segment === segment);
+  if (!view?.system || !row) return [];
   return [
-    { uri: view.baseline.uri, column: 1, line },
-    { uri: view.system.uri, column: 2, line },
+    { uri: view.baseline.uri, column: 1, line: row.line },
+    { uri: view.system.uri, column: 2, line: row.systemLine },
   ];
 }
 

@@ -34,8 +34,10 @@ export interface CompareRow {
 
 export interface SegmentRow {
   segment: number;
-  /** 0-based line of the segment in the baseline (and, line by line, in the system). */
+  /** 0-based line of the segment in the baseline. */
   line: number;
+  /** 0-based line of the segment in the system: another than the baseline's when paragraphs are wrapped differently. */
+  systemLine: number;
   difference: string;
   better: boolean;
 }
@@ -171,6 +173,7 @@ export function shapeComparison(result: CompareResult, system?: string, maxSegme
     const shown = metric !== undefined && view.metrics.includes(metric) ? metric : view.metrics[0];
     const sign = LOWER_IS_BETTER.has(shown) ? -1 : 1;
     const differences = chosen.differences[shown] ?? [];
+    const lineOf = (segment: number) => result.lines[segment] ?? segment;
     view.system = { uri: chosen.uri, name: fileNameOf(chosen.uri) };
     view.metric = shown;
     view.histogram = differenceHistogram(shown, differences);
@@ -179,7 +182,13 @@ export function shapeComparison(result: CompareResult, system?: string, maxSegme
       .filter(({ d }) => d !== 0)
       .sort((a, b) => sign * a.d - sign * b.d || a.segment - b.segment)
       .slice(0, maxSegments)
-      .map(({ segment, d }) => ({ segment, line: result.lines[segment] ?? segment, difference: value(shown, d, true), better: sign * d > 0 }));
+      .map(({ segment, d }) => ({
+        segment,
+        line: lineOf(segment),
+        systemLine: chosen.lines?.[segment] ?? lineOf(segment), // a server without systems' lines: the baseline's
+        difference: value(shown, d, true),
+        better: sign * d > 0,
+      }));
   }
   return view;
 }
@@ -188,7 +197,7 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 }
 
-/** The view's body: the table, then the segments (each row a button that opens both sides). */
+/** The view's body: the table, then the segments (each row a button, named by its segment, that opens both sides). */
 export function renderComparison(view: CompareView): string {
   const parts = [`<h1>Compare Systems</h1>`, `<p class="muted">Baseline <b>${escapeHtml(view.baseline.name)}</b>${view.test ? ` · ${escapeHtml(view.test)}` : ''}</p>`];
   if (view.note) {
@@ -218,7 +227,7 @@ export function renderComparison(view: CompareView): string {
     else {
       const items = view.segments.map(
         (s) =>
-          `<tr><td><button class="reveal" data-line="${s.line}">line ${s.line + 1}</button></td><td class="${s.better ? 'better' : 'worse'}">${escapeHtml(s.difference)}</td></tr>`,
+          `<tr><td><button class="reveal" data-segment="${s.segment}">line ${s.line + 1}</button></td><td class="${s.better ? 'better' : 'worse'}">${escapeHtml(s.difference)}</td></tr>`,
       );
       parts.push(`<table class="segments"><thead><tr><th>Segment</th><th>${label} difference</th></tr></thead><tbody>${items.join('')}</tbody></table>`);
     }

@@ -1,9 +1,9 @@
 // The Compare Systems view: one panel for the open systems that share a hypothesis's references.
 // It asks scorelens/compare when shown (with the systems picked for them, see comparisons.ts) and
 // redraws from each comparison received that concerns its systems (the server recomputes after
-// edits); a segment's row opens the baseline and the system side by side at that line; the metric
-// and system buttons choose what the histogram and the segments are about. Offline: no resources
-// but its own inline style and script.
+// edits); a segment's row opens the baseline and the system side by side, each at its own first line
+// of the segment; the metric and system buttons choose what the histogram and the segments are
+// about. Offline: no resources but its own inline style and script.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { CompareResult } from '../protocol';
@@ -12,7 +12,7 @@ import { CompareView, escapeHtml, renderComparison, shapeComparison } from './co
 
 export type CompareSource = (uri: string) => Promise<CompareResult | null>;
 
-type FromWebview = { type: 'ready' } | { type: 'reveal'; line: number } | { type: 'choose'; metric?: string; system?: string };
+type FromWebview = { type: 'ready' } | { type: 'reveal'; segment: number } | { type: 'choose'; metric?: string; system?: string };
 
 export class ComparePanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
@@ -81,7 +81,7 @@ export class ComparePanel implements vscode.Disposable {
     panel.webview.html = page();
     panel.webview.onDidReceiveMessage((message: FromWebview) => {
       if (message.type === 'ready') void panel.webview.postMessage({ type: 'draw', body: this.body });
-      if (message.type === 'reveal') void this.reveal(message.line);
+      if (message.type === 'reveal') void this.reveal(message.segment);
       if (message.type === 'choose' && this.result) {
         this.metric = message.metric ?? this.metric;
         this.system = message.system ?? this.system;
@@ -96,9 +96,9 @@ export class ComparePanel implements vscode.Disposable {
     return panel;
   }
 
-  /** The baseline in the first column and the system in the second, both at `line`. */
-  private async reveal(line: number): Promise<void> {
-    for (const target of sideBySide(this.view, line)) {
+  /** The baseline in the first column and the system in the second, each at `segment`'s line. */
+  private async reveal(segment: number): Promise<void> {
+    for (const target of sideBySide(this.view, segment)) {
       const editor = await vscode.window.showTextDocument(vscode.Uri.parse(target.uri), { viewColumn: target.column, preserveFocus: false });
       const at = lineWithin(target.line, editor.document.lineCount);
       editor.selection = new vscode.Selection(at, 0, at, editor.document.lineAt(at).range.end.character);
@@ -151,7 +151,7 @@ window.addEventListener('message', (event) => {
 vscode.postMessage({ type: 'ready' });
 document.body.addEventListener('click', (event) => {
   const button = event.target.closest('button.reveal');
-  if (button) vscode.postMessage({ type: 'reveal', line: Number(button.dataset.line) });
+  if (button) vscode.postMessage({ type: 'reveal', segment: Number(button.dataset.segment) });
   const choice = event.target.closest('button.choice');
   if (choice) vscode.postMessage({ type: 'choose', metric: choice.dataset.metric, system: choice.dataset.system });
 });

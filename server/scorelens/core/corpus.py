@@ -183,6 +183,14 @@ class Corpus:
             return s.starts[segment]
         return len(s.lines)
 
+    def first_lines(self, side: int) -> list[int]:
+        """``first_line`` of every segment, without a Python step per segment (a comparison
+        copies them for each system on the event loop)."""
+        s = self._sides[side]
+        if s.starts is None:
+            return list(range(len(self)))
+        return s.starts + [len(s.lines)] * (len(self) - len(s.starts))
+
     def segment_at(self, side: int, line: int) -> int | None:
         """The segment a document line belongs to, if any."""
         s = self._sides[side]

@@ -59,14 +59,15 @@ class _Snapshot:
         return self.statistics[field]
 
 
-def copied(corpora, metrics: list[str]) -> tuple[list[_Snapshot], list[int]]:
+def copied(corpora, metrics: list[str]) -> tuple[list[_Snapshot], list[list[int]]]:
     """What the tests read, copied on the loop (edits change the corpora meanwhile): each
-    system's per-segment statistics, and the baseline's first line of each segment."""
+    system's per-segment statistics, and its first line of each segment (paragraphs of two
+    systems can start on different lines)."""
     from ..core import significance
 
     fields = {significance.METRICS[m].field for m in metrics}
     snapshots = [_Snapshot(c.config, c.references, len(c), {f: c.segment_statistics(f) for f in fields}) for c in corpora]
-    return snapshots, [corpora[0].first_line(0, i) for i in range(len(corpora[0]))]
+    return snapshots, [c.first_lines(0) for c in corpora]
 
 
 def tested(snapshots: list[_Snapshot], metrics: list[str], test: str, n: int, uris: list[str]) -> dict:
@@ -121,7 +122,9 @@ async def compare_for(ls, uri: str, baseline: str | None, test: str, n: int, cho
     snapshots, lines = copied(corpora, metrics)
     uris = [r.uri for r in ordered]
     out.update(await asyncio.get_running_loop().run_in_executor(None, tested, snapshots, metrics, test, n, uris))
-    out["lines"] = lines
+    for entry, own in zip(out["systems"], lines):
+        entry["lines"] = own
+    out["lines"] = lines[0]  # the baseline's again, for clients that read only the top-level lines
     return out
 
 
@@ -170,7 +173,7 @@ class Comparisons:
 
 
 def _numbers(result: dict) -> tuple:
-    """What a change is: the systems, their numbers and differences (not the documents' versions)."""
+    """What a change is: the systems, their numbers, differences and lines (not the documents' versions)."""
     return result["baseline"], result["systems"]
 
 
