@@ -4,8 +4,10 @@ Per segment, diagnostics are cached as JSON text, keyed by the segment's texts a
 (all they are made from): a keystroke changes one segment, so only its diagnostics are rebuilt,
 and a push joins cached text instead of encoding up to ``maxProblems`` diagnostics again. At
 most ``maxProblems`` are sent per file, spent where the user is: around the lines the client
-shows (``scorelens/visibleRanges``), then around the last edits, then from the top. One more
-diagnostic, where the user looks, says how many were left out and how to see them.
+shows (``scorelens/visibleRanges``), then around the last places edited (once the user stays
+there: see :meth:`Review.edited`), then from the top. One more diagnostic, where the user looks,
+says how many were left out and how to see them. They are built a slice at a time
+(:func:`gathered`): a new place's ``maxProblems`` take tens of ms.
 """
 
 from __future__ import annotations
@@ -204,16 +206,16 @@ def _line_range(ls, review: Review, side: int, segment: int) -> dict:
     return _range(ls, review, side, segment, 0, len(text))
 
 
-def _segment(ls, review: Review, segment: int) -> tuple[dict[int, list[str]], dict[int, int]]:
-    """JSON of one differing segment's diagnostics per side, rebuilt only when it changed, and
-    per side how many more there are: at most ``maxProblems`` are built (a huge segment can have
-    tens of thousands, and no more than that many are ever sent)."""
+def _segment(ls, review: Review, segment: int) -> tuple[dict[int, list[str]], dict[int, int], bool]:
+    """JSON of one differing segment's diagnostics per side, rebuilt only when it changed, per
+    side how many more there are (at most ``maxProblems`` are built: a huge segment can have
+    tens of thousands, and no more than that many are ever sent), and whether it was built now."""
     corpus = review.corpus
     sides = range(corpus.references + 1)
     key = (corpus.texts(segment), tuple(corpus.first_line(side, segment) for side in sides))
     cached = review.cache.get(segment)
     if cached is not None and cached[0] == key:
-        return cached[1], cached[2]
+        return cached[1], cached[2], False
     cap = review.settings.max_problems
     per_side: dict[int, list[str]] = {}
     more: dict[int, int] = {}
@@ -230,7 +232,7 @@ def _segment(ls, review: Review, segment: int) -> tuple[dict[int, list[str]], di
             else:
                 more[side] = more.get(side, 0) + 1
     review.cache[segment] = (key, per_side, more)
-    return per_side, more
+    return per_side, more, True
 
 
 def _json(diagnostic: types.Diagnostic) -> str:
@@ -305,13 +307,14 @@ def _windows(ls, review: Review) -> list[tuple[int, int, int]]:
     """(side, line, reach) where the budget goes first, from that line outwards: the middle of
     each visible range of the review's documents, out to as many lines again above and below the
     range (a dense file's budget may not cover a screen: its middle, where Ctrl+G puts the line,
-    comes first), then each of the last edits, ``EDIT_REACH`` lines either side."""
+    comes first), then each of the last places edited that the user stayed at (see
+    :meth:`Review.edited`), ``EDIT_REACH`` lines either side."""
     windows = []
     for uri in (review.uri, *review.pairing.references):
         for first, last in ls.visible.get(uri, ()):
             height = last - first + 1
             windows += [(side, (first + last) // 2, height // 2 + height) for side in review.sides(uri)]
-    windows += [(side, line, EDIT_REACH) for side, line in review.edits]
+    windows += [(side, line, EDIT_REACH) for side, line in review.followed]
     return windows
 
 
@@ -343,25 +346,6 @@ def _in_order(ls, review: Review) -> Iterator[int]:
         segment = corpus.next_differing(segment + 1)
 
 
-async def prepare(ls, review: Review) -> None:
-    """After a cold re-score, build what the next push or pull sends, yielding to the event loop
-    now and then: nothing is cached, and ``maxProblems`` diagnostics at once take tens of ms."""
-    corpus = review.corpus
-    if corpus is None:
-        return
-    shown = 0
-    deadline = time.perf_counter() + SLICE_SECONDS
-    for segment in _in_order(ls, review):
-        if shown >= review.settings.max_problems:
-            break
-        shown += len(_segment(ls, review, segment)[0].get(0, ()))
-        if time.perf_counter() > deadline:
-            await asyncio.sleep(0)
-            if review.corpus is not corpus or corpus.dirty:
-                return  # changed meanwhile: the caller re-scores and prepares again
-            deadline = time.perf_counter() + SLICE_SECONDS
-
-
 def _byte_order_marks(ls, review: Review, open_refs: dict[int, str]) -> dict[str, list[str]]:
     """A leading U+FEFF is scored as part of the first word: said on that character, or on the
     hypothesis's first line for a reference that is not open."""
@@ -385,8 +369,11 @@ def _byte_order_marks(ls, review: Review, open_refs: dict[int, str]) -> dict[str
     return found
 
 
-def collect(ls, review: Review) -> dict[str, list[str]]:
-    """Every document's diagnostics (as JSON) from this review: the hypothesis and its open references."""
+def collect(ls, review: Review, until: float | None = None) -> dict[str, list[str]] | None:
+    """Every document's diagnostics (as JSON) from this review: the hypothesis and its open
+    references. Segments whose diagnostics are not built yet are built until ``until`` (a
+    ``time.perf_counter()``); None if it came first: what was built is kept, so a call after the
+    event loop has had its turn goes on from there (see :func:`gathered`)."""
     hyp = [_json(d) for d in _document_problems(ls, review)]
     out: dict[str, list[str]] = {review.uri: hyp}
     corpus = review.corpus
@@ -403,11 +390,15 @@ def collect(ls, review: Review) -> dict[str, list[str]]:
     pieces: dict[str, list[tuple[int, list[str]]]] = {uri: [] for uri in out}
     shown = len(hyp)
     chosen = 0
+    built = False  # at least one segment per call, so a call after a yield always gets further
     for segment in _in_order(ls, review):
         if shown >= cap:
             break
+        if built and until is not None and time.perf_counter() > until:
+            return None
         chosen += 1
-        per_side, more = _segment(ls, review, segment)
+        per_side, more, fresh = _segment(ls, review, segment)
+        built |= fresh
         shown += len(per_side.get(0, ()))
         for side, diags in per_side.items():
             uri = review.uri if side == 0 else open_refs.get(side)
@@ -454,19 +445,37 @@ def _note_line(ls, review: Review, uri: str) -> int:
     if visible:
         return visible[0][0]
     sides = review.sides(uri)
-    return next((line for side, line in review.edits if side in sides), 0)
+    return next((line for side, line in review.followed if side in sides), 0)
 
 
-def publish(ls, review: Review) -> None:
+async def gathered(ls, review: Review) -> dict[str, list[str]] | None:
+    """:func:`collect`, a slice at a time: a new place's ``maxProblems`` diagnostics take tens of
+    ms to build, and the event loop answers meanwhile. None if the review or its corpus changed
+    in between (what is under way for the change publishes)."""
+    corpus = review.corpus
+    while (found := collect(ls, review, time.perf_counter() + SLICE_SECONDS)) is None:
+        await asyncio.sleep(0)
+        if ls.reviews.get(review.uri) is not review or review.corpus is not corpus or corpus.dirty:
+            return None
+    return found
+
+
+async def publish(ls, review: Review) -> bool:
+    """Push the review's diagnostics (ask a pulling client to pull); False if the corpus changed
+    while they were built, so nothing was sent."""
     if ls.pull_diagnostics:
         ls.workspace_diagnostic_refresh(None)
-        return
-    _push(ls, review)
+        return True
+    found = await gathered(ls, review)
+    if found is None:
+        return False
+    _push(ls, review, found)
+    return True
 
 
-def _push(ls, review: Review) -> None:
+def _push(ls, review: Review, found: dict[str, list[str]]) -> None:
     hypothesis_open = review.uri in ls.documents.open
-    for uri, diags in collect(ls, review).items():
+    for uri, diags in found.items():
         version = review.versions.get(uri) if hypothesis_open else None
         params = f'{{"uri":{json.dumps(uri)},"version":{json.dumps(version)},"diagnostics":[{",".join(diags)}]}}'
         if ls.published.get(uri) == params:
@@ -501,21 +510,28 @@ def offer_pull(ls) -> None:
         uri = params.text_document.uri
         items: list[str] = []
         for review in ls.reviews_of(uri):
-            await ls.settled(review)
-            items.extend(collect(ls, review).get(uri, []))
+            while True:
+                await ls.settled(review)
+                found = await gathered(ls, review)
+                if found is not None:
+                    break
+            items.extend(found.get(uri, []))
         ls.published[uri] = ",".join(items)  # what the client holds: a scroll re-pulls only if it changes
         return {"kind": "full", "items": json.loads(f"[{ls.published[uri]}]")}
 
 
-def _moved(ls, review: Review) -> None:
-    """The user looks elsewhere: send what changed for the budget's new place. A pulling client
-    is asked to pull again only if some document's diagnostics would differ."""
+async def looked_elsewhere(ls, review: Review) -> None:
+    """The user looks or works elsewhere: send what changed for the budget's new place. A
+    pulling client is asked to pull again only if some document's diagnostics would differ."""
     if review.corpus is None or review.corpus.dirty or (review.task is not None and not review.task.done()):
         return  # the re-score under way publishes for the new place
-    if not ls.pull_diagnostics:
-        _push(ls, review)
+    found = await gathered(ls, review)
+    if found is None:
         return
-    for uri, diags in collect(ls, review).items():
+    if not ls.pull_diagnostics:
+        _push(ls, review, found)
+        return
+    for uri, diags in found.items():
         if uri in ls.published and ls.published[uri] != ",".join(diags):
             ls.workspace_diagnostic_refresh(None)
             return
@@ -523,7 +539,7 @@ def _moved(ls, review: Review) -> None:
 
 def register(server) -> None:
     @server.feature(VISIBLE_RANGES)
-    def visible_ranges(ls, params: VisibleRangesParams) -> None:
+    async def visible_ranges(ls, params: VisibleRangesParams) -> None:
         """``{"uri", "ranges": [Range]}``: the lines of a document the client shows (none when
         it no longer shows it)."""
         uri = params.uri
@@ -533,4 +549,4 @@ def register(server) -> None:
         else:
             ls.visible.pop(uri, None)
         for review in ls.reviews_of(uri):
-            _moved(ls, review)
+            await looked_elsewhere(ls, review)

@@ -35,6 +35,10 @@ PROGRESS_TICK_S = 0.25
 FIRST_SLICE = 10
 # Edits remembered for where diagnostics are shown first (after the visible lines).
 EDITS_KEPT = 3
+# A place edited once is followed by the diagnostics after this long without an edit elsewhere
+# (at once when it is edited again): building the diagnostics around a new place takes tens of
+# ms, and a typist moving on at once would pay them on every keystroke.
+STAY_S = 0.15
 
 
 @dataclass
@@ -100,17 +104,29 @@ class Review:
     table: SegmentTable | None = None
     table_of: tuple | None = None
     table_task: asyncio.Task | None = None  # building it after a cold re-score
-    # (side, line) of the last few edits, newest first: where diagnostics go after the visible lines
+    # (side, line) of the last few edits, newest first
     edits: list[tuple[int, int]] = field(default_factory=list)
+    # the last few of those places the user stayed at, newest first: where diagnostics go after
+    # the visible lines; and the wait before the newest edit's place is followed if it is not yet
+    followed: list[tuple[int, int]] = field(default_factory=list)
+    stay: asyncio.Task | None = None
     # the corpus scores last announced (scorelens/scores), and those from before the edits of the
     # line edited last began: the change that line's edit made is the difference
     announced: dict | None = None
     before_edit: dict | None = None
 
     def edited(self, side: int, line: int) -> None:
+        """An edit at ``line`` of a side; a place edited twice in a row is followed."""
         if not self.edits or self.edits[0] != (side, line):
             self.before_edit = self.announced
+        else:
+            self.follow()
         self.edits = [(side, line), *(e for e in self.edits if e != (side, line))][:EDITS_KEPT]
+
+    def follow(self) -> None:
+        """Diagnostics go around the newest edit's place from now on."""
+        place = self.edits[0]
+        self.followed = [place, *(p for p in self.followed if p != place)][:EDITS_KEPT]
 
     def sides(self, uri: str) -> list[int]:
         """Which sides of the corpus a document is (0 = hypothesis, k = reference k)."""

@@ -34,7 +34,7 @@ from .diagnostics import VISIBLE_RANGES, VisibleRangesNotification
 from .documents import Documents, OpenDocument
 from .pairing import Pairings, files_in
 from .positions import Columns
-from .reviews import Problem, Review
+from .reviews import STAY_S, Problem, Review
 from .settings import Settings, language_of, parse, scoring_config
 from .wire import BoundedReader, GuardedProtocol
 from .worker import Worker
@@ -382,10 +382,10 @@ class ScoreLensServer(LanguageServer):
             await asyncio.sleep(delay)
         began = time.perf_counter()
         cold = False
-        # After a cold re-score the diagnostics are built in slices too (a keystroke's few are built
-        # as they are sent). That yields, and an edit meanwhile that does not cancel this task (run
-        # on save) leaves the corpus dirty again: publish only from a clean one.
-        while review.corpus is not None and review.corpus.dirty:
+        # The diagnostics are built in slices too (after a cold re-score or at a new place, up to
+        # maxProblems of them). That yields, and an edit meanwhile that does not cancel this task
+        # (run on save) leaves the corpus dirty again: it is scored again before they are sent.
+        while True:
             started = time.monotonic()
             progress = _Progress(self, review)
             try:
@@ -394,10 +394,10 @@ class ScoreLensServer(LanguageServer):
                 progress.end()  # also when an edit cancels this re-score: the client shows it until told
             if sliced:
                 cold = True
-                await diagnostics.prepare(self, review)
                 inlay_hints.prepare_soon(self, review)
                 report.prepare_soon(self, review)
-        diagnostics.publish(self, review)
+            if await diagnostics.publish(self, review) or self.reviews.get(review.uri) is not review:
+                break
         if review.views_stale:  # asked before the scores are announced, so a client that reacts
             review.views_stale = False  # to them finds its views already asked for again
             self.refresh_views()
@@ -455,11 +455,28 @@ class ScoreLensServer(LanguageServer):
                         review.edited(side, edit.start)
                     review.versions[doc.uri] = doc.version
         for review, was_over in zip(reviews, over):
+            self._follow_soon(review)
             if doc.larger_than(review.settings.max_file_bytes) != was_over:
                 self.load(review)  # grown past scorelens.maxFileBytes, or back under it
                 self.schedule(review, delay=0)
             elif review.settings.run == "onType":
                 self.schedule(review)
+
+    def _follow_soon(self, review: Review) -> None:
+        """Follow the newest edit's place with the diagnostics if no edit comes for ``STAY_S``
+        (one edited twice in a row is followed already)."""
+        if review.stay is not None:
+            review.stay.cancel()
+        if review.edits and review.edits[0] not in review.followed:
+            review.stay = asyncio.ensure_future(self._follow(review))
+
+    async def _follow(self, review: Review) -> None:
+        from . import diagnostics
+
+        await asyncio.sleep(STAY_S)
+        if self.reviews.get(review.uri) is review:
+            review.follow()
+            await diagnostics.looked_elsewhere(self, review)
 
     async def refresh_all(self, reuse: bool = False) -> None:
         """Settings or pairing rules changed: rebuild every review of an open document (with
