@@ -100,22 +100,22 @@ async def _prepare(ls, review: Review) -> None:
             deadline = time.perf_counter() + SLICE_SECONDS
 
 
-def _answer_text(review: Review, segment: int, hints: list[tuple[int, int, str]], first: int, document: int) -> str:
+def _answer_text(review: Review, segment: int, hints: list[tuple[int, int, str]], first: int, document: int) -> bytes:
     """All of a segment's hints as answer JSON: after a keystroke elsewhere it is the same text,
     so it is kept while the segment's hints and first line stay."""
     kept = review.hints_text.get(segment)
     if kept is not None and kept[0] is hints and kept[1] == first:
         return kept[2]
-    text = ",".join(f'{{"position":{{"line":{first + dl},"character":{column}}},{rest},"data":[{document},{segment}]}}' for dl, column, rest in hints)
+    text = ",".join(f'{{"position":{{"line":{first + dl},"character":{column}}},{rest},"data":[{document},{segment}]}}' for dl, column, rest in hints).encode()
     review.hints_text[segment] = (hints, first, text)
     return text
 
 
-async def _collect(ls, review: Review, start: int, end: int, ticket: object) -> list[str] | None:
-    """The hints' JSON on lines ``start..end``; None if superseded or edited meanwhile."""
+async def _collect(ls, review: Review, start: int, end: int, ticket: object) -> list[bytes] | None:
+    """The hints' JSON on lines ``start..end``, encoded; None if superseded or edited meanwhile."""
     corpus = review.corpus
     versions = dict(review.versions)
-    pieces: list[str] = []
+    pieces: list[bytes] = []
     document = ls.hint_documents.id_of(review.uri)
     segments = len(corpus)
     segment = corpus.segment_at(0, start)
@@ -128,7 +128,7 @@ async def _collect(ls, review: Review, start: int, end: int, ticket: object) -> 
             pieces.append(_answer_text(review, segment, hints, first, document))
         else:
             pieces.extend(
-                f'{{"position":{{"line":{first + dl},"character":{column}}},{rest},"data":[{document},{segment}]}}'
+                f'{{"position":{{"line":{first + dl},"character":{column}}},{rest},"data":[{document},{segment}]}}'.encode()
                 for dl, column, rest in hints
                 if start <= first + dl <= end
             )
@@ -146,7 +146,7 @@ async def _answer(ls, uri: str, start: int, end: int, ticket: object) -> RawResu
     while True:
         review = ls.reviews.get(uri)
         if review is None or review.corpus is None:
-            return RawResult("[]")
+            return RawResult([])
         await ls.settled(review)  # ContentModified if the review is replaced meanwhile
         if review.corpus is None:
             continue
@@ -154,7 +154,7 @@ async def _answer(ls, uri: str, start: int, end: int, ticket: object) -> RawResu
         if ls.hint_requests.get(uri) is not ticket:
             return None  # a newer request for this document is answered instead
         if pieces is not None:
-            return RawResult(f"[{','.join(pieces)}]")
+            return RawResult(pieces)
         # edited meanwhile: again, from the new text
 
 
