@@ -1,7 +1,8 @@
 """Inlay hints for the requested lines: per-line scores, missing words, reference words.
 
-A segment's hints are built once, as JSON text with lines relative to the segment's first line,
-and cached by the segment's texts (all they are made from), as its diagnostics are. A request —
+A segment's hints are built once, as the encoded JSON of the answer's entries, and cached by the
+segment's texts (all they are made from), as its diagnostics are; when lines above it come or go,
+only the line numbers in that text are moved. A request —
 Neovim asks for the whole document after every change — joins cached text a slice of segments at
 a time, yielding in between, and stops early when a newer request for the same document
 supersedes it (or ``$/cancelRequest`` cancels it). The answer is written as that JSON text.
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 
 from lsprotocol import types
@@ -30,16 +32,17 @@ def _json(label: str, padding_left: bool, padding_right: bool) -> str:
     return json.dumps({k: v for k, v in hint.items() if v is not None}, ensure_ascii=False, separators=(",", ":"))[1:-1]
 
 
-def _segment_hints(ls, review: Review, segment: int) -> list[tuple[int, int, str]]:
+# Where each hint's entry begins in a segment's answer text, and its line (the pattern cannot
+# occur inside a label: a JSON string's quotes are escaped).
+_ENTRY = re.compile(rb'\{"position":\{"line":(\d+)')
+
+
+def _hints(ls, review: Review, segment: int) -> list[tuple[int, int, str]]:
     """(line relative to the segment's first, client column, label and paddings as JSON) of each
-    hint: all made from the segment's texts, so still right when lines above it come or go."""
+    of a segment's hints."""
     corpus = review.corpus
-    key = tuple(corpus.text(side, segment) for side in range(corpus.references + 1))
-    cached = review.hints.get(segment)
-    if cached is not None and cached[0] == key:
-        return cached[1]
     show = review.settings.inlay_hints
-    text = key[0]
+    text = corpus.text(0, segment)
     lines = corpus.lines(0)
     first = corpus.first_line(0, segment)
     hints = []
@@ -56,8 +59,36 @@ def _segment_hints(ls, review: Review, segment: int) -> list[tuple[int, int, str
                 hints.append((*at(f.end), _json(f"→{f.other_text}", True, False)))
     if show.line_scores and corpus.position(0, segment, len(text))[0] < len(lines):
         hints.append((*at(len(text)), _json(short(corpus.segment_scores(segment)), True, False)))
-    review.hints[segment] = (key, hints)
     return hints
+
+
+def _segment_text(ls, review: Review, segment: int, first: int, document: int) -> bytes:
+    """All of a segment's hints as answer JSON (their entries joined by commas; empty if none),
+    cached by the segment's texts, all they are made from. When lines above it come or go, only
+    the line numbers in it are moved. One encoded text per segment: the hints as objects as well
+    held 200 MB more for a whole 100,000-line document."""
+    corpus = review.corpus
+    key = tuple(corpus.text(side, segment) for side in range(corpus.references + 1))
+    cached = review.hints.get(segment)
+    if cached is not None and cached[0] == key:
+        if cached[1] == first:
+            return cached[2]
+        delta = first - cached[1]
+        text = _ENTRY.sub(lambda m: b'{"position":{"line":%d' % (int(m[1]) + delta), cached[2])
+    else:
+        text = ",".join(
+            f'{{"position":{{"line":{first + dl},"character":{column}}},{rest},"data":[{document},{segment}]}}'
+            for dl, column, rest in _hints(ls, review, segment)
+        ).encode()
+    review.hints[segment] = (key, first, text)
+    return text
+
+
+def _entries(text: bytes, start: int, end: int) -> list[bytes]:
+    """The entries of a segment's answer text whose hint is on lines ``start..end``."""
+    found = list(_ENTRY.finditer(text))
+    stops = [m.start() - 1 for m in found[1:]] + [len(text)]  # (before the comma)
+    return [text[m.start() : stop] for m, stop in zip(found, stops) if start <= int(m[1]) <= end]
 
 
 class _Documents:
@@ -90,25 +121,15 @@ def prepare_soon(ls, review: Review) -> None:
 
 async def _prepare(ls, review: Review) -> None:
     corpus = review.corpus
+    document = ls.hint_documents.id_of(review.uri)
     deadline = time.perf_counter() + SLICE_SECONDS
     for segment in range(len(corpus)):
-        _segment_hints(ls, review, segment)
+        _segment_text(ls, review, segment, corpus.first_line(0, segment), document)
         if time.perf_counter() > deadline:
             await asyncio.sleep(0)
             if ls.reviews.get(review.uri) is not review or review.corpus is not corpus or corpus.dirty:
                 return  # changed meanwhile: what is left is built when asked for
             deadline = time.perf_counter() + SLICE_SECONDS
-
-
-def _answer_text(review: Review, segment: int, hints: list[tuple[int, int, str]], first: int, document: int) -> bytes:
-    """All of a segment's hints as answer JSON: after a keystroke elsewhere it is the same text,
-    so it is kept while the segment's hints and first line stay."""
-    kept = review.hints_text.get(segment)
-    if kept is not None and kept[0] is hints and kept[1] == first:
-        return kept[2]
-    text = ",".join(f'{{"position":{{"line":{first + dl},"character":{column}}},{rest},"data":[{document},{segment}]}}' for dl, column, rest in hints).encode()
-    review.hints_text[segment] = (hints, first, text)
-    return text
 
 
 async def _collect(ls, review: Review, start: int, end: int, ticket: object) -> list[bytes] | None:
@@ -123,15 +144,11 @@ async def _collect(ls, review: Review, start: int, end: int, ticket: object) -> 
         segment = next((k for k in range(segments) if corpus.first_line(0, k) >= start), segments)
     deadline = time.perf_counter() + SLICE_SECONDS
     while segment < segments and (first := corpus.first_line(0, segment)) <= end:
-        hints = _segment_hints(ls, review, segment)
-        if hints and start <= first and first + corpus.line_count(0, segment) <= end + 1:
-            pieces.append(_answer_text(review, segment, hints, first, document))
-        else:
-            pieces.extend(
-                f'{{"position":{{"line":{first + dl},"character":{column}}},{rest},"data":[{document},{segment}]}}'.encode()
-                for dl, column, rest in hints
-                if start <= first + dl <= end
-            )
+        text = _segment_text(ls, review, segment, first, document)
+        if text and start <= first and first + corpus.line_count(0, segment) <= end + 1:
+            pieces.append(text)
+        elif text:
+            pieces.extend(_entries(text, start, end))
         segment += 1
         if time.perf_counter() > deadline:
             await asyncio.sleep(0)

@@ -88,9 +88,9 @@ class Review:
     done: asyncio.Event = field(default_factory=asyncio.Event)
     # per segment: its diagnostics as JSON, with the texts and first lines they were made from
     cache: dict = field(default_factory=dict)
-    # per segment: its inlay hints as JSON, with the texts they were made from (see inlay_hints.py)
+    # per segment: its inlay hints as answer JSON, with the texts they were made from and the
+    # first line they are at (see inlay_hints.py)
     hints: dict = field(default_factory=dict)
-    hints_text: dict = field(default_factory=dict)  # and all of them as answer JSON, at a first line
     hints_task: asyncio.Task | None = None  # building them all after a cold re-score
     # inlay hints and code lenses the client holds may be out of date: ask it to re-request them
     views_stale: bool = True
