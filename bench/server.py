@@ -247,7 +247,7 @@ async def drive(folder: Path, lines: int, keystrokes: int, settings: dict, typed
         return [{"range": {"start": at, "end": at}, "text": "x"}]
 
     # This client's own garbage collections (it holds the corpus and parses every message) would
-    # land in the timings as server latency.
+    # land in the timings as server latency (the keystrokes' and the hovers' while typing).
     gc.collect()
     gc.disable()
     latencies, jumps = [], []
@@ -256,7 +256,6 @@ async def drive(folder: Path, lines: int, keystrokes: int, settings: dict, typed
         if typing["jumped"]:
             jumps.append(latencies[-1])
     others = await other_clients(wire, uri, hyps, change, keystroke, rng) if latency else {}
-    gc.enable()
 
     # typing at a steady pace without waiting for anything; then until the last one is published
     first_typed = version + 1
@@ -282,6 +281,7 @@ async def drive(folder: Path, lines: int, keystrokes: int, settings: dict, typed
             asked.append(asyncio.ensure_future(hover(at)))
         await asyncio.sleep(gap)
     await asyncio.gather(*asked)
+    gc.enable()
     hovers.sort()
     await asyncio.wait_for(events["textDocument/publishDiagnostics"].wait(), 60)
     cpu = cpu_seconds(process.pid) - cpu
