@@ -33,7 +33,7 @@ from . import bleu, chrf, rouge, ter, wer
 from .config import ScoringConfig
 from .findings import Finding, segment_findings
 from .segment import Analyser, Analysis, Record, SegmentStatistics, score_texts
-from .text import common_ends, paragraphs, segment_count, split_lines
+from .text import common_ends, segment_count, segment_spans, split_lines
 
 # ``map(function, chunks)``, e.g. ``ProcessPoolExecutor.map``: results in the chunks' order
 PoolMap = Callable[[Callable[[list[list[str]]], list[Record]], Iterable[list[list[str]]]], Iterable[list[Record]]]
@@ -385,11 +385,7 @@ class Corpus:
     def _resegment(self, side: int) -> None:
         """Recompute a side's segments from its lines; keep the analyses of unchanged ones."""
         s = self._sides[side]
-        count = segment_count(s.lines)
-        if self.config.segmentation == "paragraph":
-            spans = paragraphs(s.lines, count)
-        else:
-            spans = [(0, count)] if count else []
+        spans = segment_spans(s.lines, self.config.segmentation)
         new_texts = ["\n".join(s.lines[a:b]) for a, b in spans]
         s.starts = [a for a, _ in spans]
         prefix, suffix = common_ends(s.texts, new_texts)
