@@ -18,6 +18,7 @@ demo: $(STAMP)
 	$(BIN)/scorelens score samples/mt/news.hyp.en -r samples/mt/news.ref.en -r samples/mt/news.ref2.en
 	$(BIN)/scorelens check samples/mt/news.hyp.en --min-bleu 20 | tail -n 15
 	$(BIN)/scorelens compare samples/mt/news.hyp.en samples/mt/news.sys2.en --segments 1
+	$(BIN)/scorelens check samples/lm/call.hyp.txt --metrics ppl --lm samples/lm/asr.arpa | grep -v lm.oov
 
 # Every suite runs even when an earlier one fails; the target fails if any did.
 # test-e2e installs its parts into .cache/vscode-e2e on first use; without network it is skipped

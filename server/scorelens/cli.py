@@ -46,12 +46,15 @@ from .core import (
 from .core.bleu import SMOOTH_DEFAULTS, BleuScore
 from .core.corpus import POOL_MINIMUM, PoolMap
 from .core.findings import DELETION, INSERTION, OUTSIDE_LCS, SHIFT, SUBSTITUTION, UNMATCHED
+from .core.fluency import OOV, UNLIKELY, Fluency, FluencyConfig, FluencyScore
+from .core.fluency import signature as fluency_signature
 from .core.rouge import RougeScore
-from .core.text import sacrebleu_lines
+from .core.text import sacrebleu_lines, segment_spans
 from .core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
 from .core.wer import ErrorCounts
 from .pairing_rules import NoReferences, find_references
-from .summary import HUNDREDS, comparison_dict, metric_label, scores_dict, segment_dict
+from .language_model import ModelUnavailable, load
+from .summary import HUNDREDS, comparison_dict, fluency_dict, metric_label, scores_dict, segment_dict
 from .textfile import BOM, BOM_NOTE, DEFAULT_MAX_BYTES, UnreadableText, decode, read_text, too_large
 
 if TYPE_CHECKING:  # imported by compare when it runs: NumPy would slow every command's start
@@ -62,6 +65,9 @@ EXIT_THRESHOLD = 1
 EXIT_ERROR = 2
 
 DEFAULT_METRICS = ("bleu", "rougeL", "wer")
+# perplexity under a language model: scored on the hypothesis alone, outside the reference-paired corpus
+PPL = "ppl"
+CLI_METRICS = (*METRICS, PPL)
 STDIN = "-"
 STDIN_NAME = "<stdin>"
 
@@ -79,14 +85,14 @@ class CliError(Exception):
 
 
 def _metric_list(value: str) -> list[str]:
-    by_lower = {m.lower(): m for m in METRICS}
+    by_lower = {m.lower(): m for m in CLI_METRICS}
     names = [v.strip() for v in value.split(",") if v.strip()]
     if not names:
         raise argparse.ArgumentTypeError("no metric given")
     unknown = [n for n in names if n.lower() not in by_lower]
     if unknown:
         hint = " (a file? put -m after HYP)" if os.path.exists(unknown[0]) else ""
-        raise argparse.ArgumentTypeError(f"unknown metric {unknown[0]!r}{hint}; choose from {','.join(METRICS)}")
+        raise argparse.ArgumentTypeError(f"unknown metric {unknown[0]!r}{hint}; choose from {','.join(CLI_METRICS)}")
     return list(dict.fromkeys(by_lower[n.lower()] for n in names))
 
 
@@ -167,7 +173,7 @@ def _scoring_options(hypothesis: bool = True) -> argparse.ArgumentParser:
         action=_Metrics,
         default=list(DEFAULT_METRICS),
         metavar="LIST",
-        help=f"comma- or space-separated, or -m repeated, from {','.join(METRICS)} (default: {','.join(DEFAULT_METRICS)})",
+        help=f"comma- or space-separated, or -m repeated, from {','.join(CLI_METRICS)} (default: {','.join(DEFAULT_METRICS)})",
     )
     p.add_argument(
         "--segmentation",
@@ -248,6 +254,25 @@ def _scoring_options(hypothesis: bool = True) -> argparse.ArgumentParser:
     ter.add_argument("--ter-no-punct", action="store_true", help="remove punctuation")
     ter.add_argument("--ter-normalized", action="store_true", help="Tercom's normalisation: entities decoded, punctuation split off")
 
+    lm = p.add_argument_group("perplexity (ppl) under a KenLM language model; needs the fluency extra")
+    lm.add_argument("--lm", metavar="PATH", help="the KenLM model (ARPA or KenLM binary) that --metrics ppl scores with")
+    lm.add_argument(
+        "--lm-tokenize",
+        choices=list(BLEU_TOKENIZERS),
+        default=FluencyConfig.tokenize,
+        metavar="NAME",
+        help="how the hypothesis is tokenized before the model scores it: none splits at whitespace, for text "
+        f"tokenized as the model's training text was (default); or {', '.join(t for t in BLEU_TOKENIZERS if t != 'none')}",
+    )
+    lm.add_argument(
+        "--lm-outlier-z",
+        type=_finite,
+        default=FluencyConfig.outlier_z,
+        metavar="X",
+        help="a segment whose log perplexity has a modified z-score above X in its document is an "
+        f"lm.unlikely finding (default: {FluencyConfig.outlier_z})",
+    )
+
     wer = p.add_argument_group("WER and CER (as jiwer)")
     wer.add_argument(
         "--wer-transform",
@@ -311,6 +336,9 @@ def build_parser() -> argparse.ArgumentParser:
             if n == 1
             else argparse.SUPPRESS,
         )
+    gates.add_argument(
+        "--max-ppl", type=_finite, metavar="X", help="fail when the hypothesis's perplexity under --lm is above X (needs ppl among --metrics)"
+    )
     check.add_argument(
         "--format",
         choices=("text", "json", "github"),
@@ -412,7 +440,7 @@ def scoring_config(args: argparse.Namespace) -> ScoringConfig:
     tokenize = args.tokenize or LANGUAGE_TOKENIZERS.get(target_language(args.language), "13a")
     try:
         return ScoringConfig(
-            metrics=frozenset(args.metrics),
+            metrics=frozenset(args.metrics) - {PPL},
             bleu=BleuConfig(
                 tokenize=tokenize,
                 smooth_method=args.smooth_method,
@@ -481,7 +509,9 @@ def found_references(hypothesis: str) -> list[str]:
 
 
 def read_documents(args: argparse.Namespace) -> list[Document]:
-    """The hypothesis, then its references."""
+    """The hypothesis, then its references (none when only perplexity is asked for)."""
+    if args.metrics == [PPL]:
+        return [read_document(args.hypothesis, args.max_file_bytes)]
     if args.hypothesis == STDIN and not args.references:
         # said before reading, or a terminal would wait for input first
         raise CliError("reading the hypothesis from standard input (-) needs -r REF")
@@ -507,19 +537,59 @@ def worker_pool(jobs: int) -> Iterator[PoolMap]:
 
 
 @dataclass
+class Perplexity:
+    """The hypothesis's fluency under the model named by ``--lm``, segmented as the corpus is."""
+
+    model: str  # the path as given
+    fluency: Fluency
+    starts: list[int]  # the hypothesis line each segment starts on
+    order: int  # the model's n-gram order
+
+    def position(self, segment: int, offset: int) -> tuple[int, int]:
+        """(line, column) in code points of an offset into a segment's text."""
+        text = self.fluency[segment].text
+        line_start = text.rfind("\n", 0, offset) + 1
+        return self.starts[segment] + text.count("\n", 0, offset), offset - line_start
+
+    @property
+    def score(self) -> FluencyScore:
+        return self.fluency.score()
+
+    def signature(self) -> str:
+        return fluency_signature(self.fluency.config, self.order)
+
+
+@dataclass
 class Evaluation:
-    """The documents of one run and their corpus; scored on first use of :attr:`scores`."""
+    """The documents of one run, their corpus (None when only perplexity is asked for) and the
+    hypothesis's perplexity (None unless asked for); the corpus is scored on first use of :attr:`scores`."""
 
     documents: list[Document]  # the hypothesis, then the references
-    corpus: Corpus
+    corpus: Corpus | None
     jobs: int = 1  # processes for scoring a large corpus
+    perplexity: Perplexity | None = None
 
     @cached_property
-    def scores(self) -> CorpusScores:
+    def scores(self) -> CorpusScores | None:
+        if self.corpus is None:
+            return None
         if self.jobs > 1 and len(self.corpus) >= POOL_MINIMUM:
             with worker_pool(self.jobs) as pool_map:
                 self.corpus.refresh(pool_map=pool_map)
         return self.corpus.scores()
+
+    @property
+    def segments(self) -> int:
+        return len(self.corpus) if self.corpus is not None else len(self.perplexity.fluency)
+
+    def first_line(self, segment: int) -> int:
+        """The hypothesis line a segment starts on."""
+        return self.corpus.first_line(0, segment) if self.corpus is not None else self.perplexity.starts[segment]
+
+    def position(self, side: int, segment: int, offset: int) -> tuple[int, int]:
+        if self.corpus is not None:
+            return self.corpus.position(side, segment, offset)
+        return self.perplexity.position(segment, offset)
 
     @property
     def unit(self) -> str:
@@ -527,7 +597,7 @@ class Evaluation:
 
     def mismatches(self) -> list[tuple[int, int, int]]:
         """``(reference side, hypothesis count, reference count)`` for each reference that does not line up."""
-        if self.corpus.config.segmentation == "document":
+        if self.corpus is None or self.corpus.config.segmentation == "document":
             return []  # one segment each, whatever the line counts
         counts = self.corpus.segment_counts()
         return [(side, counts[0], n) for side, n in enumerate(counts) if side and n != counts[0]]
@@ -553,11 +623,33 @@ class Evaluation:
         )
 
 
+def score_perplexity(args: argparse.Namespace, hypothesis: Document) -> Perplexity | None:
+    """The hypothesis's fluency when ``--metrics`` has ppl (``--lm`` is checked before any file is read)."""
+    if PPL not in args.metrics:
+        return None
+    try:
+        config = FluencyConfig(tokenize=args.lm_tokenize, outlier_z=args.lm_outlier_z)
+        model = load(args.lm)
+    except (ValueError, ModelUnavailable) as exc:
+        raise CliError(str(exc)) from None
+    spans = segment_spans(hypothesis.lines, args.segmentation)
+    texts = ["\n".join(hypothesis.lines[a:b]) for a, b in spans]
+    return Perplexity(args.lm, Fluency.of(model, config, texts), [a for a, _ in spans], model.order)
+
+
+def check_lm_options(args: argparse.Namespace) -> None:
+    if PPL in args.metrics and not args.lm:
+        raise CliError("--metrics ppl needs --lm PATH, the KenLM language model to score with")
+    if args.lm and PPL not in args.metrics:
+        raise CliError("--lm is used by the ppl metric: add ppl to --metrics")
+
+
 def evaluation(args: argparse.Namespace) -> Evaluation:
+    check_lm_options(args)
     config = scoring_config(args)
     documents = read_documents(args)
-    corpus = Corpus(documents[0].lines, [d.lines for d in documents[1:]], config)
-    ev = Evaluation(documents, corpus, args.jobs or _available_cpus())
+    corpus = Corpus(documents[0].lines, [d.lines for d in documents[1:]], config) if config.metrics else None
+    ev = Evaluation(documents, corpus, args.jobs or _available_cpus(), score_perplexity(args, documents[0]))
     ev.require_lined_up()
     return ev
 
@@ -600,10 +692,20 @@ def format_errors(label: str, c: ErrorCounts) -> str:
     return line
 
 
+def format_perplexity(p: Perplexity) -> str:
+    s = p.score
+    value = "n/a (no segments)" if s.perplexity is None else f"{s.perplexity:.2f}"
+    return f"PPL = {value} (log10 prob = {s.log10_prob:.2f} tokens = {s.tokens} OOV = {s.oov} model = {p.model})"
+
+
 def score_lines(ev: Evaluation) -> list[str]:
     """The readable summary: one line per metric, its signature indented under it."""
-    s, signatures = ev.scores, ev.scores.signatures
     out = []
+    if ev.perplexity is not None:
+        out += [format_perplexity(ev.perplexity), f"  {ev.perplexity.signature()}"]
+    if ev.scores is None:
+        return [*out, f"segments: {ev.segments}"]
+    s, signatures = ev.scores, ev.scores.signatures
     if s.bleu is not None:
         out += [format_bleu(s.bleu), f"  {signatures['bleu']}"]
     if s.chrf is not None:
@@ -633,6 +735,8 @@ def _mostly_unspaced(text: str) -> bool:
 
 def notes(ev: Evaluation) -> list[str]:
     """Known traps (DESIGN §2) this run fell into, so they are never silent."""
+    if ev.corpus is None:
+        return []
     s, config = ev.scores, ev.corpus.config
     found = []
     if s.dropped_segments and config.rouge.tokenizer_name == "rouge-score":
@@ -656,14 +760,22 @@ def notes(ev: Evaluation) -> list[str]:
 
 
 def scores_json(ev: Evaluation) -> dict:
-    """The ``--json`` object: only enabled metrics, BLEU 0-100, the rest 0-1."""
-    return scores_dict(ev.scores)
+    """The ``--json`` object: only enabled metrics, BLEU 0-100, the rest 0-1; ``ppl`` as :func:`fluency_dict`."""
+    out = {} if ev.scores is None else scores_dict(ev.scores)
+    if ev.perplexity is not None:
+        out = {PPL: fluency_dict(ev.perplexity.score, ev.perplexity.model), **out}
+    out["segments"] = ev.segments
+    return out
 
 
 def segment_row(ev: Evaluation, segment: int) -> str:
     """One segment's scores on one line: where it starts in the hypothesis, then each metric."""
+    cells = [f"{ev.documents[0].path}:{ev.first_line(segment) + 1}"]
+    if ev.perplexity is not None:
+        cells.append(f"PPL = {ev.perplexity.fluency[segment].perplexity:.2f}")
+    if ev.corpus is None:
+        return "\t".join(cells)
     s = ev.corpus.segment_scores(segment)
-    cells = [f"{ev.documents[0].path}:{ev.corpus.first_line(0, segment) + 1}"]
     if s.bleu is not None:
         cells.append(f"BLEU = {s.bleu.score:.2f}")
     if s.chrf is not None:
@@ -681,9 +793,14 @@ def segment_row(ev: Evaluation, segment: int) -> str:
 
 def run_sentence_level(ev: Evaluation, as_json: bool) -> None:
     ev.scores  # scored once, through the pool when large
-    for i in range(len(ev.corpus)):
+    for i in range(ev.segments):
         if as_json:
-            row = {"segment": i, "line": ev.corpus.first_line(0, i) + 1, **segment_dict(ev.corpus.segment_scores(i))}
+            row = {"segment": i, "line": ev.first_line(i) + 1}
+            if ev.perplexity is not None:
+                f = ev.perplexity.fluency[i]
+                row[PPL] = {"perplexity": f.perplexity, "log10_prob": f.log10_prob, "tokens": f.words + 1, "oov": f.oov}
+            if ev.corpus is not None:
+                row.update(segment_dict(ev.corpus.segment_scores(i)))
             print(json.dumps(row, ensure_ascii=False))
         else:
             print(segment_row(ev, i))
@@ -906,6 +1023,16 @@ def _quote(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
+def fluency_message(p: Perplexity, f: Finding) -> str:
+    if f.code == OOV:
+        return f"{_quote(f.text)} is out of the language model's vocabulary"
+    outliers = p.fluency.outliers()
+    return (
+        f"perplexity {p.fluency[f.segment].perplexity:.1f} under the language model, far above the "
+        f"document's median {10**outliers.median:.1f} (modified z-score {outliers.z_scores[f.segment]:.1f} > {outliers.threshold:g})"
+    )
+
+
 def finding_message(f: Finding, related: str | None) -> str:
     if f.code == UNMATCHED:
         return f"not in any reference: {_quote(f.text)}"
@@ -923,12 +1050,12 @@ def finding_message(f: Finding, related: str | None) -> str:
 
 
 def locate(ev: Evaluation, f: Finding) -> Located:
-    corpus, paths = ev.corpus, [d.path for d in ev.documents]
-    line, column = corpus.position(f.side, f.segment, f.start)
-    end_line, end_column = corpus.position(f.side, f.segment, f.end)
+    paths = [d.path for d in ev.documents]
+    line, column = ev.position(f.side, f.segment, f.start)
+    end_line, end_column = ev.position(f.side, f.segment, f.end)
     related = None
     if f.other_side is not None:
-        other_line, other_column = corpus.position(f.other_side, f.segment, f.other_start)
+        other_line, other_column = ev.position(f.other_side, f.segment, f.other_start)
         related = (paths[f.other_side], other_line + 1, other_column + 1)
     # a deletion sits in the reference: say where in the hypothesis the words belong; a shift: where the reference has them
     where = f"{related[0]}:{related[1]}:{related[2]}" if related and f.code in (DELETION, SHIFT) else None
@@ -939,7 +1066,7 @@ def locate(ev: Evaluation, f: Finding) -> Located:
         end_line + 1,
         end_column + 1,
         f.code,
-        finding_message(f, where),
+        fluency_message(ev.perplexity, f) if f.code in (UNLIKELY, OOV) else finding_message(f, where),
         f.text,
         related,
     )
@@ -956,10 +1083,11 @@ def byte_order_mark_findings(ev: Evaluation) -> list[Located]:
 
 def all_findings(ev: Evaluation) -> list[Located]:
     """A byte order mark first, then segment by segment: hypothesis findings, then the references'."""
-    corpus = ev.corpus
+    corpus, fluency = ev.corpus, ev.perplexity and ev.perplexity.fluency
     located = byte_order_mark_findings(ev)
-    for i in range(len(corpus)):
-        for f in sorted(corpus.findings(i), key=lambda f: (f.side, f.start, f.end, f.code)):
+    for i in range(ev.segments):
+        found = (corpus.findings(i) if corpus is not None else []) + (fluency.findings(i) if fluency else [])
+        for f in sorted(found, key=lambda f: (f.side, f.start, f.end, f.code)):
             located.append(locate(ev, f))
     return located
 
@@ -981,7 +1109,7 @@ class Verdict:
         return self.value >= self.limit if self.minimum else self.value <= self.limit
 
     def describe(self) -> str:
-        value = f"{self.value:.2f}" if self.metric in ("bleu", "chrf", "ter") else f"{self.value:.4f}"
+        value = f"{self.value:.2f}" if self.metric in ("bleu", "chrf", "ter", PPL) else f"{self.value:.4f}"
         if self.passed:
             return f"{self.label} {value} meets {self.option} {self.limit:g}"
         side = "below" if self.minimum else "above"
@@ -1014,14 +1142,21 @@ def check_gate_metrics(args: argparse.Namespace) -> None:
                 raise CliError("--min-rouge needs rougeL or rougeLsum among --metrics")
         elif metric not in args.metrics:
             raise CliError(f"{option} needs {metric} among --metrics")
+    if args.max_ppl is not None and PPL not in args.metrics:
+        raise CliError(f"--max-ppl needs {PPL} among --metrics")
 
 
-def verdicts(args: argparse.Namespace, scores: CorpusScores) -> list[Verdict]:
+def verdicts(args: argparse.Namespace, ev: Evaluation) -> list[Verdict]:
     found = []
     for dest, option, metric, label, minimum, value in _GATES:
         limit = getattr(args, dest)
         if limit is not None and metric in args.metrics:
-            found.append(Verdict(option, metric, label, value(scores), limit, minimum))
+            found.append(Verdict(option, metric, label, value(ev.scores), limit, minimum))
+    if args.max_ppl is not None:
+        perplexity = ev.perplexity.score.perplexity
+        if perplexity is None:
+            raise CliError(f"{ev.documents[0].path}: no segments, so no perplexity to hold to --max-ppl")
+        found.append(Verdict("--max-ppl", PPL, "PPL", perplexity, args.max_ppl, False))
     return found
 
 
@@ -1099,10 +1234,10 @@ def run_check(args: argparse.Namespace) -> int:
         raise CliError("--max-findings must be 0 or more")
     check_gate_metrics(args)
     ev = evaluation(args)
-    scores = ev.scores  # first: scoring may use worker processes, finding the differences does not
+    ev.scores  # noqa: B018 -- first: scoring may use worker processes, finding the differences does not
     findings = all_findings(ev)
     shown = findings if args.max_findings is None else findings[: args.max_findings]
-    report = CheckReport(shown, len(findings) - len(shown), ev, verdicts(args, scores))
+    report = CheckReport(shown, len(findings) - len(shown), ev, verdicts(args, ev))
     if args.format == "json":
         print(json.dumps(report.to_json(), ensure_ascii=False, indent=1))
     elif args.format == "github":

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .core import CorpusScores, SegmentScores, rates
+from .core import CorpusScores, FluencyScore, SegmentScores, rates
 from .core.wer import ErrorCounts
 
 HUNDREDS = ("bleu", "chrf", "ter")  # metrics on sacreBLEU's 0-100 scale, shown with 2 decimals; the rest 0-1 with 4
@@ -55,6 +55,12 @@ def scores_dict(s: CorpusScores) -> dict:
         }
     out["segments"] = s.segments
     return out
+
+
+def fluency_dict(s: FluencyScore, model: str) -> dict:
+    """``ppl``: the corpus perplexity (None without segments), the summed log10 probability, the tokens
+    it is divided by (each segment's words + 1 for </s>), the out-of-vocabulary words, the model as named."""
+    return {"perplexity": s.perplexity, "log10_prob": s.log10_prob, "tokens": s.tokens, "oov": s.oov, "model": model}
 
 
 def _errors(key: str, value: ErrorCounts) -> dict:

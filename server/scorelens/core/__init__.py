@@ -5,6 +5,7 @@ from .chrf import ChrfConfig, ChrfScore
 from .config import METRICS, SEGMENTATIONS, WER_TRANSFORMS, ScoringConfig
 from .corpus import Corpus, CorpusScores, SegmentScores
 from .findings import Finding
+from .fluency import Fluency, FluencyConfig, FluencyScore
 from .rouge import RougeConfig, RougeScore
 from .ter import TerConfig, TerScore
 from .text import split_lines
@@ -24,6 +25,9 @@ __all__ = [
     "ErrorCounts",
     "ErrorRates",
     "Finding",
+    "Fluency",
+    "FluencyConfig",
+    "FluencyScore",
     "RougeConfig",
     "RougeScore",
     "ScoringConfig",

@@ -70,3 +70,13 @@ def paragraphs(lines: list[str], count: int) -> list[tuple[int, int]]:
     if start is not None:
         spans.append((start, count))
     return spans
+
+
+def segment_spans(lines: list[str], segmentation: str) -> list[tuple[int, int]]:
+    """``[first, end)`` line ranges of a document's segments: each line, each paragraph, or all of it."""
+    count = segment_count(lines)
+    if segmentation == "line":
+        return [(i, i + 1) for i in range(count)]
+    if segmentation == "paragraph":
+        return paragraphs(lines, count)
+    return [(0, count)] if count else []

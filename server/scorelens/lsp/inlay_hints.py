@@ -19,6 +19,7 @@ import time
 from lsprotocol import types
 
 from ..core import findings as codes
+from . import fluency
 from .describe import short
 from .hover import described
 from .reviews import SLICE_SECONDS, Review
@@ -37,9 +38,9 @@ def _json(label: str, padding_left: bool, padding_right: bool) -> str:
 _ENTRY = re.compile(rb'\{"position":\{"line":(\d+)')
 
 
-def _hints(ls, review: Review, segment: int) -> list[tuple[int, int, str]]:
+def _hints(ls, review: Review, segment: int, ppl: str) -> list[tuple[int, int, str]]:
     """(line relative to the segment's first, client column, label and paddings as JSON) of each
-    of a segment's hints."""
+    of a segment's hints; ``ppl`` is its perplexity's label (empty without one)."""
     corpus = review.corpus
     show = review.settings.inlay_hints
     text = corpus.text(0, segment)
@@ -58,17 +59,20 @@ def _hints(ls, review: Review, segment: int) -> list[tuple[int, int, str]]:
             elif f.code == codes.SUBSTITUTION and show.substitutions:
                 hints.append((*at(f.end), _json(f"→{f.other_text}", True, False)))
     if show.line_scores and corpus.position(0, segment, len(text))[0] < len(lines):
-        hints.append((*at(len(text)), _json(short(corpus.segment_scores(segment)), True, False)))
+        scores = " · ".join(filter(None, (short(corpus.segment_scores(segment)), ppl)))
+        if scores:
+            hints.append((*at(len(text)), _json(scores, True, False)))
     return hints
 
 
 def _segment_text(ls, review: Review, segment: int, first: int, document: int) -> bytes:
     """All of a segment's hints as answer JSON (their entries joined by commas; empty if none),
-    cached by the segment's texts, all they are made from. When lines above it come or go, only
-    the line numbers in it are moved. One encoded text per segment: the hints as objects as well
-    held 200 MB more for a whole 100,000-line document."""
+    cached by the segment's texts and perplexity, all they are made from. When lines above it come
+    or go, only the line numbers in it are moved. One encoded text per segment: the hints as
+    objects as well held 200 MB more for a whole 100,000-line document."""
     corpus = review.corpus
-    key = tuple(corpus.text(side, segment) for side in range(corpus.references + 1))
+    ppl = fluency.label(review, 0, segment)  # once the model answered
+    key = (*(corpus.text(side, segment) for side in range(corpus.references + 1)), ppl)
     cached = review.hints.get(segment)
     if cached is not None and cached[0] == key:
         if cached[1] == first:
@@ -78,7 +82,7 @@ def _segment_text(ls, review: Review, segment: int, first: int, document: int) -
     else:
         text = ",".join(
             f'{{"position":{{"line":{first + dl},"character":{column}}},{rest},"data":[{document},{segment}]}}'
-            for dl, column, rest in _hints(ls, review, segment)
+            for dl, column, rest in _hints(ls, review, segment, ppl)
         ).encode()
     review.hints[segment] = (key, first, text)
     return text
