@@ -58,9 +58,9 @@ def main() -> None:
             [score(line) for line in lines]
 
         kenlm_time = best_of(2, plain)
-        ours_time = best_of(2, lambda: Fluency(model, segments=lines).score())
+        ours_time = best_of(2, lambda: Fluency.of(model, segments=lines).score())
 
-        fluency = Fluency(model, segments=lines)
+        fluency = Fluency.of(model, segments=lines)
         edits = []
         for k in range(EDITS):
             i = (k * 7919) % LINES

@@ -543,6 +543,7 @@ class Perplexity:
     model: str  # the path as given
     fluency: Fluency
     starts: list[int]  # the hypothesis line each segment starts on
+    order: int  # the model's n-gram order
 
     def position(self, segment: int, offset: int) -> tuple[int, int]:
         """(line, column) in code points of an offset into a segment's text."""
@@ -555,7 +556,7 @@ class Perplexity:
         return self.fluency.score()
 
     def signature(self) -> str:
-        return fluency_signature(self.fluency.config, self.fluency.model.order)
+        return fluency_signature(self.fluency.config, self.order)
 
 
 @dataclass
@@ -633,7 +634,7 @@ def score_perplexity(args: argparse.Namespace, hypothesis: Document) -> Perplexi
         raise CliError(str(exc)) from None
     spans = segment_spans(hypothesis.lines, args.segmentation)
     texts = ["\n".join(hypothesis.lines[a:b]) for a, b in spans]
-    return Perplexity(args.lm, Fluency(model, config, texts), [a for a, _ in spans])
+    return Perplexity(args.lm, Fluency.of(model, config, texts), [a for a, _ in spans], model.order)
 
 
 def check_lm_options(args: argparse.Namespace) -> None:

@@ -78,7 +78,7 @@ def check_against_kenlm(model, f: Fluency, texts: list[str], tokenizer=None) -> 
 
 def test_toy_model_matches_kenlm(toy_model):
     texts = [*TOY_CORPUS, "the zebra sat on the mat", "", "   ", "mat the on sat cat the", "dog dog dog dog"]
-    check_against_kenlm(toy_model, Fluency(toy_model, segments=texts), texts)
+    check_against_kenlm(toy_model, Fluency.of(toy_model, segments=texts), texts)
 
 
 def test_kenlm_sums_in_float32(toy_model):
@@ -94,7 +94,7 @@ def test_kenlm_sums_in_float32(toy_model):
 @pytest.mark.shared
 def test_held_out_ted_lines_match_kenlm(ted_model):
     model, lines = ted_model
-    f = Fluency(model, segments=lines)
+    f = Fluency.of(model, segments=lines)
     check_against_kenlm(model, f, lines)
     assert f.score().oov > 0  # held-out text has unknown words
 
@@ -103,10 +103,10 @@ def test_held_out_ted_lines_match_kenlm(ted_model):
 def test_tokenizer_13a_matches_kenlm_on_detokenized_text(ted_model, shared):
     model, _ = ted_model
     lines = shared("compare-mt", "ted.sys1.detok.eng").read_text(encoding="utf-8").split("\n")[:500]
-    f = Fluency(model, FluencyConfig(tokenize="13a"), lines)
+    f = Fluency.of(model, FluencyConfig(tokenize="13a"), lines)
     check_against_kenlm(model, f, lines, bleu_tokenizer("13a"))
     # 13a splits punctuation off, as the tokenized training text has it: fewer unknown words
-    assert f.score().oov < Fluency(model, segments=lines).score().oov
+    assert f.score().oov < Fluency.of(model, segments=lines).score().oov
 
 
 WORDS = ["the", "cat", "dog", "sat", "on", "mat", "log", "café", "zebra", "😀", "日本", "a", ",", "\"yes\""]
@@ -119,23 +119,23 @@ line_text = st.lists(
 @given(texts=st.lists(line_text, max_size=8), tokenize=st.sampled_from(["none", "13a", "intl", "char"]))
 def test_random_text_matches_kenlm(toy_model, texts, tokenize):
     config = FluencyConfig(tokenize=tokenize)
-    check_against_kenlm(toy_model, Fluency(toy_model, config, texts), texts, config.tokenizer)
+    check_against_kenlm(toy_model, Fluency.of(toy_model, config, texts), texts, config.tokenizer)
 
 
 def test_token_spans_point_into_the_segment(toy_model):
     text = "the  zebra sat, on the café-mat 😀"
     for tokenize in ("none", "13a"):
-        f = Fluency(toy_model, FluencyConfig(tokenize=tokenize), [text])
+        f = Fluency.of(toy_model, FluencyConfig(tokenize=tokenize), [text])
         tokens = f.tokens(0)
         assert [t.token for t in tokens] == list(f[0].tokens)
         for t in tokens:
             assert text[t.start : t.end] == t.token
-    oov = [t.token for t in Fluency(toy_model, FluencyConfig(tokenize="13a"), [text]).tokens(0) if t.oov]
+    oov = [t.token for t in Fluency.of(toy_model, FluencyConfig(tokenize="13a"), [text]).tokens(0) if t.oov]
     assert oov == ["zebra", "café-mat", "😀"]
 
 
 def test_least_likely_words_first(toy_model):
-    f = Fluency(toy_model, segments=["the cat sat on the zebra"])
+    f = Fluency.of(toy_model, segments=["the cat sat on the zebra"])
     least = f.least_likely(0, 2)
     assert least[0].token == "zebra" and least[0].oov
     assert least[0].log10_prob <= least[1].log10_prob
@@ -156,7 +156,7 @@ def test_edits_rescore_only_changed_texts(toy_model):
             return toy_model.full_scores(sentence, bos, eos)
 
     texts = list(TOY_CORPUS)
-    f = Fluency(Counting(), segments=texts)
+    f = Fluency.of(Counting(), segments=texts)
     assert len(calls) == len(set(TOY_CORPUS))
     calls.clear()
     texts[3] = "the cat saw the zebra"
@@ -171,7 +171,7 @@ def test_random_edit_sequences_equal_fresh_scoring(toy_model):
     rng = random.Random(15)
     pool = [*TOY_CORPUS, "", "zebra zebra", "the cat sat on the log", "a dog and a bird"]
     texts = rng.choices(pool, k=20)
-    f = Fluency(toy_model, FluencyConfig(outlier_z=1.5), texts)
+    f = Fluency.of(toy_model, FluencyConfig(outlier_z=1.5), texts)
     for _ in range(200):
         start = rng.randrange(len(texts) + 1)
         end = rng.randrange(start, min(len(texts), start + 3) + 1)
@@ -181,7 +181,7 @@ def test_random_edit_sequences_equal_fresh_scoring(toy_model):
         else:
             f.update(texts[:start] + new + texts[end:])
         texts[start:end] = new
-        fresh = Fluency(toy_model, FluencyConfig(outlier_z=1.5), texts)
+        fresh = Fluency.of(toy_model, FluencyConfig(outlier_z=1.5), texts)
         assert f.score() == fresh.score()
         assert [s.text for s in (f[i] for i in range(len(f)))] == texts
         assert f.all_findings() == fresh.all_findings()
@@ -216,11 +216,11 @@ def test_no_outliers_when_every_segment_is_alike():
 def sample():
     model = kenlm.Model(str(ROOT / "samples" / "lm" / "asr.arpa"))
     lines = (ROOT / "samples" / "lm" / "call.hyp.txt").read_text(encoding="utf-8").split("\n")[:-1]
-    return Fluency(model, segments=lines), lines
+    return Fluency.of(model, segments=lines), lines, model
 
 
 def test_sample_planted_lines_are_unlikely(sample):
-    f, lines = sample
+    f, lines, _ = sample
     planted = [9, 15, 21]  # 1-based lines of word salad in samples/lm/call.hyp.txt
     assert [i + 1 for i in f.outliers().segments] == planted
     unlikely = [x for x in f.all_findings() if x.code == UNLIKELY]
@@ -228,17 +228,17 @@ def test_sample_planted_lines_are_unlikely(sample):
 
 
 def test_sample_oov_findings(sample):
-    f, lines = sample
+    f, lines, model = sample
     oov = [x for x in f.all_findings() if x.code == OOV]
     assert len(oov) == f.score().oov > 0
     for x in oov:
         assert lines[x.segment][x.start : x.end] == x.text
-        assert x.text not in f.model
+        assert x.text not in model
 
 
 def test_unlikely_span_is_the_non_blank_part(toy_model):
     texts = ["the cat sat on the mat"] * 5 + ["  dog mat the on a  "]
-    f = Fluency(toy_model, segments=texts)
+    f = Fluency.of(toy_model, segments=texts)
     (unlikely,) = [x for x in f.findings(5) if x.code == UNLIKELY]
     assert (unlikely.start, unlikely.end, unlikely.text) == (2, 18, "dog mat the on a")
     assert f.findings(0) == []
@@ -251,7 +251,7 @@ def test_score_segment_with_an_empty_text(toy_model):
 
 
 def test_empty_document_has_no_perplexity(toy_model):
-    score = Fluency(toy_model).score()
+    score = Fluency.of(toy_model).score()
     assert score.perplexity is None and score.tokens == 0 and score.segments == 0
 
 
@@ -259,3 +259,26 @@ def test_empty_document_has_no_perplexity(toy_model):
 def test_config_refuses_bad_values(bad):
     with pytest.raises(ValueError):
         FluencyConfig(**bad)
+
+
+def test_outliers_equal_the_statistics_module_formula():
+    # the NumPy version must give exactly what the plain formula gives, ties and even counts included
+    import statistics
+
+    rng = random.Random(4)
+    for n in (1, 2, 7, 10, 101):
+        values = {i: rng.choice([1.0, 1.5, rng.uniform(0, 4)]) for i in range(n)}
+        median = statistics.median(values.values())
+        deviations = [abs(x - median) for x in values.values()]
+        mad = statistics.median(deviations)
+        scale = mad / 0.6745 if mad else 1.2533 * statistics.fmean(deviations)
+        o = find_outliers(values, 3.5)
+        assert (o.median, o.scale) == (median, scale)
+        assert o.z_scores == {i: (x - median) / scale if scale else 0.0 for i, x in values.items()}
+
+
+def test_lone_surrogates_are_scored_as_replacement_characters(toy_model):
+    f = Fluency.of(toy_model, segments=["the cat \ud83d sat", "the cat \ufffd sat"])
+    assert f[0].log10_prob == f[1].log10_prob
+    (oov,) = [t for t in f.tokens(0) if t.oov]
+    assert (oov.start, oov.end, oov.token) == (8, 9, "\ud83d")

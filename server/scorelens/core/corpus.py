@@ -106,9 +106,9 @@ class SegmentScores:
 
 class Corpus:
     def __init__(self, hypothesis: str | list[str], references: Sequence[str | list[str]], config: ScoringConfig | None = None) -> None:
-        if not references:
-            raise ValueError("a corpus needs at least one reference")
         self.config = config or ScoringConfig()
+        if not references and self.config.metrics:  # no metric: a document checked for fluency alone
+            raise ValueError("a corpus needs at least one reference")
         self._sides = [_Side(hypothesis), *(_Side(r) for r in references)]
         self._analyse = Analyser(self.config)
         self._empty = self._analyse("")
@@ -169,6 +169,10 @@ class Corpus:
 
     def lines(self, side: int) -> list[str]:
         return self._sides[side].lines
+
+    def texts_of(self, side: int) -> Sequence[str]:
+        """A side's segment texts (the corpus's own list: not to be changed)."""
+        return self._sides[side].texts
 
     def text(self, side: int, segment: int) -> str:
         texts = self._sides[side].texts
@@ -414,7 +418,8 @@ class Corpus:
         return a
 
     def _references(self, segment: int) -> list[Analysis]:
-        return [self._analysis(side, segment) for side in range(1, len(self._sides))]
+        # a corpus without references (no metric on) scores against an empty one: records of nothing
+        return [self._analysis(side, segment) for side in range(1, len(self._sides))] or [self._empty]
 
     def refresh(self, limit: int | None = None, pool_map: PoolMap | None = None) -> bool:
         """Re-score dirty segments, at most ``limit`` of them; True once nothing is dirty.
@@ -485,7 +490,7 @@ class Corpus:
             new = self._analyse.records(self._columns(start, stop))
         else:
             hyps = self._analyses(0, start, stop)
-            refs = list(zip(*[self._analyses(side, start, stop) for side in range(1, len(self._sides))]))
+            refs = list(zip(*[self._analyses(side, start, stop) for side in range(1, len(self._sides))])) or [(self._empty,)] * len(hyps)
             new = self._analyse.statistics_many(hyps, refs)
         old = [r for r in self._results[start:stop] if r is not None]
         self._results[start:stop] = new

@@ -22,9 +22,12 @@ Outliers: a segment whose perplexity is far above the rest of its document (:cla
 from __future__ import annotations
 
 import math
-import statistics
+import re
 from dataclasses import dataclass
-from typing import Iterable, Protocol, Sequence
+from functools import partial
+from typing import Callable, Iterable, Protocol, Sequence
+
+import numpy as np
 
 from .. import __version__
 from .findings import Finding
@@ -42,6 +45,9 @@ _MEAN_AD_SCALE = 1.2533
 # Log10 probabilities are summed as integers in units of 2**-1074 (the smallest double): exact, so
 # running totals after any edits equal a fresh sum.
 _FIXED_BITS = 1074
+# A str may hold lone UTF-16 halves (an LSP client can send them); kenlm encodes its argument as
+# UTF-8, which they have none of. Each is scored as U+FFFD: one character for one, spans unchanged.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class LanguageModel(Protocol):
@@ -143,23 +149,31 @@ class Outliers:
         return [i for i, z in self.z_scores.items() if z > self.threshold]
 
 
+Scorer = Callable[[str], SegmentFluency]
+
+
 def score_segment(model: LanguageModel, tokenizer: Tokenizer, text: str) -> SegmentFluency:
     tokens = tuple(tokenizer.tokens(text))
-    sentence = " ".join(tokens)
+    sentence = _SURROGATE.sub("\ufffd", " ".join(tokens))
     return SegmentFluency(text, tokens, model.score(sentence), tuple(model.full_scores(sentence)))
 
 
 def find_outliers(log10_perplexities: dict[int, float], threshold: float) -> Outliers:
     """The :class:`Outliers` of segments' log10 perplexities (by segment number)."""
-    values = list(log10_perplexities.values())
-    if not values:
+    return _outliers(list(log10_perplexities), np.fromiter(log10_perplexities.values(), float, len(log10_perplexities)), threshold)
+
+
+def _outliers(segments: list[int], values: np.ndarray, threshold: float) -> Outliers:
+    # NumPy's median is statistics.median's (the middle value, or the two middle ones' sum / 2)
+    # and the arithmetic is the same IEEE operations: the same numbers, a hundred times sooner
+    if not len(values):
         return Outliers(0.0, 0.0, threshold, {})
-    median = statistics.median(values)
-    deviations = [abs(x - median) for x in values]
-    mad = statistics.median(deviations)
-    scale = mad / _MAD_SCALE if mad else _MEAN_AD_SCALE * statistics.fmean(deviations)
-    z = {i: (x - median) / scale if scale else 0.0 for i, x in log10_perplexities.items()}
-    return Outliers(median, scale, threshold, z)
+    median = float(np.median(values))
+    deviations = np.abs(values - median)
+    mad = float(np.median(deviations))
+    scale = mad / _MAD_SCALE if mad else _MEAN_AD_SCALE * (math.fsum(deviations.tolist()) / len(values))
+    z = ((values - median) / scale).tolist() if scale else [0.0] * len(values)
+    return Outliers(median, scale, threshold, dict(zip(segments, z)))
 
 
 def _fixed(x: float) -> int:
@@ -176,18 +190,31 @@ class Fluency:
     outliers are found when asked and kept until the next change.
     """
 
-    def __init__(self, model: LanguageModel, config: FluencyConfig | None = None, segments: Sequence[str] = ()) -> None:
-        self.model = model
+    def __init__(self, scorer: Scorer, config: FluencyConfig | None = None, segments: Sequence[str] = ()) -> None:
+        """``scorer`` scores a text not seen before: :func:`score_segment` with a model (see
+        :meth:`of`), or results computed elsewhere (the language server's model process)."""
+        self.scorer = scorer
         self.config = config or FluencyConfig()
         self._tokenizer = self.config.tokenizer
         self._texts: list[str] = []
         self._segments: list[SegmentFluency] = []
+        self._log10_ppl: list[float] = []  # per segment; NaN for a blank one, which outliers leave out
         self._cache: dict[str, SegmentFluency] = {}
         self._log10_prob = 0  # in units of 2**-_FIXED_BITS
         self._words = 0
         self._oov = 0
         self._outliers: Outliers | None = None
         self.replace(0, 0, segments)
+
+    @classmethod
+    def of(cls, model: LanguageModel, config: FluencyConfig | None = None, segments: Sequence[str] = ()) -> Fluency:
+        """Scored by ``model`` itself, synchronously."""
+        config = config or FluencyConfig()
+        return cls(partial(score_segment, model, config.tokenizer), config, segments)
+
+    def known(self, text: str) -> bool:
+        """Whether ``text`` is scored already (the scorer will not be asked for it)."""
+        return text in self._cache
 
     def __len__(self) -> int:
         return len(self._segments)
@@ -210,6 +237,7 @@ class Fluency:
                 self._oov += sign * f.oov
         self._segments[start:end] = new
         self._texts[start:end] = texts
+        self._log10_ppl[start:end] = [f.log10_perplexity if f.tokens else math.nan for f in new]
         self._outliers = None
         if len(self._cache) > 2 * len(self._segments) + 1000:
             self._cache = {f.text: f for f in self._segments}  # forget texts long gone
@@ -217,7 +245,7 @@ class Fluency:
     def _scored(self, text: str) -> SegmentFluency:
         found = self._cache.get(text)
         if found is None:
-            found = self._cache[text] = score_segment(self.model, self._tokenizer, text)
+            found = self._cache[text] = self.scorer(text)
         return found
 
     def score(self) -> FluencyScore:
@@ -228,8 +256,9 @@ class Fluency:
 
     def outliers(self) -> Outliers:
         if self._outliers is None:
-            values = {i: f.log10_perplexity for i, f in enumerate(self._segments) if f.tokens}
-            self._outliers = find_outliers(values, self.config.outlier_z)
+            values = np.array(self._log10_ppl, dtype=float)
+            kept = ~np.isnan(values)
+            self._outliers = _outliers(np.flatnonzero(kept).tolist(), values[kept], self.config.outlier_z)
         return self._outliers
 
     def tokens(self, segment: int) -> list[TokenFluency]:

@@ -7,6 +7,7 @@ from pathlib import PurePosixPath
 
 from lsprotocol import types
 
+from . import fluency
 from .compare import lens_title
 from .describe import short
 
@@ -23,7 +24,7 @@ def register(server) -> None:
         top = types.Range(types.Position(0, 0), types.Position(0, 0))
         names = ", ".join(PurePosixPath(r).name for r in review.pairing.references)
         lenses = [
-            types.CodeLens(top, types.Command(title=f"ScoreLens: {short(scores)} ({scores.segments} segments)", command="scorelens.report", arguments=[uri])),
+            types.CodeLens(top, types.Command(title=f"ScoreLens: {' · '.join(filter(None, (short(scores), fluency.label(review, 0))))} ({scores.segments} segments)", command="scorelens.report", arguments=[uri])),
             types.CodeLens(top, types.Command(title=f"Open reference beside ({names})", command="scorelens.openReference", arguments=[uri])),
         ]
         versus = lens_title(ls, review)

@@ -7,6 +7,7 @@ from pathlib import PurePosixPath
 
 from ..core import CorpusScores, RougeScore, SegmentScores, rates
 from ..core import findings as codes
+from . import fluency
 from .reviews import Review
 
 
@@ -101,7 +102,7 @@ def _escape(text: str) -> str:
     return "".join("\\" + ch if ch in "\\`*_{}[]<>()#+-.!|~" else ch for ch in text)
 
 
-def segment_description(review: Review, segment: int, markdown: bool = True) -> str:
+def segment_description(review: Review, segment: int, markdown: bool = True, side: int = 0) -> str:
     """The segment's scores and aligned texts, in Markdown or in plain text."""
     corpus = review.corpus
     s = corpus.segment_scores(segment)
@@ -141,6 +142,7 @@ def segment_description(review: Review, segment: int, markdown: bool = True) -> 
         lines += ["", f"{label}: {_marked(corpus.text(k, segment), marks, markdown) or empty}"]
     hyp_marks = [(f.start, f.end, "changed") for f in found if f.side == 0 and f.code in (codes.SUBSTITUTION, codes.INSERTION)]
     lines += ["", f"Hypothesis: {_marked(corpus.text(0, segment), hyp_marks, markdown) or empty}"]
+    lines += fluency.description(review, side, segment, markdown)
     if markdown:
         lines += ["", "**bold**: substituted or inserted words · ~~struck~~: words the hypothesis misses", ""]
         lines += [f"`{name}: {sig}`  " for name, sig in signatures.items()]

@@ -22,7 +22,9 @@ from pygls.uris import to_fs_path
 
 from ..core import Finding
 from ..core import findings as codes
+from ..core.fluency import OOV, UNLIKELY
 from ..textfile import BOM, BOM_NOTE
+from . import fluency
 from .reviews import SLICE_SECONDS, Review
 
 SOURCE = "scorelens"
@@ -32,7 +34,7 @@ _SEVERITY = {
     "information": types.DiagnosticSeverity.Information,
     "hint": types.DiagnosticSeverity.Hint,
 }
-_CATEGORY = {"bleu": "bleu", "wer": "wer", "rouge": "rouge", "ter": "ter", "pairing": "pairing", "scorelens": "pairing"}
+_CATEGORY = {"bleu": "bleu", "wer": "wer", "rouge": "rouge", "ter": "ter", "lm": "lm", "pairing": "pairing", "scorelens": "pairing"}
 DROPPED_TEXT = "rouge.tokenizer-dropped-text"
 LINE_COUNTS = "pairing.line-count-mismatch"
 BYTE_ORDER_MARK = "pairing.byte-order-mark"
@@ -175,7 +177,7 @@ def _diagnostic(ls, review: Review, finding: Finding, side: int) -> dict | None:
         message = f'missing "{finding.text}" here (WER: deletion)'
     else:
         where = _range(ls, review, finding.side, finding.segment, finding.start, finding.end)
-        message = _message(finding, nrefs)
+        message = fluency.message(review, finding) if finding.code in (UNLIKELY, OOV) else _message(finding, nrefs)
         if finding.other_side is not None:
             other = _range(ls, review, finding.other_side, finding.segment, finding.other_start, finding.other_end)
             label = "in the hypothesis" if finding.other_side == 0 else "in the reference"
@@ -210,14 +212,16 @@ def _segment(ls, review: Review, segment: int) -> tuple[dict[int, list[str]], di
     tens of thousands, and no more than that many are ever sent)."""
     corpus = review.corpus
     sides = range(corpus.references + 1)
-    key = (corpus.texts(segment), tuple(corpus.first_line(side, segment) for side in sides))
+    # an lm.unlikely finding depends on the rest of the document: whether the segment is one is in the key
+    unlikely = tuple(segment in u for u in review.lm.unlikely.values()) if review.lm is not None else ()
+    key = (corpus.texts(segment), tuple(corpus.first_line(side, segment) for side in sides), unlikely)
     cached = review.cache.get(segment)
     if cached is not None and cached[0] == key:
         return cached[1], cached[2]
     cap = review.settings.max_problems
     per_side: dict[int, list[str]] = {}
     more: dict[int, int] = {}
-    for finding in corpus.findings(segment):
+    for finding in corpus.findings(segment) + fluency.findings(review, segment):
         if severity(review, finding.code) is None:
             continue
         shown_on = [finding.side]
@@ -328,18 +332,34 @@ def _outward(inner: range, outer: range) -> Iterator[int]:
 def _in_order(ls, review: Review) -> Iterator[int]:
     """Each segment with differences once, in the order the ``maxProblems`` budget is spent."""
     corpus = review.corpus
+    flagged = review.lm.flagged if review.lm is not None else set()
     seen: set[int] = set()
     for side, line, reach in _windows(ls, review):
         inner = corpus.segments_on(side, line, line)
         outer = corpus.segments_on(side, max(line - reach, 0), line + reach)
         for segment in _outward(inner, outer):
-            if segment not in seen and corpus.next_differing(segment) == segment:
+            if segment not in seen and (corpus.next_differing(segment) == segment or segment in flagged):
                 seen.add(segment)
                 yield segment
-    segment = corpus.next_differing()
-    while segment is not None:
+    for segment in _with_findings(review):
         if segment not in seen:
             yield segment
+
+
+def _with_findings(review: Review) -> Iterator[int]:
+    """The segments with findings, in order: those the corpus found, and fluency's."""
+    corpus = review.corpus
+    flagged = sorted(review.lm.flagged) if review.lm is not None else []
+    k = 0
+    segment = corpus.next_differing()
+    while segment is not None or k < len(flagged):
+        if segment is None or (k < len(flagged) and flagged[k] < segment):
+            yield flagged[k]
+            k += 1
+            continue
+        yield segment
+        if k < len(flagged) and flagged[k] == segment:
+            k += 1
         segment = corpus.next_differing(segment + 1)
 
 
@@ -414,7 +434,7 @@ def collect(ls, review: Review) -> dict[str, list[str]]:
             if uri is not None:
                 pieces[uri].append((segment, diags))
                 not_built[uri] += more.get(side, 0)
-    left = corpus.totals().differing - chosen
+    left = corpus.totals().differing + _fluency_only(review) - chosen
     for uri, diags in out.items():
         total = len(diags) + sum(len(d) for _, d in pieces[uri])
         cutting = total > cap or left or not_built[uri]
@@ -446,6 +466,14 @@ def collect(ls, review: Review) -> dict[str, list[str]]:
         )
         diags.append(_json(summary))
     return out
+
+
+def _fluency_only(review: Review) -> int:
+    """Segments with fluency findings only (the corpus counts those with its own)."""
+    if review.lm is None:
+        return 0
+    differs = review.corpus.next_differing
+    return sum(1 for segment in review.lm.flagged if differs(segment) != segment)
 
 
 def _note_line(ls, review: Review, uri: str) -> int:

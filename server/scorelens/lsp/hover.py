@@ -9,7 +9,7 @@ from .compare import systems_of
 from .describe import segment_description, systems_description
 
 
-def described(ls, review, segment: int, others=()) -> types.MarkupContent:
+def described(ls, review, segment: int, others=(), side: int = 0) -> types.MarkupContent:
     """The segment described in Markdown if the client lists it in ``hover.contentFormat``,
     else in plain text (eglot without markdown-mode and Vim ALE show Markdown raw)."""
     caps = ls.client_capabilities.text_document
@@ -17,7 +17,7 @@ def described(ls, review, segment: int, others=()) -> types.MarkupContent:
     markdown = types.MarkupKind.Markdown in formats
     return types.MarkupContent(
         kind=types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText,
-        value=segment_description(review, segment, markdown) + systems_description(others, segment, markdown),
+        value=segment_description(review, segment, markdown, side) + systems_description(others, segment, markdown),
     )
 
 
@@ -38,5 +38,5 @@ def register(server) -> None:
                     if review.corpus is None:
                         return None
                     others = [r for r in others if r.corpus is not None and len(r.corpus) == len(review.corpus)]
-                    return types.Hover(contents=described(ls, review, segment, others))
+                    return types.Hover(contents=described(ls, review, segment, others, side))
         return None

@@ -17,6 +17,7 @@ import time
 from lsprotocol import types
 
 from ..core import findings as codes
+from . import fluency
 from .describe import short
 from .hover import described
 from .reviews import SLICE_SECONDS, Review
@@ -34,7 +35,8 @@ def _segment_hints(ls, review: Review, segment: int) -> list[tuple[int, int, str
     """(line relative to the segment's first, client column, label and paddings as JSON) of each
     hint: all made from the segment's texts, so still right when lines above it come or go."""
     corpus = review.corpus
-    key = tuple(corpus.text(side, segment) for side in range(corpus.references + 1))
+    ppl = fluency.label(review, 0, segment)  # once the model answered
+    key = (*(corpus.text(side, segment) for side in range(corpus.references + 1)), ppl)
     cached = review.hints.get(segment)
     if cached is not None and cached[0] == key:
         return cached[1]
@@ -55,7 +57,9 @@ def _segment_hints(ls, review: Review, segment: int) -> list[tuple[int, int, str
             elif f.code == codes.SUBSTITUTION and show.substitutions:
                 hints.append((*at(f.end), _json(f"→{f.other_text}", True, False)))
     if show.line_scores and corpus.position(0, segment, len(text))[0] < len(lines):
-        hints.append((*at(len(text)), _json(short(corpus.segment_scores(segment)), True, False)))
+        scores = " · ".join(filter(None, (short(corpus.segment_scores(segment)), ppl)))
+        if scores:
+            hints.append((*at(len(text)), _json(scores, True, False)))
     review.hints[segment] = (key, hints)
     return hints
 

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
@@ -167,6 +168,14 @@ class Pairings:
     def _checked(self, uri: str, refs: tuple[str, ...], rule: str) -> Pairing:
         outside = tuple(r for r in refs if self.folders and not self.inside(Path(to_fs_path(r) or r)))
         return Pairing(uri, refs, rule, outside)
+
+
+def named_like_reference(path: PurePath) -> bool:
+    """``NAME.ref.EXT``, ``NAME.refN.EXT``, or in a ``ref`` folder: what the conventions pair with."""
+    return bool(_REFERENCE_NAME.match(path.name)) or "ref" in path.parts[:-1]
+
+
+_REFERENCE_NAME = re.compile(r"^.+\.ref\d*\.[^.]+")
 
 
 def files_in(open_uris: Collection[str]) -> Callable[[PurePath], Collection[str]]:

@@ -9,7 +9,9 @@ from pygls.exceptions import JsonRpcContentModified, JsonRpcInvalidParams
 
 from ..core.table import LINE, Filter, SegmentTable, TableBuilder
 from ..summary import scores_dict
+from . import fluency
 from .reviews import Review
+from .settings import PPL
 
 SCORES = "scorelens/scores"
 # Report rows built between two yields to the event loop: a few milliseconds of work.
@@ -24,7 +26,7 @@ def notify_scores(ls, uri: str, review: Review | None) -> None:
     if review is None or review.corpus is None:
         payload = {"uri": uri, "version": None, "references": list(review.pairing.references) if review else [], "scores": None}
     else:
-        scores = scores_dict(review.corpus.scores())
+        scores = {**fluency.scores(review), **scores_dict(review.corpus.scores())}
         payload = {
             "uri": uri,
             "version": review.versions.get(uri),
@@ -127,6 +129,8 @@ def _row(corpus, t: SegmentTable, i: int) -> dict:
 
 def _headline(key: str, figures: dict) -> float:
     """The one number of a metric in a scores payload: score, F-measure or error rate."""
+    if key == PPL:
+        return figures["perplexity"]
     return figures["score"] if "score" in figures else figures["fmeasure"] if "fmeasure" in figures else figures[key]
 
 
@@ -143,6 +147,7 @@ def _change(review: Review, scores: dict) -> dict | None:
             key: _headline(key, figures) - _headline(key, before[key])
             for key, figures in scores.items()
             if isinstance(figures, dict) and isinstance(before.get(key), dict)
+            and None not in (_headline(key, figures), _headline(key, before[key]))  # a perplexity without segments
         },
     }
 
@@ -170,7 +175,7 @@ async def report(ls, review: Review, query: RowQuery) -> dict | None:
         "uri": review.uri,
         "version": review.versions.get(review.uri),
         "references": list(review.pairing.references),
-        "scores": scores_dict(corpus.scores()),
+        "scores": {**fluency.scores(review), **scores_dict(corpus.scores())},
         "histograms": {m: {"bins": h.bins, "total": h.total, "mean": h.mean} for m, h in t.histograms().items()},
         "columns": t.keys,
         "sort": query.sort,

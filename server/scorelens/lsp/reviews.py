@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from ..core import Corpus, ScoringConfig
 from ..core.table import SegmentTable, TableBuilder
+from .fluency import Lm
 from .pairing import Pairing
 from .settings import Settings
 from .worker import Worker
@@ -106,6 +107,7 @@ class Review:
     # line edited last began: the change that line's edit made is the difference
     announced: dict | None = None
     before_edit: dict | None = None
+    lm: Lm | None = None  # fluency, with ppl on and a model named (see fluency.py)
 
     def edited(self, side: int, line: int) -> None:
         if not self.edits or self.edits[0] != (side, line):

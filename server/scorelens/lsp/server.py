@@ -31,8 +31,9 @@ from ..core import Corpus, TokenizerUnavailable
 from ..textfile import MissingFile, UnreadableText
 from .compare import Comparisons
 from .diagnostics import VISIBLE_RANGES, VisibleRangesNotification
+from .fluency import Models, attach
 from .documents import Documents, OpenDocument
-from .pairing import Pairings, files_in
+from .pairing import Pairing, Pairings, files_in, named_like_reference
 from .positions import Columns
 from .reviews import Problem, Review
 from .settings import Settings, language_of, parse, scoring_config
@@ -194,6 +195,7 @@ class ScoreLensServer(LanguageServer):
         )
         self.documents = Documents()
         self.worker = Worker()
+        self.models = Models()
         self.pairings = Pairings()
         self.reviews: dict[str, Review] = {}
         self.columns = Columns(None)
@@ -273,6 +275,11 @@ class ScoreLensServer(LanguageServer):
         (settings changed), a review whose pairing and settings are the same is kept as it is:
         eglot sends its settings right after ``didOpen``, while the first score is under way."""
         pairing = self.pairings.resolve(uri, files_in(self.documents.open.keys()))
+        alone = Pairing(uri, (), "checked alone") if pairing is not None or self._is_reference(uri) else None
+        if alone is not None and pairing is None:
+            # a reference has a review only when ppl alone is on: its settings decide
+            settings = await self.settings_for(uri)
+            pairing = alone if settings.fluency_only else None
         if pairing is None:
             self._tracking.pop(uri, None)
             old = self.reviews.pop(uri, None)
@@ -286,6 +293,8 @@ class ScoreLensServer(LanguageServer):
         if self._tracking.get(uri) is not ticket:
             return  # a later call has newer settings or pairing
         del self._tracking[uri]
+        if settings.fluency_only:
+            pairing = alone  # fluency needs no reference
         doc = self.documents.open.get(uri)
         config = scoring_config(settings, language_of(to_fs_path(uri) or uri, doc.language_id if doc else None))
         old = self.reviews.pop(uri, None)
@@ -298,6 +307,13 @@ class ScoreLensServer(LanguageServer):
         self.reviews[uri] = review
         self.load(review)
         self.schedule(review, delay=0)
+
+    def _is_reference(self, uri: str) -> bool:
+        """Named like a reference, or named as one by an open hypothesis."""
+        if named_like_reference(Path(to_fs_path(uri) or uri)):
+            return True
+        names = files_in(self.documents.open.keys())
+        return any(uri in p.references for h in self.documents.open if h != uri and (p := self.pairings.resolve(h, names)) is not None)
 
     def load(self, review: Review) -> None:
         """Read the texts and build the corpus; problems become diagnostics, never exceptions."""
@@ -343,6 +359,7 @@ class ScoreLensServer(LanguageServer):
         except (TokenizerUnavailable, ValueError) as exc:
             review.problems.append(Problem("scoring.unavailable", str(exc)))
             review.corpus = None
+        attach(self, review)
 
     def forget(self, review: Review) -> None:
         from . import diagnostics, report
@@ -367,7 +384,7 @@ class ScoreLensServer(LanguageServer):
         review.task = asyncio.ensure_future(self._rescore(review, delay))
 
     async def _rescore(self, review: Review, delay: float) -> None:
-        from . import diagnostics, inlay_hints, report
+        from . import diagnostics, fluency, inlay_hints, report
 
         if delay:
             await asyncio.sleep(delay)
@@ -388,15 +405,22 @@ class ScoreLensServer(LanguageServer):
                 await diagnostics.prepare(self, review)
                 inlay_hints.prepare_soon(self, review)
                 report.prepare_soon(self, review)
+        if review.lm is not None:
+            await fluency.refresh(self, review, lambda: self._publish(review))
+        self._publish(review)
+        if not cold:  # an edit's cost, not a cold start's
+            review.pace.measured(time.perf_counter() - began)
+        review.done.set()
+
+    def _publish(self, review: Review) -> None:
+        from . import diagnostics, report
+
         diagnostics.publish(self, review)
         if review.views_stale:  # asked before the scores are announced, so a client that reacts
             review.views_stale = False  # to them finds its views already asked for again
             self.refresh_views()
         report.notify_scores(self, review.uri, review)
         self.comparisons.rescored(self, review)
-        if not cold:  # an edit's cost, not a cold start's
-            review.pace.measured(time.perf_counter() - began)
-        review.done.set()
 
     def refresh_views(self) -> None:
         # The client re-requests hints and lenses of the document it edits, not of the others.
@@ -456,6 +480,7 @@ class ScoreLensServer(LanguageServer):
         """Settings or pairing rules changed: rebuild every review of an open document (with
         ``reuse``, only those whose settings did change)."""
         self._settings_raw.clear()
+        self.models.told.clear()
         for uri in list(self.documents.open):
             await self.track(uri, reuse)
 

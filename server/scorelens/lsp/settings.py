@@ -5,6 +5,7 @@ the settings still apply.
 """
 
 import json
+import math
 import re
 from importlib.util import find_spec
 from pathlib import PurePosixPath
@@ -19,11 +20,12 @@ from ..core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
 from ..textfile import DEFAULT_MAX_BYTES
 
 SEVERITIES = ("error", "warning", "information", "hint", "off")
+PPL = "ppl"  # fluency: scored apart from the corpus metrics (see .fluency)
 _in = attrs.validators.in_
 
 
 def _metrics(_instance, _attribute, value: tuple[str, ...]) -> None:
-    unknown = [m for m in value if m not in METRICS]
+    unknown = [m for m in value if m not in (*METRICS, PPL)]
     if unknown:
         raise ValueError(f"unknown metric {unknown[0]!r}")
 
@@ -70,12 +72,25 @@ class WerSettings:
     transform: str = attrs.field(default="default", validator=_in(WER_TRANSFORMS))
 
 
+def _outlier_z(_instance, _attribute, value: float) -> None:
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"expected a positive number, not {value!r}")
+
+
+@attrs.frozen
+class LmSettings:
+    model: str | None = None
+    tokenize: str = attrs.field(default="none", validator=_in(tuple(BLEU_TOKENIZERS)))
+    outlier_z: float = attrs.field(default=3.5, validator=_outlier_z)
+
+
 @attrs.frozen
 class SeveritySettings:
     bleu: str = attrs.field(default="information", validator=_in(SEVERITIES))
     wer: str = attrs.field(default="information", validator=_in(SEVERITIES))
     rouge: str = attrs.field(default="hint", validator=_in(SEVERITIES))
     ter: str = attrs.field(default="information", validator=_in(SEVERITIES))
+    lm: str = attrs.field(default="information", validator=_in(SEVERITIES))
     pairing: str = attrs.field(default="warning", validator=_in(SEVERITIES))
 
 
@@ -94,6 +109,7 @@ class Settings:
     rouge: RougeSettings = RougeSettings()
     ter: TerSettings = TerSettings()
     wer: WerSettings = WerSettings()
+    lm: LmSettings = LmSettings()
     segmentation: str = attrs.field(default="line", validator=_in(SEGMENTATIONS))
     severity: SeveritySettings = SeveritySettings()
     max_problems: int = attrs.field(default=1000, validator=attrs.validators.ge(1))
@@ -102,6 +118,11 @@ class Settings:
     run: str = attrs.field(default="onType", validator=_in(("onType", "onSave")))
     allow_outside_workspace: bool = False
     max_file_bytes: int = attrs.field(default=DEFAULT_MAX_BYTES, validator=attrs.validators.ge(1))
+
+    @property
+    def fluency_only(self) -> bool:
+        """Only ``ppl`` on: a document is checked alone, no references needed."""
+        return set(self.metrics) == {PPL}
 
 
 _converter = cattrs.Converter(forbid_extra_keys=True)
@@ -120,8 +141,22 @@ def _int(value: Any, _type: type) -> int:
     return value
 
 
+def _float(value: Any, _type: type) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"expected a number, not {value!r}")
+    return float(value)
+
+
+def _str(value: Any, _type: type) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"expected a string, not {value!r}")
+    return value
+
+
 _converter.register_structure_hook(bool, _bool)
 _converter.register_structure_hook(int, _int)
+_converter.register_structure_hook(float, _float)
+_converter.register_structure_hook(str, _str)
 
 
 def _camel(name: str) -> str:
@@ -197,7 +232,7 @@ def bleu_tokenizer_for(settings: Settings, language: str | None) -> str:
 
 def scoring_config(settings: Settings, language: str | None = None) -> ScoringConfig:
     return ScoringConfig(
-        metrics=frozenset(settings.metrics),
+        metrics=frozenset(settings.metrics) - {PPL},
         bleu=BleuConfig(
             tokenize=bleu_tokenizer_for(settings, language),
             smooth_method=settings.bleu.smooth_method,

@@ -1,10 +1,11 @@
-"""Long segments scored in a separate process, so the event loop keeps serving meanwhile.
+"""Work done in a separate process, so the event loop keeps serving meanwhile: long segments, and
+language models (loading and scoring).
 
-rapidfuzz holds the GIL while it aligns (a thread would block the loop just the same), so one
-worker process scores one long segment at a time. It is started from a fork server (not forked
-from the server's own large heap) when first needed, and killed when the re-score that waits for
-it is cancelled by an edit: a running job cannot be interrupted otherwise, and its result would
-be for a text that is gone.
+rapidfuzz and kenlm hold the GIL (a thread would block the loop just the same), so a worker
+process does one job at a time. It is started from a fork server (not forked from the server's
+own large heap) when first needed. The long-segment worker is killed when the re-score that waits
+for it is cancelled by an edit: a running job cannot be interrupted otherwise, and its result
+would be for a text that is gone. The language-model worker is kept (it holds the loaded models).
 """
 
 from __future__ import annotations
@@ -16,14 +17,21 @@ from multiprocessing.pool import Pool
 
 from ..core import ScoringConfig
 from ..core.corpus import score_apart
+from ..core.fluency import SegmentFluency, score_segment
+from ..core.tokenizers import bleu_tokenizer
 
 
 class Worker:
-    def __init__(self) -> None:
+    def __init__(self, stop_on_cancel: bool = True) -> None:
         self._pool: Pool | None = None
+        self._stop_on_cancel = stop_on_cancel
 
     async def score(self, config: ScoringConfig, texts: tuple[str, ...]):
         """:func:`~scorelens.core.corpus.score_apart` of these texts, in the worker process."""
+        return await self.run(score_apart, config, texts)
+
+    async def run(self, function, *args):
+        """``function(*args)`` in the worker process (a module-level function, to be pickled)."""
         loop = asyncio.get_running_loop()
         if self._pool is None:
             # starting the fork server and the worker takes a few hundred ms: not on the loop
@@ -37,11 +45,12 @@ class Worker:
         def settle(outcome, failed: bool = False) -> None:  # in the pool's result thread
             loop.call_soon_threadsafe(_settle, done, outcome, failed)
 
-        self._pool.apply_async(score_apart, (config, texts), callback=settle, error_callback=lambda exc: settle(exc, True))
+        self._pool.apply_async(function, args, callback=settle, error_callback=lambda exc: settle(exc, True))
         try:
             return await done
         except asyncio.CancelledError:
-            self.stop()
+            if self._stop_on_cancel:
+                self.stop()
             raise
 
     def stop(self) -> None:
@@ -58,3 +67,18 @@ def _settle(done: asyncio.Future, outcome, failed: bool) -> None:
         done.set_exception(outcome)
     else:
         done.set_result(outcome)
+
+
+def load_model(path: str) -> int:
+    """In the language-model worker: load (once per file version) the model; its n-gram order."""
+    from ..language_model import load
+
+    return load(path).order
+
+
+def score_fluency(path: str, tokenize: str, texts: list[str]) -> list[SegmentFluency]:
+    """In the language-model worker: each text scored by the model at ``path``."""
+    from ..language_model import load
+
+    model, tokenizer = load(path), bleu_tokenizer(tokenize)
+    return [score_segment(model, tokenizer, t) for t in texts]
