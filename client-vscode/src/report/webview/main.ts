@@ -146,7 +146,7 @@ function renderTable(view: ReportView): HTMLElement {
     th.addEventListener('keydown', (e) => (e.key === 'Enter' || e.key === ' ') && toggle());
     head.append(th);
   }
-  head.append(el('th', { text: 'Hypothesis / reference' }));
+  head.append(el('th', { text: view.references.length ? 'Hypothesis / reference' : 'Hypothesis' }));
   table.append(el('thead', {}, head));
   const body = el('tbody');
   for (const row of view.rows) {
