@@ -67,7 +67,8 @@ export class ScoresStatusBar implements vscode.Disposable {
     }
     const showChange = vscode.workspace.getConfiguration(SECTION).get<boolean>(SHOW_CHANGE_SETTING, true);
     const change = showChange ? params.change ?? undefined : undefined;
-    this.item.text = `$(graph) ${statusBarText(params.scores, change?.scores)}`;
+    // e.g. a document checked alone while its language model loads: no figure yet.
+    this.item.text = `$(graph) ${statusBarText(params.scores, change?.scores) || 'no scores yet'}`;
     this.item.tooltip = tooltip(params, params.scores, change);
     this.item.show();
   }
