@@ -35,6 +35,7 @@ function statusText(scores) {
   if (scores.ter) parts.push(`TER ${scores.ter.score.toFixed(1)}`);
   if (scores.rougeL) parts.push(`ROUGE-L ${scores.rougeL.fmeasure.toFixed(3)}`);
   if (scores.wer) parts.push(`WER ${(100 * scores.wer.wer).toFixed(1)}%`);
+  if (scores.ppl) parts.push(`PPL ${scores.ppl.perplexity.toFixed(1)}`);
   return parts.join(' · ');
 }
 
@@ -105,4 +106,16 @@ function comparisonExpectations(workspace, hypName, hypText, system) {
   return cli(workspace, hypName, hypText, ['compare', '--json', '-m', 'bleu,rougeL,wer', '--segments', '0'], [hypName, system]);
 }
 
-module.exports = { comparisonExpectations, corpusExpectations, expectations, toRuns };
+/**
+ * Perplexity of the file `hypPath` under the model `model`, checked alone (no reference), as
+ * `scorelens score --metrics ppl --json` gives it: the corpus figures, the status bar text, and
+ * each segment's figures (`-sl`: one JSON line per segment, `line` 1-based).
+ */
+function fluencyExpectations(hypPath, model) {
+  const score = (...more) => execFileSync(CLI, ['score', '--json', '--metrics', 'ppl', '--lm', model, ...more, hypPath], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const scores = JSON.parse(score());
+  const segments = score('-sl').trim().split('\n').map((line) => JSON.parse(line));
+  return { scores, status: statusText(scores), segments };
+}
+
+module.exports = { comparisonExpectations, corpusExpectations, expectations, fluencyExpectations, toRuns };

@@ -11,7 +11,7 @@ const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { chromium } = require('playwright-core');
-const { comparisonExpectations, corpusExpectations, expectations, toRuns } = require('./expected');
+const { comparisonExpectations, corpusExpectations, expectations, fluencyExpectations, toRuns } = require('./expected');
 const { collectExtensionHostGarbage, extensionHostRssMb, profiled, takeLongTasks, watchLongTasks } = require('./perf');
 const { VsCode, clean } = require('./vscodeUi');
 
@@ -115,7 +115,7 @@ async function setUserSetting(vs, key, value) {
   const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
   if (value === undefined) delete settings[key];
   else settings[key] = value;
-  await vs.editUserSettings(settings, file);
+  await vs.editSettings(settings, file);
 }
 
 /** Squiggle runs per line as the editor paints them (overlapping/adjacent decorations merge). */
@@ -624,6 +624,67 @@ async function trusted(page, vs) {
     await toggleChrfAndTer();
     await vs.waitFor('the default metrics back', () => vs.scoresStatus(), (t) => t === afterLive.status, 30_000);
     return `${status}; report ${rows.map((r) => `${r[0]} ${r[1]}`).join(', ')}; line 5 "${moved.text}": ${after}`;
+  });
+
+  await fluency(page, vs, afterLive.status);
+}
+
+/**
+ * Perplexity (#15): samples/lm's model and its ASR transcript with planted word salad (lines 9, 15
+ * and 21), copied into the workspace's folder `lm`. With `ppl` the only metric the transcript is
+ * checked alone, unpaired; the model is named in the workspace's settings through
+ * `${workspaceFolder}`, which the server expands. `defaultStatus`: the hypothesis's status bar
+ * once the settings are back.
+ */
+async function fluency(page, vs, defaultStatus) {
+  const CALL = 'call.hyp.txt';
+  const lmDir = path.join(workspace, 'lm');
+  fs.mkdirSync(lmDir, { recursive: true });
+  for (const file of ['asr.arpa', CALL]) fs.copyFileSync(path.join(__dirname, '..', '..', 'samples', 'lm', file), path.join(lmDir, file));
+  const expected = fluencyExpectations(path.join(lmDir, CALL), path.join(lmDir, 'asr.arpa'));
+  const salad = expected.segments.find((s) => s.line === 9).ppl;
+  // Select Metrics… and the hint toggles above wrote the workspace's settings: edit those.
+  const settingsFile = path.join(workspace, '.vscode', 'settings.json');
+  const original = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
+
+  await step(page, 'perplexity: a transcript checked alone shows PPL in the status bar, its line hint and hover agree with the CLI', async (snap) => {
+    await vs.editSettings({ ...original, 'scorelens.metrics': ['ppl'], 'scorelens.lm.model': '${workspaceFolder}/lm/asr.arpa' }, settingsFile, 'Workspace');
+    await vs.focusEditor();
+    await vs.openFile(CALL, path.join(lmDir, CALL));
+    // The model loads in a process of its own first.
+    const status = await vs.waitFor('PPL in the status bar', () => vs.scoresStatus(), (t) => t === expected.status, 90_000);
+    const hint = `PPL ${salad.perplexity.toFixed(1)}`;
+    await vs.waitFor(`"${hint}" at the end of line 9`, () => vs.editorLines(), (rows) => rows.find((r) => r.line === 9)?.hints.includes(hint), 30_000);
+    // The hover's Fluency part: the model, the line's perplexity, log10 probability and tokens.
+    const fluencyPart = `perplexity ${salad.perplexity.toFixed(1)} — log10 probability ${salad.log10_prob.toFixed(2)} over ${salad.tokens} tokens`;
+    const text = await vs.hoverOn(9, 1, (t) => t.includes('Fluency (asr.arpa)') && t.includes(fluencyPart));
+    await vs.hoverSettled();
+    await snap();
+    await page.mouse.move(5, 5);
+    return `${status}; line 9: ${hint}; hover ${text.slice(text.indexOf('Fluency'), text.indexOf('Fluency') + 160)}`;
+  });
+
+  // (The server does not send the report's ppl column and histogram yet: only its corpus figure.)
+  await step(page, 'perplexity in the report: the corpus figure with its tokens, OOV words and model', async (snap) => {
+    await page.locator('.part.statusbar .statusbar-item', { hasText: /PPL/ }).first().click();
+    const frame = await vs.reportFrame();
+    const seen = () => frame.evaluate(() => ({
+      title: document.querySelector('#report h1')?.textContent,
+      corpus: [...document.querySelectorAll('.corpus tr')].slice(1).map((r) => [...r.children].map((c) => c.textContent)),
+      rows: document.querySelectorAll('tr.segment').length,
+    }));
+    const report = await vs.waitFor('the perplexity report of the transcript', seen, (r) => r.title === CALL && r.corpus[0]?.[0] === 'PPL' && r.rows === expected.segments.length, 30_000);
+    const { ppl } = expected.scores;
+    assert.deepEqual(report.corpus.map((r) => `${r[0]} ${r[1]}`), [expected.status]);
+    assert.match(report.corpus[0][2], new RegExp(`^${ppl.tokens} tokens, ${ppl.oov} OOV, log10 prob ${ppl.log10_prob.toFixed(2)}, model /.*/lm/asr\\.arpa$`));
+    await snap();
+    return report.corpus[0].slice(0, 3).join(' | ');
+  });
+
+  await step(page, 'the settings back: the hypothesis has its default metrics again', async () => {
+    await vs.editSettings(original, settingsFile, 'Workspace');
+    await page.locator(`.tab[aria-label*="${HYP}"]`).first().click();
+    return vs.waitFor('the default metrics back', () => vs.scoresStatus(), (t) => t === defaultStatus, 30_000);
   });
 }
 

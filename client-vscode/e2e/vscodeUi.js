@@ -94,7 +94,7 @@ class VsCode {
    * edit's changes (` (+0.000031)` after each score) unless `withChange`.
    */
   async scoresStatus({ withChange = false } = {}) {
-    const text = (await this.statusBarItems()).find((t) => /\bBLEU\b|\bWER\b|\bROUGE/.test(t));
+    const text = (await this.statusBarItems()).find((t) => /\bBLEU\b|\bWER\b|\bROUGE|\bPPL\b/.test(t));
     return withChange || text === undefined ? text : text.replace(/ \((?:[+−]\d+\.\d+|±0)\)/g, '');
   }
 
@@ -183,15 +183,16 @@ class VsCode {
   }
 
   /**
-   * Replaces the user settings (the file `file`) with `settings` in the settings.json editor and
-   * saves, as a user would: code-server does not notice the file changing on disk. The editor may
-   * open as a tab or, in newer VS Code, as a modal over the workbench: either way it has the focus.
+   * Replaces the user (or with `scope` 'Workspace', the workspace's) settings, the file `file`,
+   * with `settings` in the settings.json editor and saves, as a user would: code-server does not
+   * notice the file changing on disk. The editor may open as a tab or, in newer VS Code, as a
+   * modal over the workbench: either way it has the focus.
    */
-  async editUserSettings(settings, file) {
+  async editSettings(settings, file, scope = 'User') {
     // One line: the editor would indent every pasted line by the one before.
     const text = JSON.stringify(settings);
     const firstKey = JSON.stringify(Object.keys(JSON.parse(fs.readFileSync(file, 'utf8')))[0]);
-    await this.runCommand('Preferences: Open User Settings (JSON)');
+    await this.runCommand(`Preferences: Open ${scope} Settings (JSON)`);
     await this.page.waitForFunction(
       (key) => document.activeElement?.closest('.monaco-editor')?.querySelector('.view-lines')?.textContent.includes(key),
       firstKey,

@@ -191,7 +191,8 @@ export class Commands {
     const config = vscode.workspace.getConfiguration(SECTION);
     const current = new Set(config.get<MetricId[]>('metrics', []));
     const picked = await vscode.window.showQuickPick(
-      ALL_METRICS.map((metric) => ({ label: METRIC_LABEL[metric], metric, picked: current.has(metric) })),
+      // PPL is the one metric that needs another setting: say which.
+      ALL_METRICS.map((metric) => ({ label: METRIC_LABEL[metric], description: metric === 'ppl' ? 'perplexity under scorelens.lm.model' : undefined, metric, picked: current.has(metric) })),
       { title: 'ScoreLens: metrics to compute and show', canPickMany: true },
     );
     if (!picked) return;

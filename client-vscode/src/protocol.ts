@@ -33,9 +33,12 @@ export const ServerCommand = {
 
 export type RougeNId = 'rouge1' | 'rouge2' | 'rouge3' | 'rouge4' | 'rouge5' | 'rouge6' | 'rouge7' | 'rouge8' | 'rouge9';
 export const ROUGE_N: readonly RougeNId[] = ['rouge1', 'rouge2', 'rouge3', 'rouge4', 'rouge5', 'rouge6', 'rouge7', 'rouge8', 'rouge9'];
-export type MetricId = 'bleu' | 'chrf' | 'ter' | RougeNId | 'rougeL' | 'rougeLsum' | 'wer' | 'cer';
-/** The order metrics are shown in: the server's names, MT's first (sacreBLEU's order), then summarization's, then ASR's. */
-export const ALL_METRICS: readonly MetricId[] = ['bleu', 'chrf', 'ter', ...ROUGE_N, 'rougeL', 'rougeLsum', 'wer', 'cer'];
+export type MetricId = 'bleu' | 'chrf' | 'ter' | RougeNId | 'rougeL' | 'rougeLsum' | 'wer' | 'cer' | 'ppl';
+/**
+ * The order metrics are shown in: the server's names, MT's first (sacreBLEU's order), then
+ * summarization's, then ASR's, then fluency (perplexity, the one that needs no reference).
+ */
+export const ALL_METRICS: readonly MetricId[] = ['bleu', 'chrf', 'ter', ...ROUGE_N, 'rougeL', 'rougeLsum', 'wer', 'cer', 'ppl'];
 
 export interface BleuScore {
   score: number;
@@ -82,6 +85,19 @@ export interface ErrorRateScore {
 export interface WerScore extends ErrorRateScore { wer: number }
 export interface CerScore extends ErrorRateScore { cer: number }
 
+/** Perplexity under `scorelens.lm.model`, as `scorelens score --metrics ppl --json` gives it: lower is better. */
+export interface PplScore {
+  /** null without segments. */
+  perplexity: number | null;
+  log10_prob: number;
+  /** Words + 1 (`</s>`) per segment. */
+  tokens: number;
+  /** Out-of-vocabulary words. */
+  oov: number;
+  /** The model's resolved path. */
+  model: string;
+}
+
 /** Only the enabled metrics are present. */
 export interface CorpusScores extends Partial<Record<RougeNId, RougeScore>> {
   bleu?: BleuScore;
@@ -91,12 +107,14 @@ export interface CorpusScores extends Partial<Record<RougeNId, RougeScore>> {
   rougeLsum?: RougeScore;
   wer?: WerScore;
   cer?: CerScore;
+  ppl?: PplScore;
   segments: number;
 }
 
 export interface ScoresParams {
   uri: string;
   version: number | null;
+  /** Empty for a document checked alone (when `ppl` is the only metric). */
   references: string[];
   /** null when the document stopped being a paired hypothesis. */
   scores: CorpusScores | null;
@@ -127,6 +145,7 @@ export interface SegmentReport extends Partial<Record<RougeNId, number | null>> 
   rougeLsum?: number | null;
   wer?: number | null;
   cer?: number | null;
+  ppl?: number | null;
   hits?: number;
   substitutions?: number;
   deletions?: number;
@@ -154,11 +173,16 @@ export interface ReportQuery {
   filters: ReportFilter[];
 }
 
-/** Ten equal bins over the metric's range; WER and CER have an eleventh for rates of 1 and more. */
+/**
+ * Ten equal bins over the metric's range; WER and CER have an eleventh for rates of 1 and more.
+ * Perplexity, unbounded, has ten equal bins of log10 perplexity between the 11 `edges` it carries.
+ */
 export interface HistogramData {
   bins: number[];
   total: number;
   mean: number | null;
+  scale?: 'log10';
+  edges?: number[];
 }
 
 export interface Report {

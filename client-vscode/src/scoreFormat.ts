@@ -20,22 +20,31 @@ export const METRIC_LABEL: Record<MetricId, string> = {
   rougeLsum: 'ROUGE-Lsum',
   wer: 'WER',
   cer: 'CER',
+  ppl: 'PPL',
 };
 
 /** On sacreBLEU's 0–100 scale (TER can pass 100); the others are 0–1. */
 export const PERCENT_SCALE: ReadonlySet<MetricId> = new Set<MetricId>(['bleu', 'chrf', 'ter']);
 
+const isErrorRate = (metric: MetricId) => metric === 'wer' || metric === 'cer';
+
+/** Decimals of a shown figure: one for the 0–100 scale, error rates in % and perplexity; three for 0–1. */
+const decimals = (metric: MetricId) => (PERCENT_SCALE.has(metric) || isErrorRate(metric) || metric === 'ppl' ? 1 : 3);
+
 /**
  * As the server writes them in hints and code lenses: BLEU, chrF and TER on sacreBLEU's 0–100
- * scale with one decimal, ROUGE F-measures 0–1 with three, error rates as percentages.
+ * scale with one decimal, ROUGE F-measures 0–1 with three, error rates as percentages,
+ * perplexity with one decimal.
  */
 export function formatMetric(metric: MetricId, value: number): string {
-  if (PERCENT_SCALE.has(metric)) return value.toFixed(1);
-  if (metric === 'wer' || metric === 'cer') return `${(100 * value).toFixed(1)}%`;
-  return value.toFixed(3);
+  if (isErrorRate(metric)) return `${(100 * value).toFixed(1)}%`;
+  return value.toFixed(decimals(metric));
 }
 
-/** The one number that stands for a metric: BLEU, chrF or TER score, ROUGE F-measure, error rate. */
+/**
+ * The one number that stands for a metric: BLEU, chrF or TER score, ROUGE F-measure, error rate,
+ * perplexity (none without segments).
+ */
 export function headlineValue(scores: CorpusScores, metric: MetricId): number | undefined {
   if (isRougeN(metric)) return scores[metric]?.fmeasure;
   switch (metric) {
@@ -46,6 +55,7 @@ export function headlineValue(scores: CorpusScores, metric: MetricId): number | 
     case 'rougeLsum': return scores.rougeLsum?.fmeasure;
     case 'wer': return scores.wer?.wer;
     case 'cer': return scores.cer?.cer;
+    case 'ppl': return scores.ppl?.perplexity ?? undefined;
   }
 }
 
@@ -80,11 +90,15 @@ export function statusBarText(scores: CorpusScores, change?: ScoreChange['scores
  * 1e-5. Never fewer decimals than the figure's own plus one; float noise (under 1e-9) is `±0`.
  */
 export function formatChange(metric: MetricId, change: number): string {
-  const shown = metric === 'wer' || metric === 'cer' ? 100 * change : change;
+  const shown = isErrorRate(metric) ? 100 * change : change;
   if (Math.abs(shown) < 1e-9) return '±0';
-  const own = PERCENT_SCALE.has(metric) || metric === 'wer' || metric === 'cer' ? 1 : 3;
-  const places = Math.min(Math.max(own + 1, 1 - Math.floor(Math.log10(Math.abs(shown)))), 12);
+  const places = Math.min(Math.max(decimals(metric) + 1, 1 - Math.floor(Math.log10(Math.abs(shown)))), 12);
   return `${shown > 0 ? '+' : '−'}${Math.abs(shown).toFixed(places)}`;
+}
+
+/** What was scored: `30 segments against news.ref.en`, or for a document checked alone (only `ppl` on) no reference. */
+export function scoredAgainst(segments: number | string, references: readonly string[]): string {
+  return references.length ? `${segments} segments against ${references.join(', ')}` : `${segments} segments, checked alone for fluency`;
 }
 
 export interface MetricDetail {
@@ -115,6 +129,11 @@ export function metricDetails(scores: CorpusScores): MetricDetail[] {
     if (metric === 'ter') {
       const t = scores.ter!;
       return { ...base, detail: `${t.num_edits} edits, reference length ${+t.ref_length.toFixed(2)}`, signature: t.signature };
+    }
+    if (metric === 'ppl') {
+      const p = scores.ppl!;
+      // No signature in the server's answer: the model file is what tells two figures apart.
+      return { ...base, detail: `${p.tokens} tokens, ${p.oov} OOV, log10 prob ${p.log10_prob.toFixed(2)}, model ${p.model}`, signature: '' };
     }
     if (metric === 'rougeL' || metric === 'rougeLsum' || isRougeN(metric)) {
       const r = scores[metric]!;

@@ -1,8 +1,8 @@
 // The status bar item: corpus scores of the active editor's hypothesis, live from scorelens/scores.
-// Hidden for any file that is not a paired hypothesis.
+// Hidden for any file that is neither a paired hypothesis nor a document checked alone for fluency.
 import * as vscode from 'vscode';
 import { CorpusScores, ScoresParams } from './protocol';
-import { formatChange, metricDetails, statusBarText } from './scoreFormat';
+import { formatChange, metricDetails, scoredAgainst, statusBarText } from './scoreFormat';
 import { fileNameOf } from './report/reportData';
 import { SECTION, SHOW_CHANGE_SETTING } from './settings';
 
@@ -41,7 +41,7 @@ export class ScoresStatusBar implements vscode.Disposable {
     this.render();
   }
 
-  /** A paired hypothesis or one of its references. */
+  /** A document the server scores: a paired hypothesis, one of its references, or one checked alone for fluency. */
   isPaired(uri: string): boolean {
     const key = ScoresStatusBar.key(uri);
     return [...this.latest.values()].some((p) => ScoresStatusBar.key(p.uri) === key || p.references.some((r) => ScoresStatusBar.key(r) === key));
@@ -59,14 +59,16 @@ export class ScoresStatusBar implements vscode.Disposable {
   private render(): void {
     const editor = vscode.window.activeTextEditor;
     const params = editor ? this.scoresFor(editor.document.uri) : undefined;
-    void vscode.commands.executeCommand('setContext', PAIRED_CONTEXT_KEY, params !== undefined);
+    // A document checked alone for fluency has scores but no reference to open or diff with.
+    void vscode.commands.executeCommand('setContext', PAIRED_CONTEXT_KEY, !!params?.references.length);
     if (!params?.scores) {
       this.item.hide();
       return;
     }
     const showChange = vscode.workspace.getConfiguration(SECTION).get<boolean>(SHOW_CHANGE_SETTING, true);
     const change = showChange ? params.change ?? undefined : undefined;
-    this.item.text = `$(graph) ${statusBarText(params.scores, change?.scores)}`;
+    // e.g. a document checked alone while its language model loads: no figure yet.
+    this.item.text = `$(graph) ${statusBarText(params.scores, change?.scores) || 'no scores yet'}`;
     this.item.tooltip = tooltip(params, params.scores, change);
     this.item.show();
   }
@@ -75,7 +77,7 @@ export class ScoresStatusBar implements vscode.Disposable {
 function tooltip(params: ScoresParams, scores: CorpusScores, change: ScoresParams['change']): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown('**ScoreLens** · ');
-  md.appendText(`${scores.segments} segments against ${params.references.map(fileNameOf).join(', ')}`);
+  md.appendText(scoredAgainst(scores.segments, params.references.map(fileNameOf)));
   md.appendMarkdown('\n\n');
   md.appendMarkdown(`| metric | score |${change ? ' last edit |' : ''} details |\n|---|---|${change ? '---|' : ''}---|\n`);
   for (const d of metricDetails(scores)) {

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { ClientCommand } from '../src/commandIds';
 import { ServerCommand } from '../src/protocol';
-import { CLIENT_ONLY_SETTINGS, InlayHintSetting, SECTION } from '../src/settings';
+import { CLIENT_ONLY_SETTINGS, InlayHintSetting, SECTION, defaultServerSettings, restrictedConfigurationValue } from '../src/settings';
 
 const extensionDir = path.resolve(__dirname, '..', '..');
 const manifest = JSON.parse(fs.readFileSync(path.join(extensionDir, 'package.json'), 'utf8'));
@@ -85,7 +85,27 @@ describe('contributed commands', () => {
       for (const item of items) assert.ok(contributed.includes(item.command), `${menu}: ${item.command}`);
     }
   });
-  it('keep interpreter settings out of workspace hands in Restricted Mode', () => {
-    assert.deepEqual(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations, ['scorelens.server.path', 'scorelens.interpreter']);
+  it('keep interpreter settings and the language model out of workspace hands in Restricted Mode', () => {
+    assert.deepEqual(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations, ['scorelens.server.path', 'scorelens.interpreter', 'scorelens.lm.model']);
+  });
+});
+
+describe('the language model in Restricted Mode', () => {
+  // The server would open the file and run KenLM's native code over it: never a workspace's choice.
+  const restricted: string[] = manifest.capabilities.untrustedWorkspaces.restrictedConfigurations;
+  const defaults = defaultServerSettings(properties);
+
+  it('reaches the server as unset, whichever way it asks (setting, sub-section, section)', () => {
+    assert.equal(restrictedConfigurationValue('scorelens.lm.model', defaults), null);
+    assert.deepEqual(restrictedConfigurationValue('scorelens.lm', defaults), { model: null, tokenize: 'none', outlierZ: 3.5 });
+    const section = restrictedConfigurationValue('scorelens', defaults) as { lm: { model: unknown }; metrics: string[] };
+    assert.equal(section.lm.model, null);
+    assert.ok(!section.metrics.includes('ppl'));
+  });
+  it('is, like every restricted setting the server reads, empty by default', () => {
+    for (const name of restricted.filter((n) => !CLIENT_ONLY_SETTINGS.includes(n.slice(SECTION.length + 1)))) {
+      assert.ok(properties[name].default === null || properties[name].default === '', `${name} defaults to ${JSON.stringify(properties[name].default)}`);
+      assert.equal(restrictedConfigurationValue(name, defaults), properties[name].default, name);
+    }
   });
 });

@@ -45,6 +45,7 @@ describe('settingsTable', () => {
       'scorelens.b': { type: 'integer', minimum: 1, maximum: 9, default: 4, description: 'A number.' },
       'scorelens.c': { type: ['number', 'null'], default: null, description: 'Maybe.' },
       'scorelens.d': { type: 'array', items: { type: 'string', enum: ['p', 'q'] }, default: ['p'], description: 'Some.' },
+      'scorelens.f': { type: 'number', exclusiveMinimum: 0, default: 3.5, description: 'Positive.' },
       'other.e': { type: 'boolean', default: true },
     });
     assert.equal(
@@ -56,6 +57,7 @@ describe('settingsTable', () => {
         '| `scorelens.b` | integer, 1–9 | `4` | A number. |',
         '| `scorelens.c` | number or null | `null` | Maybe. |',
         '| `scorelens.d` | list of `p`, `q` | `["p"]` | Some. |',
+        '| `scorelens.f` | number > 0 | `3.5` | Positive. |',
       ].join('\n'),
     );
   });

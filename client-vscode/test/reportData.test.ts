@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PAGE_SIZE, fileNameOf, filterLabel, filterValue, histogram, shapeReport, worstBy, worstFirst } from '../src/report/reportData';
+import { PAGE_SIZE, fileNameOf, filterLabel, filterValue, formatEdge, histogram, shapeReport, worstBy, worstFirst } from '../src/report/reportData';
 import { report, segment } from './fixtures';
 
 describe('histogram', () => {
@@ -121,5 +121,53 @@ describe('helpers', () => {
   it('decodes file names from URIs', () => {
     assert.equal(fileNameOf('file:///a/b/%E6%96%B0%E9%97%BB.hyp.zh'), '新闻.hyp.zh');
     assert.equal(fileNameOf('not a uri'), 'not a uri');
+  });
+});
+
+describe('perplexity in the report', () => {
+  // docs/protocol.md: lo = floor(log10 min ppl), hi = ceil(log10 max ppl), 10 equal log10 bins.
+  const edges = Array.from({ length: 11 }, (_, k) => 10 ** (0 + (k * (3 - 0)) / 10));
+  const data = { bins: [3, 5, 6, 4, 2, 1, 0, 0, 1, 3], total: 25, mean: 83.25, scale: 'log10' as const, edges };
+
+  it('labels the bins with the edges the server sent, on a log scale', () => {
+    const h = histogram('ppl', data);
+    assert.equal(h.title, 'Segment PPL (log scale)');
+    assert.deepEqual(h.bins.map((b) => b.count), data.bins);
+    assert.deepEqual(h.bins.map((b) => b.label), [
+      '1–2', '2–3.98', '3.98–7.94', '7.94–15.8', '15.8–31.6', '31.6–63.1', '63.1–126', '126–251', '251–501', '501–1k',
+    ]);
+    assert.equal(h.mean, '83.3');
+    assert.equal(h.total, 25);
+  });
+  it('writes big edges in thousands and millions', () => {
+    assert.deepEqual([1258.925, 1e6, 39810717.05, 10, 10 ** 1.3].map(formatEdge), ['1.26k', '1M', '39.8M', '10', '20']);
+  });
+  it('labels the empty document\'s edges 1…10', () => {
+    const empty = histogram('ppl', { bins: new Array(10).fill(0), total: 0, mean: null, scale: 'log10', edges: Array.from({ length: 11 }, (_, k) => 10 ** (k / 10)) });
+    assert.equal(empty.bins[0].label, '1–1.26');
+    assert.equal(empty.bins[9].label, '7.94–10');
+    assert.equal(empty.mean, '–');
+  });
+  it('is a column like the others, highest first when it is the only metric', () => {
+    const v = shapeReport(report([{ line: 8, hypothesis: 'meter the was bill', references: [], ppl: 514.83 }], {
+      references: [],
+      scores: { segments: 25, ppl: { perplexity: 9.17, log10_prob: -254.1, tokens: 264, oov: 4, model: '/m/asr.arpa' } },
+      histograms: { ppl: data },
+      columns: ['line', 'ppl'],
+    }), worstFirst(['line', 'ppl']));
+    assert.deepEqual(v.columns, ['ppl']);
+    assert.deepEqual(v.rows[0].values, { ppl: 514.83 });
+    assert.equal(v.rows[0].reference, '');
+    assert.deepEqual(v.histograms.map((h) => h.metric), ['ppl']);
+    assert.deepEqual(v.corpus.map((c) => `${c.label} ${c.value}`), ['PPL 9.2']);
+    assert.deepEqual(worstFirst(['line', 'ppl']), { offset: 0, limit: PAGE_SIZE, sort: 'ppl', descending: true, filters: [] });
+  });
+  it('leaves "worst" to the fidelity metrics when they are on', () => {
+    assert.equal(worstBy(['line', 'bleu', 'rougeL', 'wer', 'ppl', 'edits']), 'bleu');
+    assert.equal(worstBy(['line', 'cer', 'ppl']), 'cer');
+  });
+  it('filters in perplexity as shown', () => {
+    assert.equal(filterValue('ppl', 100), 100);
+    assert.equal(filterLabel('ppl', '>', 100), 'PPL > 100');
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatChange, formatMetric, metricDetails, presentMetrics, statusBarText } from '../src/scoreFormat';
+import { formatChange, formatMetric, metricDetails, presentMetrics, scoredAgainst, statusBarText } from '../src/scoreFormat';
 import { corpusScores } from './fixtures';
 
 describe('status bar text', () => {
@@ -91,5 +91,36 @@ describe('the change of the last edit', () => {
       statusBarText(corpusScores, { bleu: 0.0000312, wer: -0.0000057 }),
       'BLEU 31.2 (+0.000031) · ROUGE-L 0.605 · WER 31.0% (−0.00057)',
     );
+  });
+});
+
+describe('perplexity', () => {
+  const ppl = { perplexity: 9.17268571921488, log10_prob: -254.09907960891724, tokens: 264, oov: 4, model: '/work/samples/lm/asr.arpa' };
+  it('comes last in the status bar, with one decimal as the server writes it in hints', () => {
+    assert.equal(statusBarText({ ...corpusScores, ppl }), 'BLEU 31.2 · ROUGE-L 0.605 · WER 31.0% · PPL 9.2');
+    assert.equal(formatMetric('ppl', 514.8300083066737), '514.8');
+  });
+  it('is all there is for a document checked alone', () => {
+    assert.equal(statusBarText({ segments: 25, ppl }), 'PPL 9.2');
+    assert.deepEqual(presentMetrics({ segments: 25, ppl }), ['ppl']);
+  });
+  it('is not shown without segments (no perplexity)', () => {
+    assert.deepEqual(presentMetrics({ segments: 0, ppl: { ...ppl, perplexity: null, log10_prob: 0, tokens: 0, oov: 0 } }), []);
+  });
+  it('follows its figure with the change of the last edit, a perplexity fallen being better', () => {
+    assert.equal(statusBarText({ segments: 25, ppl }, { ppl: -0.0123 }), 'PPL 9.2 (−0.012)');
+    assert.equal(formatChange('ppl', 3.2), '+3.20');
+    assert.equal(formatChange('ppl', 0.00004), '+0.000040');
+  });
+  it('gives tokens, OOV words, the log10 probability and the model in the tooltip', () => {
+    const [d] = metricDetails({ segments: 25, ppl });
+    assert.equal(d.label, 'PPL');
+    assert.equal(d.value, '9.2');
+    assert.equal(d.detail, '264 tokens, 4 OOV, log10 prob -254.10, model /work/samples/lm/asr.arpa');
+    assert.equal(d.signature, '');
+  });
+  it('says when a document was checked alone, without references', () => {
+    assert.equal(scoredAgainst(25, []), '25 segments, checked alone for fluency');
+    assert.equal(scoredAgainst(30, ['news.ref.en', 'news.ref2.en']), '30 segments against news.ref.en, news.ref2.en');
   });
 });

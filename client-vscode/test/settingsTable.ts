@@ -9,6 +9,7 @@ export interface SettingSchema {
   default?: unknown;
   minimum?: number;
   maximum?: number;
+  exclusiveMinimum?: number;
   description?: string;
   markdownDescription?: string;
 }
@@ -28,6 +29,7 @@ function typeOf(schema: SettingSchema): string {
   let type = types.join(' or ');
   if (schema.minimum !== undefined && schema.maximum !== undefined) type += `, ${schema.minimum}–${schema.maximum}`;
   else if (schema.minimum !== undefined) type += ` ≥ ${schema.minimum}`;
+  else if (schema.exclusiveMinimum !== undefined) type += ` > ${schema.exclusiveMinimum}`;
   else if (schema.maximum !== undefined) type += ` ≤ ${schema.maximum}`;
   return type;
 }

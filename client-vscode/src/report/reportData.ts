@@ -55,10 +55,10 @@ export const PAGE_SIZE = 100;
 /** The summary and histograms without rows: what is painted first, and all a caller wanting the references needs. */
 export const SUMMARY_ONLY: ReportQuery = { offset: 0, limit: 0, sort: 'line', descending: false, filters: [] };
 
-/** Error and edit rates: lower is better. */
-export const LOWER_IS_BETTER: ReadonlySet<MetricId> = new Set<MetricId>(['ter', 'wer', 'cer']);
-/** Which metric decides "worst", in order of preference. */
-const WORST_BY_PREFERENCE: readonly MetricId[] = ['bleu', 'chrf', 'ter', 'wer', 'rougeL', 'rougeLsum', 'rouge1', 'rouge2', 'cer'];
+/** Error and edit rates, and perplexity: lower is better. */
+export const LOWER_IS_BETTER: ReadonlySet<MetricId> = new Set<MetricId>(['ter', 'wer', 'cer', 'ppl']);
+/** Which metric decides "worst", in order of preference: fidelity first, fluency when it is all there is. */
+const WORST_BY_PREFERENCE: readonly MetricId[] = ['bleu', 'chrf', 'ter', 'wer', 'rougeL', 'rougeLsum', 'rouge1', 'rouge2', 'cer', 'ppl'];
 
 export function fileNameOf(uri: string): string {
   try {
@@ -75,11 +75,31 @@ function segmentValue(segment: SegmentReport, metric: MetricId): number | undefi
 }
 
 /**
+ * A perplexity as a bin edge: three significant digits, thousands as `k` and millions as `M`
+ * (`20`, `39.8`, `1.26k`), so a label stays as narrow as its bar.
+ */
+export function formatEdge(value: number): string {
+  const [scaled, suffix] = value >= 1e6 ? [value / 1e6, 'M'] : value >= 1e3 ? [value / 1e3, 'k'] : [value, ''];
+  return `${+scaled.toPrecision(3)}${suffix}`;
+}
+
+/**
  * Labels the server's bins (docs/protocol.md): ten equal bins over the metric's range (0–100 for BLEU,
  * chrF and TER, 0–1 otherwise), and for error and edit rates an eleventh for values from the top up
- * (many insertions): "≥ 100%" (TER: "≥ 100").
+ * (many insertions): "≥ 100%" (TER: "≥ 100"). Perplexity has no range: its bins are equal in log10
+ * perplexity, between the edges the server sends.
  */
 export function histogram(metric: MetricId, data: HistogramData): Histogram {
+  if (data.scale === 'log10' && data.edges) {
+    const edges = data.edges;
+    return {
+      metric,
+      title: `Segment ${METRIC_LABEL[metric]} (log scale)`,
+      bins: data.bins.map((count, i) => ({ label: `${formatEdge(edges[i])}–${formatEdge(edges[i + 1])}`, count })),
+      total: data.total,
+      mean: data.mean === null ? '–' : formatMetric(metric, data.mean),
+    };
+  }
   const width = (PERCENT_SCALE.has(metric) ? 100 : 1) / 10;
   const overflow = LOWER_IS_BETTER.has(metric);
   // Edges in the units the values are shown in: BLEU, chrF and TER 0–100, ROUGE 0–1, error rates

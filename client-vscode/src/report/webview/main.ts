@@ -4,7 +4,7 @@
 import type { FromWebview, ToWebview } from '../messages';
 import type { Histogram, ReportView } from '../reportData';
 import { LOWER_IS_BETTER, PAGE_SIZE, filterLabel, filterValue } from '../reportData';
-import { METRIC_LABEL, formatMetric } from '../../scoreFormat';
+import { METRIC_LABEL, formatMetric, scoredAgainst } from '../../scoreFormat';
 import type { ColumnKey, FilterOp, ReportQuery } from '../../protocol';
 
 interface VsCodeApi {
@@ -146,7 +146,7 @@ function renderTable(view: ReportView): HTMLElement {
     th.addEventListener('keydown', (e) => (e.key === 'Enter' || e.key === ' ') && toggle());
     head.append(th);
   }
-  head.append(el('th', { text: 'Hypothesis / reference' }));
+  head.append(el('th', { text: view.references.length ? 'Hypothesis / reference' : 'Hypothesis' }));
   table.append(el('thead', {}, head));
   const body = el('tbody');
   for (const row of view.rows) {
@@ -180,7 +180,7 @@ function render(): void {
     'header',
     {},
     el('h1', { text: view.fileName }),
-    el('p', { className: 'muted', text: `${view.segments.toLocaleString('en')} segments · references: ${view.references.map((r) => r.name).join(', ')}` }),
+    el('p', { className: 'muted', text: scoredAgainst(view.segments.toLocaleString('en'), view.references.map((r) => r.name)) }),
   );
   const histograms = el('section', {}, el('h2', { text: 'Distribution per segment' }), el('div', { className: 'histograms' }, ...view.histograms.map(renderHistogram)));
   root.replaceChildren(header, renderCorpus(view), histograms, renderTable(view));
