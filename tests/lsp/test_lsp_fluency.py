@@ -73,6 +73,11 @@ async def test_findings_hover_hints_and_scores_on_a_document_checked_alone(clien
     hover = await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(8, 0)))
     assert f"perplexity {k.perplexity(lines[8]):.1f}" in hover.contents.value
     assert "least likely words" in hover.contents.value
+    # Markdown would take a bare </s> for an HTML tag and show nothing
+    markdown = hover.contents.kind == types.MarkupKind.Markdown
+    assert ("(words + `</s>`)" if markdown else "(words + </s>)") in hover.contents.value
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
+    assert lenses and not [lens for lens in lenses if lens.command.command == "scorelens.openReference"]  # no reference to open
     hints = await client.text_document_inlay_hint_async(
         types.InlayHintParams(types.TextDocumentIdentifier(uri), types.Range(types.Position(8, 0), types.Position(9, 0)))
     )

@@ -25,8 +25,9 @@ def register(server) -> None:
         names = ", ".join(PurePosixPath(r).name for r in review.pairing.references)
         lenses = [
             types.CodeLens(top, types.Command(title=f"ScoreLens: {' · '.join(filter(None, (short(scores), fluency.label(review, 0))))} ({scores.segments} segments)", command="scorelens.report", arguments=[uri])),
-            types.CodeLens(top, types.Command(title=f"Open reference beside ({names})", command="scorelens.openReference", arguments=[uri])),
         ]
+        if names:  # a document checked alone (fluency only) has no reference to open
+            lenses.append(types.CodeLens(top, types.Command(title=f"Open reference beside ({names})", command="scorelens.openReference", arguments=[uri])))
         versus = lens_title(ls, review)
         if versus is not None:
             lenses.append(types.CodeLens(top, types.Command(title=versus, command="scorelens.report", arguments=[uri])))

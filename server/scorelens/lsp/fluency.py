@@ -184,7 +184,8 @@ def description(review, side: int, segment: int, markdown: bool) -> list[str]:
     )
     item = "- " if markdown else "  "
     lines = ["", f"{strong}Fluency{strong} ({Path(lm.path).name})"]
-    lines.append(f"{item}{strong}perplexity {s.perplexity:.1f}{strong} — log10 probability {s.log10_prob:.2f} over {s.words + 1} tokens (words + </s>)")
+    end = "`</s>`" if markdown else "</s>"  # bare, Markdown takes it for an HTML tag
+    lines.append(f"{item}{strong}perplexity {s.perplexity:.1f}{strong} — log10 probability {s.log10_prob:.2f} over {s.words + 1} tokens (words + {end})")
     if words:
         lines.append(f"{item}least likely words (log10 probability): {words}")
     return lines
