@@ -7,11 +7,14 @@ import random
 import struct
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arpa import estimate, require_kenlm
+from scorelens.core import ScoringConfig
+from scorelens.core.corpus import Corpus
 from scorelens.core.findings import Finding
 from scorelens.core.fluency import OOV, UNLIKELY, Fluency, FluencyConfig, find_outliers, score_segment
 from scorelens.core.tokenizers import bleu_tokenizer
@@ -185,11 +188,15 @@ def test_random_edit_sequences_equal_fresh_scoring(toy_model):
         assert f.score() == fresh.score()
         assert [s.text for s in (f[i] for i in range(len(f)))] == texts
         assert f.all_findings() == fresh.all_findings()
-        assert f.outliers() == fresh.outliers()
+        o, expected = f.outliers(), fresh.outliers()
+        assert (o.median, o.scale) == (expected.median, expected.scale)
+        assert np.array_equal(o.z_scores, expected.z_scores, equal_nan=True)
+        assert f.perplexities().tolist() == [toy_model.perplexity(t) for t in texts]
+        assert np.array_equal(f.flagged(), fresh.flagged())
 
 
 def test_modified_z_score():
-    values = {0: 1.0, 1: 1.1, 2: 0.9, 3: 1.0, 4: 3.0}
+    values = [1.0, 1.1, 0.9, 1.0, 3.0]
     o = find_outliers(values, 3.5)
     assert o.median == 1.0
     assert o.scale == pytest.approx(0.1 / 0.6745)
@@ -200,16 +207,24 @@ def test_modified_z_score():
 
 def test_z_score_falls_back_to_mean_absolute_deviation():
     # more than half alike: the median absolute deviation is 0
-    values = {0: 1.0, 1: 1.0, 2: 1.0, 3: 1.0, 4: 2.0}
+    values = [1.0, 1.0, 1.0, 1.0, 2.0]
     o = find_outliers(values, 3.5)
     assert o.scale == pytest.approx(1.2533 * 0.2)
     assert o.segments == [4]  # z = 1 / 0.25066 ~ 3.99
 
 
 def test_no_outliers_when_every_segment_is_alike():
-    o = find_outliers({0: 2.0, 1: 2.0, 2: 2.0}, 3.5)
-    assert o.scale == 0 and o.segments == [] and set(o.z_scores.values()) == {0.0}
-    assert find_outliers({}, 3.5).segments == []
+    o = find_outliers([2.0, 2.0, 2.0], 3.5)
+    assert o.scale == 0 and o.segments == [] and o.z_scores.tolist() == [0.0] * 3
+    assert find_outliers([], 3.5).segments == []
+
+
+def test_blank_segments_are_left_out_of_outliers():
+    values = [1.0, math.nan, 1.1, 0.9, 1.0, 3.0]
+    o = find_outliers(values, 3.5)
+    assert (o.median, o.scale) == (find_outliers([1.0, 1.1, 0.9, 1.0, 3.0], 3.5).median, pytest.approx(0.1 / 0.6745))
+    assert math.isnan(o.z_scores[1]) and o.segments == [5]
+    assert np.isnan(find_outliers([math.nan], 3.5).z_scores).all()
 
 
 @pytest.fixture(scope="module")
@@ -267,14 +282,14 @@ def test_outliers_equal_the_statistics_module_formula():
 
     rng = random.Random(4)
     for n in (1, 2, 7, 10, 101):
-        values = {i: rng.choice([1.0, 1.5, rng.uniform(0, 4)]) for i in range(n)}
-        median = statistics.median(values.values())
-        deviations = [abs(x - median) for x in values.values()]
+        values = [rng.choice([1.0, 1.5, rng.uniform(0, 4)]) for _ in range(n)]
+        median = statistics.median(values)
+        deviations = [abs(x - median) for x in values]
         mad = statistics.median(deviations)
         scale = mad / 0.6745 if mad else 1.2533 * statistics.fmean(deviations)
         o = find_outliers(values, 3.5)
         assert (o.median, o.scale) == (median, scale)
-        assert o.z_scores == {i: (x - median) / scale if scale else 0.0 for i, x in values.items()}
+        assert o.z_scores.tolist() == [(x - median) / scale if scale else 0.0 for x in values]
 
 
 def test_lone_surrogates_are_scored_as_replacement_characters(toy_model):
@@ -282,3 +297,19 @@ def test_lone_surrogates_are_scored_as_replacement_characters(toy_model):
     assert f[0].log10_prob == f[1].log10_prob
     (oov,) = [t for t in f.tokens(0) if t.oov]
     assert (oov.start, oov.end, oov.token) == (8, 9, "\ud83d")
+
+
+def test_a_corpus_without_references_when_no_corpus_metric_is_on():
+    # a document checked for fluency alone: the server's corpus of it has no references
+    texts = ["the cat sat on the mat", "", "zebra the on"]
+    corpus = Corpus("\n".join(texts) + "\n", [], ScoringConfig(metrics=()))
+    assert (len(corpus), corpus.references) == (3, 0)
+    assert list(corpus.texts_of(0)) == texts
+    assert [corpus.findings(i) for i in range(3)] == [[], [], []]
+    corpus.replace_lines(0, 1, 2, ["a dog ran"])
+    assert corpus.edited(0) == (0, 0) and corpus.take_edited(0) == (0, 0) and corpus.edited(0) is None
+    corpus.replace_lines(0, 1, 2, ["a bird sang"])
+    assert corpus.text(0, 1) == "a bird sang" and corpus.edited(0) == (1, 1)
+    assert corpus.findings(1) == []
+    with pytest.raises(ValueError):
+        Corpus("a\n", [], ScoringConfig(metrics=("bleu",)))

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
+import random
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from lsp_support import diagnostics, open_doc, scores
+from lsp_support import diagnostics, open_doc, scores, start_plain
 from lsprotocol import types
-from test_server import by_code, units, write_pair
+from test_report import request
+from test_server import by_code, change, units, write_pair
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "core"))
 from arpa import estimate, require_kenlm  # noqa: E402
@@ -135,3 +138,130 @@ async def test_ppl_without_a_model_is_one_message(client):
     assert len([m for m in client.messages if "scorelens.lm.model is not set" in m.message]) == 1
 
 
+
+
+def _kenlm_lines(uri: str) -> list[str]:
+    return Path(uri[len("file://") :]).read_text(encoding="utf-8").split("\n")[:-1]
+
+
+async def test_report_ppl_column_sort_filter_and_histogram(client):
+    uri, lines, model = _sample(client)
+    configure(client, metrics=["ppl"], lm={"model": "lm/asr.arpa"})
+    open_doc(client, Path(uri[len("file://") :]))
+    await _until_ppl(client, uri)
+    k = kenlm.Model(str(model))
+    expected = [k.perplexity(line) for line in lines]
+
+    everything = await request(client, uri=uri)
+    assert everything["columns"] == ["line", "ppl"]
+    assert [r["ppl"] for r in everything["segments"]] == expected  # kenlm's own numbers, exactly
+    worst = await request(client, uri=uri, sort="ppl", descending=True, limit=3)
+    assert [r["line"] for r in worst["segments"]] == sorted(range(len(lines)), key=lambda i: -expected[i])[:3]
+    bound = sorted(expected)[len(expected) // 2]
+    high = await request(client, uri=uri, sort="ppl", filters=[{"key": "ppl", "op": ">=", "value": bound}])
+    assert [r["line"] for r in high["segments"]] == sorted((i for i, x in enumerate(expected) if x >= bound), key=lambda i: expected[i])
+    assert high["total"] == len(high["segments"]) < len(lines)
+
+    h = everything["histograms"]["ppl"]
+    logs = [-k.score(line) / (len(line.split()) + 1) for line in lines]
+    lo, hi = math.floor(min(logs)), math.ceil(max(logs))
+    hi = max(hi, lo + 1)
+    assert h["scale"] == "log10" and h["edges"] == [10.0 ** (lo + j * (hi - lo) / 10) for j in range(11)]
+    assert sum(h["bins"]) == h["total"] == len(lines) and len(h["bins"]) == 10
+    assert h["bins"] == [sum(1 for x in expected if h["edges"][j] <= x < h["edges"][j + 1] or (j == 9 and x == h["edges"][10])) for j in range(10)]
+    assert h["mean"] == pytest.approx(sum(expected) / len(expected))
+
+    # an edit: the column follows it
+    change(client, uri, 2, (0, 0), (0, len(lines[0])), "zebra " * 5)
+    after = await request(client, uri=uri, limit=1)
+    assert after["version"] == 2 and after["segments"][0]["ppl"] == k.perplexity("zebra " * 5)
+
+
+async def test_plain_text_hover_fluency_part(plain_client):
+    uri, lines, model = _sample(plain_client)
+    await start_plain(plain_client, {"debounceMs": 0, "metrics": ["ppl"], "lm": {"model": "lm/asr.arpa"}})
+    open_doc(plain_client, Path(uri[len("file://") :]))
+    await _until_ppl(plain_client, uri)
+    hover = await plain_client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(8, 0)))
+    assert hover.contents.kind == types.MarkupKind.PlainText
+    text = hover.contents.value
+    assert "Fluency (asr.arpa)" in text
+    assert f"perplexity {kenlm.Model(str(model)).perplexity(lines[8]):.1f}" in text
+    assert "least likely words" in text and '"' in text
+    assert "**" not in text and "`" not in text and "- " not in text
+
+
+async def test_a_reference_opened_alone_with_ppl_only(client):
+    d = client.workspace / "lm"
+    d.mkdir(exist_ok=True)
+    shutil.copy(ROOT / "samples" / "lm" / "asr.arpa", d / "asr.arpa")
+    shutil.copy(ROOT / "samples" / "lm" / "call.hyp.txt", d / "call.ref.txt")
+    configure(client, metrics=["ppl"], lm={"model": "lm/asr.arpa"})
+    uri = open_doc(client, d / "call.ref.txt")
+    got = await _until_ppl(client, uri)
+    assert got["references"] == []
+    diags = await diagnostics(client, uri)
+    assert not [d for d in diags if str(d.code).startswith("pairing.")]
+    assert sorted(d.range.start.line + 1 for d in by_code(diags, "lm.unlikely")) == PLANTED
+
+
+async def test_an_open_reference_gets_its_own_lm_findings(client):
+    d = client.workspace / "lm"
+    d.mkdir(exist_ok=True)
+    shutil.copy(ROOT / "samples" / "lm" / "asr.arpa", d / "asr.arpa")
+    lines = (ROOT / "samples" / "lm" / "call.hyp.txt").read_text(encoding="utf-8").split("\n")[:-1]
+    clean = [line for i, line in enumerate(lines) if i + 1 not in PLANTED]
+    (d / "call.hyp.txt").write_text("\n".join(clean[: len(lines)] + clean[: len(lines) - len(clean)]) + "\n", encoding="utf-8")
+    (d / "call.ref.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")  # the planted lines are the reference's
+    configure(client, metrics=["bleu", "ppl"], lm={"model": "lm/asr.arpa"})
+    ref = open_doc(client, d / "call.ref.txt")
+    hyp = open_doc(client, d / "call.hyp.txt")
+    got = await _until_ppl(client, hyp)
+    assert got["references"] == [ref] and "bleu" in got["scores"]
+    for _ in range(100):
+        ref_diags = await diagnostics(client, ref)
+        if by_code(ref_diags, "lm.unlikely"):
+            break
+        await asyncio.sleep(0.05)
+    unlikely = sorted(by_code(ref_diags, "lm.unlikely"), key=lambda d: d.range.start.line)
+    assert [(d.range.start.line + 1, d.range.end.character) for d in unlikely] == [(n, units(client, lines[n - 1])) for n in PLANTED]
+
+
+def big_arpa(unigrams: int, bigrams: int) -> str:
+    """A bigram ARPA of made-up words, megabytes of it: a load that takes a while."""
+    rng = random.Random(1)
+    lines = ["\\data\\", f"ngram 1={unigrams + 3}", f"ngram 2={bigrams}", "", "\\1-grams:"]
+    lines += ["-1.0\t<unk>\t0", "-99\t<s>\t-0.5", "-1.5\t</s>\t0"]
+    lines += [f"-{rng.uniform(3, 6):.4f}\tw{i}\t-{rng.uniform(0.1, 1):.4f}" for i in range(unigrams)]
+    lines += ["", "\\2-grams:"]
+    pairs = set()
+    while len(pairs) < bigrams:
+        pairs.add((rng.randrange(unigrams), rng.randrange(unigrams)))
+    lines += [f"-{rng.uniform(0.5, 3):.4f}\tw{a} w{b}" for a, b in sorted(pairs)]
+    return "\n".join([*lines, "", "\\end\\", ""])
+
+
+def _loading(client) -> list:
+    return [r for r in client.progress_reports.values() if r and r[0].kind == "begin" and r[0].title == "ScoreLens: loading language model"]
+
+
+async def _until_loading(client, before: int = 0) -> list:
+    """The reports of the first model load to begin after ``before`` loads."""
+    for _ in range(400):
+        if len(_loading(client)) > before:
+            return _loading(client)[before]
+        await asyncio.sleep(0.01)
+    raise TimeoutError("no model load began")
+
+
+async def test_the_loop_answers_while_a_model_loads(client):
+    (client.workspace / "big.arpa").write_text(big_arpa(100_000, 200_000), encoding="utf-8")
+    a, _ = write_pair(client, "a", "w1 w2 w3\nw4 w5\n", "w1 w2 w3\nw4 w6\n")
+    b, _ = write_pair(client, "b", "the cat sat\n", "the cat sat down\n")
+    configure(client, metrics=["bleu", "ppl"], lm={"model": "big.arpa"})
+    reports = await _until_loading(client)
+    hover = await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(b), types.Position(0, 4)))
+    assert "BLEU" in hover.contents.value
+    assert reports[-1].kind != "end"  # answered while the model was still loading
+    await _until_ppl(client, a)
+    assert reports[-1].kind == "end"

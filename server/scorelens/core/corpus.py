@@ -59,6 +59,9 @@ class _Side:
         self.texts: list[str] = []
         self.starts: list[int] | None = None  # first line of each segment; None when segments are lines
         self.analyses: list[Analysis | None] = []
+        # leading and trailing segments unchanged since the last Corpus.take_edited (None: all);
+        # at first none, for a follower that starts with nothing
+        self.edited: tuple[int, int] | None = (0, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +176,18 @@ class Corpus:
     def texts_of(self, side: int) -> Sequence[str]:
         """A side's segment texts (the corpus's own list: not to be changed)."""
         return self._sides[side].texts
+
+    def edited(self, side: int) -> tuple[int, int] | None:
+        """How many leading and trailing segments of a side are as they were at the last
+        :meth:`take_edited` (None: all of them): a follower of the texts (fluency) re-reads only
+        those between, an edit's worth, not the whole side."""
+        return self._sides[side].edited
+
+    def take_edited(self, side: int) -> tuple[int, int] | None:
+        """:meth:`edited`, and from now on the side counts as unchanged."""
+        s = self._sides[side]
+        ends, s.edited = s.edited, None
+        return ends
 
     def text(self, side: int, segment: int) -> str:
         texts = self._sides[side].texts
@@ -406,6 +421,8 @@ class Corpus:
     def _splice(self, side: int, start: int, end: int, new_texts: list[str]) -> None:
         """Segments ``[start, end)`` of a side became ``new_texts``; mark what must be re-scored."""
         s = self._sides[side]
+        kept = len(s.texts) - end
+        s.edited = (start, kept) if s.edited is None else (min(s.edited[0], start), min(s.edited[1], kept))
         s.texts[start:end] = new_texts
         s.analyses[start:end] = [None] * len(new_texts)
         if len(new_texts) == end - start:

@@ -127,7 +127,7 @@ class FluencyScore:
     segments: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Outliers:
     """Segments whose perplexity is far above the document's, by a robust (modified) z-score.
 
@@ -142,11 +142,16 @@ class Outliers:
     median: float  # of the log10 perplexities
     scale: float  # z = (x - median) / scale; 0 when nothing can stand out
     threshold: float
-    z_scores: dict[int, float]  # by segment, for the non-blank ones
+    z_scores: np.ndarray  # per segment; NaN for a blank one
+
+    @property
+    def mask(self) -> np.ndarray:
+        """Per segment, whether it is an outlier (NaN, a blank segment, compares False)."""
+        return self.z_scores > self.threshold
 
     @property
     def segments(self) -> list[int]:
-        return [i for i, z in self.z_scores.items() if z > self.threshold]
+        return np.flatnonzero(self.mask).tolist()
 
 
 Scorer = Callable[[str], SegmentFluency]
@@ -158,22 +163,20 @@ def score_segment(model: LanguageModel, tokenizer: Tokenizer, text: str) -> Segm
     return SegmentFluency(text, tokens, model.score(sentence), tuple(model.full_scores(sentence)))
 
 
-def find_outliers(log10_perplexities: dict[int, float], threshold: float) -> Outliers:
-    """The :class:`Outliers` of segments' log10 perplexities (by segment number)."""
-    return _outliers(list(log10_perplexities), np.fromiter(log10_perplexities.values(), float, len(log10_perplexities)), threshold)
-
-
-def _outliers(segments: list[int], values: np.ndarray, threshold: float) -> Outliers:
+def find_outliers(log10_perplexities: Sequence[float] | np.ndarray, threshold: float) -> Outliers:
+    """The :class:`Outliers` of segments' log10 perplexities (NaN: a segment left out)."""
     # NumPy's median is statistics.median's (the middle value, or the two middle ones' sum / 2)
     # and the arithmetic is the same IEEE operations: the same numbers, a hundred times sooner
+    all_values = np.asarray(log10_perplexities, dtype=float)
+    values = all_values[~np.isnan(all_values)]
     if not len(values):
-        return Outliers(0.0, 0.0, threshold, {})
+        return Outliers(0.0, 0.0, threshold, np.full(len(all_values), np.nan))
     median = float(np.median(values))
     deviations = np.abs(values - median)
     mad = float(np.median(deviations))
     scale = mad / _MAD_SCALE if mad else _MEAN_AD_SCALE * (math.fsum(deviations.tolist()) / len(values))
-    z = ((values - median) / scale).tolist() if scale else [0.0] * len(values)
-    return Outliers(median, scale, threshold, dict(zip(segments, z)))
+    z = (all_values - median) / scale if scale else np.where(np.isnan(all_values), np.nan, 0.0)
+    return Outliers(median, scale, threshold, z)
 
 
 def _fixed(x: float) -> int:
@@ -186,8 +189,9 @@ class Fluency:
 
     :meth:`update` (the document's segments after an edit) or :meth:`replace` (segments
     ``[start, end)`` became these) re-score only texts not seen before: every scored text is
-    cached, so unchanged, moved and repeated segments cost a lookup. Totals are kept running;
-    outliers are found when asked and kept until the next change.
+    cached, so unchanged, moved and repeated segments cost a lookup. Totals are kept running and
+    per-segment figures in arrays spliced by the edit's range, so an edit costs its segments plus
+    outliers' vectorised medians (found when asked, kept until the next change).
     """
 
     def __init__(self, scorer: Scorer, config: FluencyConfig | None = None, segments: Sequence[str] = ()) -> None:
@@ -198,7 +202,11 @@ class Fluency:
         self._tokenizer = self.config.tokenizer
         self._texts: list[str] = []
         self._segments: list[SegmentFluency] = []
-        self._log10_ppl: list[float] = []  # per segment; NaN for a blank one, which outliers leave out
+        # per segment: log10 perplexity, perplexity, blank (outliers leave those out), OOV words
+        self._log10_ppl = np.empty(0)
+        self._ppl = np.empty(0)
+        self._blank = np.empty(0, dtype=bool)
+        self._oovs = np.empty(0, dtype=np.int64)
         self._cache: dict[str, SegmentFluency] = {}
         self._log10_prob = 0  # in units of 2**-_FIXED_BITS
         self._words = 0
@@ -237,7 +245,11 @@ class Fluency:
                 self._oov += sign * f.oov
         self._segments[start:end] = new
         self._texts[start:end] = texts
-        self._log10_ppl[start:end] = [f.log10_perplexity if f.tokens else math.nan for f in new]
+        self._log10_ppl = _splice(self._log10_ppl, start, end, [f.log10_perplexity for f in new])
+        # Python's own power, per new segment: exactly Model.perplexity's number (NumPy's may round otherwise)
+        self._ppl = _splice(self._ppl, start, end, [f.perplexity for f in new])
+        self._blank = _splice(self._blank, start, end, [not f.tokens for f in new])
+        self._oovs = _splice(self._oovs, start, end, [f.oov for f in new])
         self._outliers = None
         if len(self._cache) > 2 * len(self._segments) + 1000:
             self._cache = {f.text: f for f in self._segments}  # forget texts long gone
@@ -256,10 +268,20 @@ class Fluency:
 
     def outliers(self) -> Outliers:
         if self._outliers is None:
-            values = np.array(self._log10_ppl, dtype=float)
-            kept = ~np.isnan(values)
-            self._outliers = _outliers(np.flatnonzero(kept).tolist(), values[kept], self.config.outlier_z)
+            self._outliers = find_outliers(np.where(self._blank, np.nan, self._log10_ppl), self.config.outlier_z)
         return self._outliers
+
+    def log10_perplexities(self) -> np.ndarray:
+        """Each segment's log10 perplexity (blank ones included; not to be changed)."""
+        return self._log10_ppl
+
+    def perplexities(self) -> np.ndarray:
+        """Each segment's perplexity, ``Model.perplexity``'s number (not to be changed)."""
+        return self._ppl
+
+    def flagged(self) -> np.ndarray:
+        """Per segment, whether it has findings: an outlier, or out-of-vocabulary words."""
+        return self.outliers().mask | (self._oovs > 0)
 
     def tokens(self, segment: int) -> list[TokenFluency]:
         """The segment's words with their spans and scores (``</s>`` is ``self[segment].token_scores[-1]``)."""
@@ -277,8 +299,7 @@ class Fluency:
         numbering (0, the hypothesis, by default; fluency needs no pairing)."""
         f = self._segments[segment]
         found = []
-        outliers = self.outliers()
-        if outliers.z_scores.get(segment, 0.0) > outliers.threshold:
+        if self.outliers().mask[segment]:
             start = len(f.text) - len(f.text.lstrip())
             end = len(f.text.rstrip())
             found.append(Finding(UNLIKELY, segment, side, start, end, f.text[start:end]))
@@ -288,8 +309,15 @@ class Fluency:
 
     def all_findings(self, side: int = 0) -> list[Finding]:
         """Every segment's :meth:`findings`, in segment order."""
-        unlikely = set(self.outliers().segments)
-        return [x for i, f in enumerate(self._segments) if i in unlikely or f.oov for x in self.findings(i, side)]
+        return [x for i in np.flatnonzero(self.flagged()).tolist() for x in self.findings(i, side)]
+
+
+def _splice(array: np.ndarray, start: int, end: int, values: list) -> np.ndarray:
+    """``array[start:end] = values``, a new array when the length changes."""
+    if end - start == len(values):
+        array[start:end] = values
+        return array
+    return np.concatenate((array[:start], np.array(values, dtype=array.dtype), array[end:]))
 
 
 def signature(config: FluencyConfig, order: int) -> str:

@@ -2,7 +2,7 @@
 
 A column holds one metric's sentence score per segment (sentence BLEU with effective order,
 sentence chrF, sentence TER, the ROUGE F-measures, WER), made from the corpus's per-segment
-statistics. A segment whose statistics are the very object they were at the last build keeps
+statistics, and the hypothesis's perplexities (``ppl``) when a :class:`Fluency` is given. A segment whose statistics are the very object they were at the last build keeps
 its value (the corpus replaces a segment's statistics only when it re-scores it), others are
 looked up by their statistics or computed: the table of a corpus one edit newer costs the edited
 segments' formulas. Orders (by any column, either direction, ties by segment) are made when
@@ -18,14 +18,18 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Sequence
 
+import numpy as np
+
 from . import bleu, chrf, ter
 from .config import ScoringConfig
 from .corpus import Corpus
+from .fluency import Fluency
 from .wer import ErrorCounts, rates
 
 # Keys that are not metrics: the segment's place and its word edits (S + D + I).
 LINE = "line"
 EDITS = "edits"
+PPL = "ppl"
 FILTER_OPS: dict[str, Callable[[float, float], bool]] = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 # Segments whose values are computed between two yields of :meth:`TableBuilder.build`: a few
 # milliseconds when none is remembered (sentence BLEU's formula takes some microseconds).
@@ -49,11 +53,14 @@ class Filter:
 class Histogram:
     """Ten equal bins over the metric's range (0-100 for BLEU, chrF and TER, 0-1 otherwise; the top
     bin includes its upper edge); error and edit rates, which pass their top with many
-    insertions, get an eleventh bin for values from the top up."""
+    insertions, get an eleventh bin for values from the top up. Perplexity's (:func:`log_histogram`)
+    has no fixed range: its ``edges`` are given, ``scale`` says how they are spaced."""
 
     bins: list[int]
     total: int
     mean: float | None
+    scale: str | None = None
+    edges: list[float] | None = None
 
 
 def histogram(metric: str, values: Sequence[float]) -> Histogram:
@@ -67,6 +74,19 @@ def histogram(metric: str, values: Sequence[float]) -> Histogram:
     return Histogram(bins, len(values), math.fsum(values) / len(values) if values else None)
 
 
+def log_histogram(values: Sequence[float], log10_values: np.ndarray) -> Histogram:
+    """Ten bins equal in log10 between whole powers of ten: edges ``10 ** (lo + k * (hi - lo) / 10)``,
+    ``lo`` and ``hi`` the floor and ceiling of the smallest and largest log10 value (``hi`` at least
+    ``lo + 1``); bin k counts ``edges[k] <= value < edges[k + 1]``, the top bin including its upper edge."""
+    lo = math.floor(log10_values.min()) if len(log10_values) else 0
+    hi = max(math.ceil(log10_values.max()), lo + 1) if len(log10_values) else 1
+    edges = [10.0 ** (lo + k * (hi - lo) / 10) for k in range(11)]
+    # the bin a value's edges say, not its log10's: the clip keeps the top edge in the top bin
+    index = np.clip(np.searchsorted(edges, values, side="right") - 1, 0, 9)
+    bins = np.bincount(index, minlength=10).tolist()
+    return Histogram(bins, len(values), math.fsum(values) / len(values) if len(values) else None, "log10", edges)
+
+
 @dataclass
 class SegmentTable:
     """Per metric, each segment's value; ``edits`` each segment's word edits if WER is on."""
@@ -74,6 +94,7 @@ class SegmentTable:
     segments: int
     columns: dict[str, list[float]]
     edits: list[int] | None
+    log10_ppl: np.ndarray | None = None  # with a ppl column: its log10 values, for the histogram
     _orders: dict[tuple[str, bool], list[int]] = field(default_factory=dict, repr=False)
     _selected: tuple[tuple, list[int]] | None = field(default=None, repr=False)
     _histograms: dict[str, Histogram] | None = field(default=None, repr=False)
@@ -118,7 +139,10 @@ class SegmentTable:
 
     def histograms(self) -> dict[str, Histogram]:
         if self._histograms is None:
-            self._histograms = {metric: histogram(metric, values) for metric, values in self.columns.items()}
+            self._histograms = {
+                metric: log_histogram(values, self.log10_ppl) if metric == PPL else histogram(metric, values)
+                for metric, values in self.columns.items()
+            }
         return self._histograms
 
 
@@ -148,9 +172,10 @@ class TableBuilder:
         self._memo: dict[str, dict] = {column: {} for column, _, _, memoised in self._specs if memoised}
         self._last: dict[str, tuple[list, list[float]]] = {}
 
-    def build(self, corpus: Corpus) -> Iterator[SegmentTable | None]:
+    def build(self, corpus: Corpus, fluency: Fluency | None = None) -> Iterator[SegmentTable | None]:
         """Yields None after each chunk of segments (a caller may do other work, or give up if the
-        corpus changed meanwhile), then the table."""
+        corpus changed meanwhile), then the table; with ``fluency`` (the hypothesis's, of the same
+        texts) a ``ppl`` column too."""
         n = len(corpus)
         statistics = {name: corpus.segment_statistics(name) for _, name, _, _ in self._specs}
         columns: dict[str, list[float]] = {}
@@ -179,4 +204,9 @@ class TableBuilder:
             self._last[column] = (stats, values)
             columns[column] = values
         edits = [s + d + i for _, s, d, i in statistics["wer"]] if "wer" in statistics else None
-        yield SegmentTable(n, columns, edits)
+        log10_ppl = None
+        if fluency is not None:
+            # copies: the fluency's arrays change in place with the next edit, this table does not
+            columns[PPL] = fluency.perplexities().tolist()
+            log10_ppl = fluency.log10_perplexities().copy()
+        yield SegmentTable(n, columns, edits, log10_ppl)

@@ -3,16 +3,21 @@ process holds (kenlm holds the GIL while it loads and scores: a thread would blo
 
 A model is loaded once per file version and shared by every document; a document's
 :class:`~scorelens.core.fluency.Fluency` is fed the process's results for the texts it has not
-seen, so an edit sends only its segments.
+seen, so an edit sends only its segments: those the corpus says were edited since the last refresh
+(:meth:`~scorelens.core.corpus.Corpus.edited`), spliced into each side's fluency by that range.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Sequence
 
+import numpy as np
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
@@ -21,10 +26,11 @@ from ..core.fluency import UNLIKELY, Fluency, FluencyConfig, SegmentFluency
 from ..language_model import INSTALL_HINT, ModelUnavailable
 from ..summary import fluency_dict
 from .settings import PPL
-from .worker import Worker, load_model, score_fluency
+from .worker import Worker, WorkerDied, load_model, score_fluency
 
 # Texts per call to the model process: a re-score cancelled by an edit keeps what was scored.
 CHUNK = 2000
+DIED = "the language model process ended unexpectedly (out of memory?); it starts again with the next edit"
 NO_MODEL = (
     '"ppl" is in scorelens.metrics but scorelens.lm.model is not set: set it to a KenLM model file (ARPA or KenLM binary)'
 )
@@ -46,9 +52,11 @@ class Models:
     """The language-model process, the loads under way or done, and the problems told."""
 
     def __init__(self) -> None:
-        self.worker = Worker(stop_on_cancel=False)
         self._loads: dict[tuple, asyncio.Task] = {}
+        # a new process has none of the models loaded
+        self.worker = Worker(stop_on_cancel=False, on_died=self._loads.clear)
         self.told: set[str] = set()
+        self._tokens = itertools.count()  # a progress token is never used twice, loads forgotten or not
 
     def load(self, ls, path: str) -> asyncio.Task:
         """The load of the file's current version, shared by every document that asks."""
@@ -65,7 +73,7 @@ class Models:
     async def _load(self, ls, path: str) -> int:
         token = None
         if ls.client_supports("window", "work_done_progress"):
-            token = f"scorelens-lm-{id(self)}-{len(self._loads)}"
+            token = f"scorelens-lm-{id(self)}-{next(self._tokens)}"
             ls.work_done_progress.create(token)
             begin = types.WorkDoneProgressBegin(title="ScoreLens: loading language model", message=Path(path).name, cancellable=False)
             ls.work_done_progress.begin(token, begin)
@@ -105,20 +113,30 @@ def attach(ls, review) -> None:
     review.lm = Lm(model_path(ls, review.uri, settings.lm.model), sides, scored)
 
 
-async def refresh(ls, review, publish) -> None:
+def _edited_texts(corpus, side: int) -> Sequence[str]:
+    ends = corpus.edited(side)
+    if ends is None:
+        return ()
+    texts = corpus.texts_of(side)
+    return texts[ends[0] : len(texts) - ends[1]]
+
+
+async def refresh(ls, review, publish: Callable[[], Awaitable[None]] | None = None) -> None:
     """Bring each side's fluency up to the corpus's texts; ``publish()`` first if the model
-    process must be waited for (the other metrics do not wait for a model to load)."""
+    process must be waited for long: a model to load, or many texts (the other metrics do not
+    wait for that; an edit's few texts are a round trip, not worth a publish more)."""
     lm, corpus = review.lm, review.corpus
     published = False
     while True:
-        missing = {t for side, f in lm.sides.items() for t in corpus.texts_of(side) if not f.known(t) and t not in lm.scored}
+        missing = {t for side, f in lm.sides.items() for t in _edited_texts(corpus, side) if not f.known(t) and t not in lm.scored}
         if not missing:
             break
-        if not published:
+        loading = ls.models.load(ls, lm.path)
+        if publish is not None and not published and (not loading.done() or len(missing) > CHUNK):
             await publish()
             published = True
         try:
-            await ls.models.load(ls, lm.path)
+            await loading
             missing = list(missing)
             for i in range(0, len(missing), CHUNK):
                 chunk = missing[i : i + CHUNK]
@@ -128,22 +146,55 @@ async def refresh(ls, review, publish) -> None:
             ls.models.tell(ls, reason if reason == INSTALL_HINT else f"language model {reason}; set scorelens.lm.model to a KenLM model file")
             review.lm = None
             return
+        except WorkerDied:
+            ls.models.tell(ls, DIED)
+            return  # what is left stays edited: the next refresh asks again
+        if review.lm is not lm:
+            return  # reloaded meanwhile
     for side, f in lm.sides.items():
-        f.update(corpus.texts_of(side))
+        ends = corpus.take_edited(side)
+        if ends is not None:
+            texts = corpus.texts_of(side)
+            f.replace(ends[0], len(f) - ends[1], texts[ends[0] : len(texts) - ends[1]])
     lm.scored.clear()
     lm.unlikely = {side: set(f.outliers().segments) for side, f in lm.sides.items()}
-    lm.flagged = set().union(*lm.unlikely.values(), *({i for i in range(len(f)) if f[i].oov} for f in lm.sides.values()))
+    flagged = np.zeros(max(len(f) for f in lm.sides.values()), dtype=bool)
+    for f in lm.sides.values():
+        flagged[: len(f)] |= f.flagged()
+    lm.flagged = set(np.flatnonzero(flagged).tolist())
     lm.ready = True
     if published:  # hints and lenses shown meanwhile lack the perplexities
         review.views_stale = True
         review.hints.clear()
 
 
+def current(review) -> bool:
+    """Whether the review's fluency is of its corpus's current texts."""
+    lm = review.lm
+    return lm is not None and lm.ready and all(review.corpus.edited(side) is None for side in lm.sides)
+
+
+async def settled(ls, review) -> None:
+    """For a request: a fluency behind the latest edits (its model loaded) brought up to them."""
+    if review.lm is not None and review.lm.ready and not current(review):
+        await refresh(ls, review)
+
+
+def _side(review, side: int, segment: int) -> Fluency | None:
+    """A side's fluency if it has the segment's current text (between an edit and the model's
+    answer it may lag, or number the segments otherwise)."""
+    lm = review.lm
+    if lm is None or not lm.ready or side not in lm.sides:
+        return None
+    f = lm.sides[side]
+    return f if segment < len(f) and f[segment].text == review.corpus.text(side, segment) else None
+
+
 def findings(review, segment: int) -> list[Finding]:
     lm = review.lm
-    if lm is None or not lm.ready or segment not in lm.flagged:
+    if lm is None or segment not in lm.flagged:
         return []
-    return [x for side, f in lm.sides.items() if segment < len(f) for x in f.findings(segment, side)]
+    return [x for side in lm.sides if (f := _side(review, side, segment)) is not None for x in f.findings(segment, side)]
 
 
 def message(review, finding: Finding) -> str:
@@ -163,19 +214,18 @@ def scores(review) -> dict:
 def label(review, side: int, segment: int | None = None) -> str:
     """``PPL 123.4``: a segment's perplexity, or the document's; empty before the model answered."""
     lm = review.lm
-    if lm is None or not lm.ready or (segment is not None and segment >= len(lm.sides[side])):
+    f = lm.sides[side] if lm is not None and lm.ready and segment is None else _side(review, side, segment)
+    if f is None:
         return ""
-    f = lm.sides[side]
     perplexity = f[segment].perplexity if segment is not None else f.score().perplexity
     return f"PPL {perplexity:.1f}" if perplexity is not None else ""
 
 
 def description(review, side: int, segment: int, markdown: bool) -> list[str]:
     """A hover's fluency part: perplexity, log10 probability, tokens and the least likely words."""
-    lm = review.lm
-    if lm is None or not lm.ready or segment >= len(lm.sides[side]):
+    f = _side(review, side, segment)
+    if f is None:
         return []
-    f = lm.sides[side]
     s = f[segment]
     strong = "**" if markdown else ""
     words = ", ".join(
@@ -183,7 +233,7 @@ def description(review, side: int, segment: int, markdown: bool) -> list[str]:
         for t in f.least_likely(segment)
     )
     item = "- " if markdown else "  "
-    lines = ["", f"{strong}Fluency{strong} ({Path(lm.path).name})"]
+    lines = ["", f"{strong}Fluency{strong} ({Path(review.lm.path).name})"]
     end = "`</s>`" if markdown else "</s>"  # bare, Markdown takes it for an HTML tag
     lines.append(f"{item}{strong}perplexity {s.perplexity:.1f}{strong} — log10 probability {s.log10_prob:.2f} over {s.words + 1} tokens (words + {end})")
     if words:

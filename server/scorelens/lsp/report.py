@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from pygls.exceptions import JsonRpcContentModified, JsonRpcInvalidParams
 
-from ..core.table import LINE, Filter, SegmentTable, TableBuilder
+from ..core.table import LINE, Filter, Histogram, SegmentTable, TableBuilder
 from ..summary import scores_dict
 from . import fluency
 from .reviews import Review
@@ -83,7 +83,8 @@ def row_query(params) -> RowQuery:
 
 
 def _table_key(review: Review) -> tuple:
-    return tuple(sorted(review.versions.items()))
+    # the ppl column comes once the model answered: a table without it is not the one with it
+    return tuple(sorted(review.versions.items())), fluency.current(review)
 
 
 async def table(ls, review: Review) -> SegmentTable | None:
@@ -94,7 +95,8 @@ async def table(ls, review: Review) -> SegmentTable | None:
         return review.table
     if review.tables is None:
         review.tables = TableBuilder(review.corpus.config, review.corpus.references)
-    for built in review.tables.build(review.corpus):
+    lm = review.lm if fluency.current(review) else None
+    for built in review.tables.build(review.corpus, lm.sides[0] if lm is not None else None):
         if built is not None:
             review.table, review.table_of = built, key
             return built
@@ -176,7 +178,7 @@ async def report(ls, review: Review, query: RowQuery) -> dict | None:
         "version": review.versions.get(review.uri),
         "references": list(review.pairing.references),
         "scores": {**fluency.scores(review), **scores_dict(corpus.scores())},
-        "histograms": {m: {"bins": h.bins, "total": h.total, "mean": h.mean} for m, h in t.histograms().items()},
+        "histograms": {m: _histogram(h) for m, h in t.histograms().items()},
         "columns": t.keys,
         "sort": query.sort,
         "descending": query.descending,
@@ -186,12 +188,20 @@ async def report(ls, review: Review, query: RowQuery) -> dict | None:
     }
 
 
+def _histogram(h: Histogram) -> dict:
+    found = {"bins": h.bins, "total": h.total, "mean": h.mean}
+    if h.edges is not None:
+        found.update(scale=h.scale, edges=h.edges)
+    return found
+
+
 async def report_for(ls, uri: str, query: RowQuery = RowQuery()) -> dict | None:
     for _ in range(REPORT_ATTEMPTS):
         review = ls.reviews.get(uri)
         if review is None or review.corpus is None:
             return None
         await ls.settled(review)
+        await fluency.settled(ls, review)
         built = await report(ls, review, query)
         if built is not None:
             return built

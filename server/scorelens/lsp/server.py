@@ -238,8 +238,8 @@ class ScoreLensServer(LanguageServer):
     def report_server_error(self, error: Exception, source) -> None:
         if _answer(error):
             return
-        # A failing notification handler is logged, not popped up on every keystroke.
-        log.exception("ScoreLens handler failed", exc_info=error)
+        # A failing notification handler or re-score is logged, not popped up on every keystroke.
+        log.error("ScoreLens %s failed", source if isinstance(source, str) else "handler", exc_info=error)
         self.log(f"internal error ({type(error).__name__}): {error}", types.MessageType.Error)
 
     def log(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
@@ -401,6 +401,12 @@ class ScoreLensServer(LanguageServer):
             fixed = review.settings.debounce_ms
             delay = fixed / 1000 if fixed is not None else review.pace.delay(time.monotonic(), rescoring)
         review.task = asyncio.ensure_future(self._rescore(review, delay))
+        review.task.add_done_callback(self._rescore_ended)
+
+    def _rescore_ended(self, task: asyncio.Task) -> None:
+        # nobody awaits a re-score but requests, which are cancelled or gone: its failure would go unseen
+        if not task.cancelled() and task.exception() is not None:
+            self.report_server_error(task.exception(), "re-score")
 
     async def _rescore(self, review: Review, delay: float) -> None:
         from . import diagnostics, fluency, inlay_hints, report
