@@ -629,6 +629,16 @@ async function trusted(page, vs) {
   await fluency(page, vs, afterLive.status);
 }
 
+/** docs/protocol.md's perplexity histogram: ten equal bins of log10 perplexity between whole powers of ten. */
+function pplBins(perplexities) {
+  const logs = perplexities.map(Math.log10);
+  const lo = Math.floor(Math.min(...logs));
+  const hi = Math.max(Math.ceil(Math.max(...logs)), lo + 1);
+  const bins = new Array(10).fill(0);
+  for (const v of logs) bins[Math.min(9, Math.floor(((v - lo) / (hi - lo)) * 10))]++;
+  return bins;
+}
+
 /**
  * Perplexity (#15): samples/lm's model and its ASR transcript with planted word salad (lines 9, 15
  * and 21), copied into the workspace's folder `lm`. With `ppl` the only metric the transcript is
@@ -643,6 +653,7 @@ async function fluency(page, vs, defaultStatus) {
   for (const file of ['asr.arpa', CALL]) fs.copyFileSync(path.join(__dirname, '..', '..', 'samples', 'lm', file), path.join(lmDir, file));
   const expected = fluencyExpectations(path.join(lmDir, CALL), path.join(lmDir, 'asr.arpa'));
   const salad = expected.segments.find((s) => s.line === 9).ppl;
+  const worst = expected.segments.reduce((a, b) => (b.ppl.perplexity > a.ppl.perplexity ? b : a));
   // Select Metrics… and the hint toggles above wrote the workspace's settings: edit those.
   const settingsFile = path.join(workspace, '.vscode', 'settings.json');
   const original = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
@@ -664,21 +675,27 @@ async function fluency(page, vs, defaultStatus) {
     return `${status}; line 9: ${hint}; hover ${text.slice(text.indexOf('Fluency'), text.indexOf('Fluency') + 160)}`;
   });
 
-  // (The server does not send the report's ppl column and histogram yet: only its corpus figure.)
-  await step(page, 'perplexity in the report: the corpus figure with its tokens, OOV words and model', async (snap) => {
+  await step(page, 'perplexity in the report: the corpus figure, a log-scale histogram, the most perplexing line first', async (snap) => {
     await page.locator('.part.statusbar .statusbar-item', { hasText: /PPL/ }).first().click();
     const frame = await vs.reportFrame();
     const seen = () => frame.evaluate(() => ({
       title: document.querySelector('#report h1')?.textContent,
       corpus: [...document.querySelectorAll('.corpus tr')].slice(1).map((r) => [...r.children].map((c) => c.textContent)),
-      rows: document.querySelectorAll('tr.segment').length,
+      histograms: [...document.querySelectorAll('figure figcaption')].map((c) => c.textContent),
+      bars: [...document.querySelectorAll('svg.histogram rect.bar title')].map((t) => Number(/: (\d+) segments?$/.exec(t.textContent)[1])),
+      rows: [...document.querySelectorAll('tr.segment')].map((r) => Number(r.dataset.line)),
+      sorted: document.querySelector('th[data-sorted]')?.textContent,
     }));
-    const report = await vs.waitFor('the perplexity report of the transcript', seen, (r) => r.title === CALL && r.corpus[0]?.[0] === 'PPL' && r.rows === expected.segments.length, 30_000);
+    const report = await vs.waitFor('the perplexity report of the transcript', seen, (r) => r.title === CALL && r.corpus[0]?.[0] === 'PPL' && r.rows.length === expected.segments.length, 30_000);
     const { ppl } = expected.scores;
     assert.deepEqual(report.corpus.map((r) => `${r[0]} ${r[1]}`), [expected.status]);
     assert.match(report.corpus[0][2], new RegExp(`^${ppl.tokens} tokens, ${ppl.oov} OOV, log10 prob ${ppl.log10_prob.toFixed(2)}, model /.*/lm/asr\\.arpa$`));
+    assert.deepEqual(report.histograms, ['Segment PPL (log scale)']);
+    assert.deepEqual(report.bars, pplBins(expected.segments.map((s) => s.ppl.perplexity)));
+    assert.equal(report.sorted, 'PPL');
+    assert.equal(report.rows[0], worst.line, `not the highest perplexity (line ${worst.line}) first`);
     await snap();
-    return report.corpus[0].slice(0, 3).join(' | ');
+    return `${report.corpus[0].slice(0, 3).join(' | ')}; rows ${report.rows.slice(0, 3).join(', ')}…`;
   });
 
   await step(page, 'the settings back: the hypothesis has its default metrics again', async () => {
