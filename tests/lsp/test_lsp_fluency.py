@@ -79,6 +79,7 @@ async def test_findings_hover_hints_and_scores_on_a_document_checked_alone(clien
     # Markdown would take a bare </s> for an HTML tag and show nothing
     markdown = hover.contents.kind == types.MarkupKind.Markdown
     assert ("(words + `</s>`)" if markdown else "(words + </s>)") in hover.contents.value
+    assert "substituted or inserted" not in hover.contents.value  # nothing is marked without a reference
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
     assert lenses and not [lens for lens in lenses if lens.command.command == "scorelens.openReference"]  # no reference to open
     hints = await client.text_document_inlay_hint_async(

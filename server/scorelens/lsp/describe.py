@@ -145,11 +145,15 @@ def segment_description(review: Review, segment: int, markdown: bool = True, sid
     hyp_marks = [(f.start, f.end, "changed") for f in found if f.side == 0 and f.code in (codes.SUBSTITUTION, codes.INSERTION)]
     lines += ["", f"Hypothesis: {_marked(corpus.text(0, segment), hyp_marks, markdown) or empty}"]
     lines += fluency.description(review, side, segment, markdown)
+    if corpus.references:  # a document checked alone (fluency only) has no marks to explain
+        if markdown:
+            lines += ["", "**bold**: substituted or inserted words · ~~struck~~: words the hypothesis misses"]
+        else:
+            lines += ["", "[word]: substituted or inserted words · [-word-]: words the hypothesis misses"]
+    lines.append("")
     if markdown:
-        lines += ["", "**bold**: substituted or inserted words · ~~struck~~: words the hypothesis misses", ""]
         lines += [f"`{name}: {sig}`  " for name, sig in signatures.items()]
     else:
-        lines += ["", "[word]: substituted or inserted words · [-word-]: words the hypothesis misses", ""]
         lines += [f"{name}: {sig}" for name, sig in signatures.items()]
     return "\n".join(lines)
 
