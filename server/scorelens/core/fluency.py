@@ -25,9 +25,10 @@ import math
 import re
 from dataclasses import dataclass
 from functools import partial
-from typing import Callable, Iterable, Protocol, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Protocol, Sequence
 
-import numpy as np
+if TYPE_CHECKING:  # NumPy is imported where it is used: score, check and serve start without it
+    import numpy as np
 
 from .. import __version__
 from .findings import Finding
@@ -151,6 +152,7 @@ class Outliers:
 
     @property
     def segments(self) -> list[int]:
+        import numpy as np
         return np.flatnonzero(self.mask).tolist()
 
 
@@ -165,6 +167,7 @@ def score_segment(model: LanguageModel, tokenizer: Tokenizer, text: str) -> Segm
 
 def find_outliers(log10_perplexities: Sequence[float] | np.ndarray, threshold: float) -> Outliers:
     """The :class:`Outliers` of segments' log10 perplexities (NaN: a segment left out)."""
+    import numpy as np
     # NumPy's median is statistics.median's (the middle value, or the two middle ones' sum / 2)
     # and the arithmetic is the same IEEE operations: the same numbers, a hundred times sooner
     all_values = np.asarray(log10_perplexities, dtype=float)
@@ -197,6 +200,7 @@ class Fluency:
     def __init__(self, scorer: Scorer, config: FluencyConfig | None = None, segments: Sequence[str] = ()) -> None:
         """``scorer`` scores a text not seen before: :func:`score_segment` with a model (see
         :meth:`of`), or results computed elsewhere (the language server's model process)."""
+        import numpy as np
         self.scorer = scorer
         self.config = config or FluencyConfig()
         self._tokenizer = self.config.tokenizer
@@ -267,6 +271,7 @@ class Fluency:
         return FluencyScore(perplexity, log10_prob, tokens, self._words, self._oov, len(self._segments))
 
     def outliers(self) -> Outliers:
+        import numpy as np
         if self._outliers is None:
             self._outliers = find_outliers(np.where(self._blank, np.nan, self._log10_ppl), self.config.outlier_z)
         return self._outliers
@@ -309,11 +314,13 @@ class Fluency:
 
     def all_findings(self, side: int = 0) -> list[Finding]:
         """Every segment's :meth:`findings`, in segment order."""
+        import numpy as np
         return [x for i in np.flatnonzero(self.flagged()).tolist() for x in self.findings(i, side)]
 
 
 def _splice(array: np.ndarray, start: int, end: int, values: list) -> np.ndarray:
     """``array[start:end] = values``, a new array when the length changes."""
+    import numpy as np
     if end - start == len(values):
         array[start:end] = values
         return array

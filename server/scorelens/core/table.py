@@ -16,9 +16,10 @@ import math
 import operator
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
-import numpy as np
+if TYPE_CHECKING:  # NumPy is imported where it is used: score, check and serve start without it
+    import numpy as np
 
 from . import bleu, chrf, ter
 from .config import ScoringConfig
@@ -78,6 +79,7 @@ def log_histogram(values: Sequence[float], log10_values: np.ndarray) -> Histogra
     """Ten bins equal in log10 between whole powers of ten: edges ``10 ** (lo + k * (hi - lo) / 10)``,
     ``lo`` and ``hi`` the floor and ceiling of the smallest and largest log10 value (``hi`` at least
     ``lo + 1``); bin k counts ``edges[k] <= value < edges[k + 1]``, the top bin including its upper edge."""
+    import numpy as np
     lo = math.floor(log10_values.min()) if len(log10_values) else 0
     hi = max(math.ceil(log10_values.max()), lo + 1) if len(log10_values) else 1
     edges = [10.0 ** (lo + k * (hi - lo) / 10) for k in range(11)]

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-import numpy as np
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
@@ -125,6 +124,7 @@ async def refresh(ls, review, publish: Callable[[], Awaitable[None]] | None = No
     """Bring each side's fluency up to the corpus's texts; ``publish()`` first if the model
     process must be waited for long: a model to load, or many texts (the other metrics do not
     wait for that; an edit's few texts are a round trip, not worth a publish more)."""
+    import numpy as np  # here: the server starts without it
     lm, corpus = review.lm, review.corpus
     published = False
     while True:
