@@ -409,14 +409,14 @@ def collect(ls, review: Review, until: float | None = None) -> dict[str, list[st
     # per document, each chosen segment's diagnostics in the order the budget is spent
     pieces: dict[str, list[tuple[int, list[str]]]] = {uri: [] for uri in out}
     shown = len(hyp)
-    chosen = 0
+    chosen: list[int] = []
     built = False  # at least one segment per call, so a call after a yield always gets further
     for segment in _in_order(ls, review):
         if shown >= cap:
             break
         if built and until is not None and time.perf_counter() > until:
             return None
-        chosen += 1
+        chosen.append(segment)
         per_side, more, fresh = _segment(ls, review, segment)
         built |= fresh
         shown += len(per_side.get(0, ()))
@@ -425,7 +425,11 @@ def collect(ls, review: Review, until: float | None = None) -> dict[str, list[st
             if uri is not None:
                 pieces[uri].append((segment, diags))
                 not_built[uri] += more.get(side, 0)
-    left = corpus.totals().differing + _fluency_only(review) - chosen
+    # The cache keeps what this push shows (at most maxProblems' worth): as the user edits and looks
+    # around, the segments shown before would otherwise pile up until the whole document is held.
+    if len(review.cache) > len(chosen):
+        review.cache = {segment: review.cache[segment] for segment in chosen if segment in review.cache}
+    left = corpus.totals().differing + _fluency_only(review) - len(chosen)
     for uri, diags in out.items():
         total = len(diags) + sum(len(d) for _, d in pieces[uri])
         cutting = total > cap or left or not_built[uri]

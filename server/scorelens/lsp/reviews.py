@@ -87,7 +87,8 @@ class Review:
     problems: list[Problem] = field(default_factory=list)
     task: asyncio.Task | None = None
     done: asyncio.Event = field(default_factory=asyncio.Event)
-    # per segment: its diagnostics as JSON, with the texts and first lines they were made from
+    # per segment shown by the last push: its diagnostics as JSON, with the texts and first lines
+    # they were made from
     cache: dict = field(default_factory=dict)
     # per segment: its inlay hints as answer JSON, with the texts they were made from and the
     # first line they are at (see inlay_hints.py)
