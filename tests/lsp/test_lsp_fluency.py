@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import os
 import random
+import signal
 import shutil
 import subprocess
 import sys
@@ -41,8 +43,8 @@ def _sample(client) -> tuple[str, list[str], Path]:
     return (d / "call.hyp.txt").as_uri(), lines, model
 
 
-async def _until_ppl(client, uri, version=None):
-    return await scores(client, uri, version, until=lambda p: p["scores"] and "ppl" in p["scores"])
+async def _until_ppl(client, uri, version=None, timeout: float = 20):
+    return await scores(client, uri, version, until=lambda p: p["scores"] and "ppl" in p["scores"], timeout=timeout)
 
 
 async def test_findings_hover_hints_and_scores_on_a_document_checked_alone(client):
@@ -139,6 +141,52 @@ async def test_ppl_without_a_model_is_one_message(client):
     assert len([m for m in client.messages if "scorelens.lm.model is not set" in m.message]) == 1
 
 
+
+
+def _descendants(pid: int) -> dict[int, tuple[int, str]]:
+    """The processes under ``pid``: their parent and command line."""
+    found, parents = {}, [pid]
+    while parents:
+        parent = parents.pop()
+        for d in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                ppid = int(Path(f"/proc/{d}/stat").read_text().rsplit(")", 1)[1].split()[1])
+                cmdline = Path(f"/proc/{d}/cmdline").read_text().replace("\0", " ")
+            except (OSError, IndexError, ValueError):
+                continue
+            if ppid == parent:
+                found[int(d)] = (ppid, cmdline)
+                parents.append(int(d))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="finds the worker process in /proc")
+async def test_a_killed_model_process_starts_again_with_the_next_edit(client):
+    async def body():
+        uri, _, _ = _sample(client)
+        configure(client, metrics=["ppl"], lm={"model": "${workspaceFolder}/lm/asr.arpa"})
+        open_doc(client, Path(uri[len("file://") :]))
+        await _until_ppl(client, uri, timeout=8)
+        server = client._server.pid
+        procs = _descendants(server)
+        forkservers = {p for p, (ppid, cmd) in procs.items() if ppid == server and "forkserver" in cmd}
+        workers = [p for p, (ppid, _) in procs.items() if ppid in forkservers]
+        assert len(workers) == 1, procs
+        os.kill(workers[0], signal.SIGKILL)  # as the OOM killer would, while the process is idle
+        while Path(f"/proc/{workers[0]}").exists():  # reaped by the fork server: its exit is told
+            await asyncio.sleep(0.02)
+        change(client, uri, 2, (8, 0), (8, 0), "zzqx ")
+        after = await _until_ppl(client, uri, version=2, timeout=8)
+        assert after["scores"]["ppl"]["oov"] >= 1
+        restarted = [p for p, (ppid, _) in _descendants(server).items() if ppid in forkservers]
+        assert restarted and workers[0] not in restarted
+        assert len([m for m in client.messages if "language model process ended" in m.message]) <= 1
+        # the server exits (it hung once a worker had been killed); the fixture's own shutdown is then skipped
+        await asyncio.wait_for(client.shutdown_session(), 5)
+        assert client._server.returncode is not None
+        client.capabilities = None
+
+    await asyncio.wait_for(body(), 20)
 
 
 def _kenlm_lines(uri: str) -> list[str]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import threading
 from collections.abc import Callable
 from multiprocessing.pool import Pool
@@ -53,8 +54,11 @@ class Worker:
                 threading.Thread(target=pool.terminate, daemon=True).start()
             else:
                 self._pool = pool
-                # Pool has no public way to its processes
-                self._watched = [p.sentinel for p in pool._pool]  # type: ignore[attr-defined]
+                # Pool has no public way to its processes. Their sentinels are duplicated: the
+                # pool's maintenance thread reaps a dead process and closes its sentinel, which
+                # takes it out of the loop's selector before the loop may have seen it (and
+                # the number can go to the process started in its place), so _died was never called.
+                self._watched = [os.dup(p.sentinel) for p in pool._pool]  # type: ignore[attr-defined]
                 for fd in self._watched:
                     loop.add_reader(fd, self._died)
         pool = self._pool
@@ -86,6 +90,8 @@ class Worker:
             loop = asyncio.get_running_loop()
             for fd in self._watched:
                 loop.remove_reader(fd)
+                os.close(fd)
+            self._watched = []
             # terminate() joins the pool's threads: not on the event loop
             threading.Thread(target=self._pool.terminate, daemon=True).start()
             self._pool = None
