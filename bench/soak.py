@@ -6,8 +6,8 @@ A client that answers every request the server sends types into the hypothesis: 
 character inserted or deleted at a random line, every 50th edit a line broken or two lines
 joined (every later line re-paired), a hover every 10th; it waits for each edit's
 ``publishDiagnostics``. The server's resident memory (VmRSS) is sampled every 1,000 edits.
-Then a fresh server opens the final text, and its memory once its first diagnostics are out, and
-again once its background building is done, is the baseline. Not a test (minutes long): its figures are in the README.
+Then a fresh server opens the final text, and its memory once its first diagnostics are out is
+the baseline. Not a test (minutes long): its figures are in the README.
 """
 
 from __future__ import annotations
@@ -22,9 +22,6 @@ from asyncio.subprocess import PIPE
 from pathlib import Path
 
 from server import Wire, corpus  # bench/server.py
-
-
-SETTLE_S = 3.0  # seconds for a fresh server's background building after its first diagnostics
 
 
 def rss_mb(pid: int) -> float:
@@ -113,18 +110,10 @@ async def soak(lines: int, edits: int) -> None:
         fresh = Session()
         await fresh.start(folder, final.as_uri(), final.read_text())
         baseline = rss_mb(fresh.process.pid)
-        # after a cold score the server builds the report's table in the background, which the
-        # edited server holds too: compare with the fresh one once that is done as well
-        await asyncio.sleep(SETTLE_S)
-        settled = rss_mb(fresh.process.pid)
         await fresh.stop()
 
     end = samples[-1][1]
-    print(
-        f"after opening: {samples[0][1]:.0f} MB; after {edits:,} edits: {end:.0f} MB; fresh server on the final text: "
-        f"{baseline:.0f} MB at its first diagnostics ({100 * (end / baseline - 1):+.1f} %), "
-        f"{settled:.0f} MB {SETTLE_S:.0f} s later ({100 * (end / settled - 1):+.1f} %)"
-    )
+    print(f"after opening: {samples[0][1]:.0f} MB; after {edits:,} edits: {end:.0f} MB; fresh server on the final text: {baseline:.0f} MB ({100 * (end / baseline - 1):+.1f} %)")
 
 
 def main() -> None:
