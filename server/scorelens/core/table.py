@@ -2,8 +2,9 @@
 
 A column holds one metric's sentence score per segment (sentence BLEU with effective order,
 sentence chrF, sentence TER, the ROUGE F-measures, WER), made from the corpus's per-segment
-statistics, and the hypothesis's perplexities (``ppl``) when a :class:`Fluency` is given. A segment whose statistics are the very object they were at the last build keeps
-its value (the corpus replaces a segment's statistics only when it re-scores it), others are
+statistics, and the hypothesis's perplexities (``ppl``) when a :class:`Fluency` is given. A
+segment whose statistics are the very object they were at the last build keeps its value (the
+corpus replaces a segment's statistics only when it re-scores it), others are
 looked up by their statistics or computed: the table of a corpus one edit newer costs the edited
 segments' formulas. Orders (by any column, either direction, ties by segment) are made when
 first asked for and kept with the table, which is of one version of the corpus: a newer version
