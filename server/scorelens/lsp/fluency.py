@@ -163,9 +163,8 @@ async def refresh(ls, review, publish: Callable[[], Awaitable[None]] | None = No
         flagged[: len(f)] |= f.flagged()
     lm.flagged = set(np.flatnonzero(flagged).tolist())
     lm.ready = True
-    if published:  # hints and lenses shown meanwhile lack the perplexities
-        review.views_stale = True
-        review.hints.clear()
+    if published:  # hints and lenses shown meanwhile lack the perplexities (a hint text's cache
+        review.views_stale = True  # key holds its perplexity label: those are rebuilt when asked)
 
 
 def current(review) -> bool:
