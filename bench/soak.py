@@ -62,6 +62,13 @@ class Session:
         await self.process.wait()
 
 
+def broken_and_joined(doc: list[str]) -> list[dict]:
+    """Two changes that leave the text as it was: line 0 broken in two, then joined again (each
+    re-pairs every later line, as the soak's every 50th edit does)."""
+    at = {"line": 0, "character": len(doc[0]) // 2}
+    return [{"range": {"start": at, "end": at}, "text": "\n"}, {"range": {"start": at, "end": {"line": 1, "character": 0}}, "text": ""}]
+
+
 async def soak(lines: int, edits: int) -> None:
     hyps, refs = corpus(lines)
     rng = random.Random(11)
@@ -110,10 +117,19 @@ async def soak(lines: int, edits: int) -> None:
         fresh = Session()
         await fresh.start(folder, final.as_uri(), final.read_text())
         baseline = rss_mb(fresh.process.pid)
+        # the same server once it has served each kind of request the soak makes (its code for
+        # them imported, the high-water mark of a re-pairing's re-score reached): a line broken
+        # and joined again, a hover
+        for version, change in enumerate(broken_and_joined(doc), start=2):
+            params = {"textDocument": {"uri": fresh.uri, "version": version}, "contentChanges": [change]}
+            await fresh.publish(version, lambda: fresh.wire.notify("textDocument/didChange", params))
+        await fresh.wire.request("textDocument/hover", {"textDocument": {"uri": fresh.uri}, "position": {"line": 0, "character": 0}})
+        served = rss_mb(fresh.process.pid)
         await fresh.stop()
 
     end = samples[-1][1]
     print(f"after opening: {samples[0][1]:.0f} MB; after {edits:,} edits: {end:.0f} MB; fresh server on the final text: {baseline:.0f} MB ({100 * (end / baseline - 1):+.1f} %)")
+    print(f"the fresh server after a line broken and joined again and a hover: {served:.0f} MB ({100 * (end / served - 1):+.1f} %)")
 
 
 def main() -> None:

@@ -4,9 +4,11 @@ A column holds one metric's sentence score per segment (sentence BLEU with effec
 sentence chrF, sentence TER, the ROUGE F-measures, WER), made from the corpus's per-segment
 statistics, and the hypothesis's perplexities (``ppl``) when a :class:`Fluency` is given. A
 segment whose statistics are the very object they were at the last build keeps its value (the
-corpus replaces a segment's statistics only when it re-scores it), others are
-looked up by their statistics or computed: the table of a corpus one edit newer costs the edited
-segments' formulas. Orders (by any column, either direction, ties by segment) are made when
+corpus replaces a segment's statistics only when it re-scores it), others are computed: the table
+of a corpus one edit newer costs the edited segments' formulas. Values are not looked up by equal
+statistics: such a memo kept the statistics of every segment an edit had replaced (an Enter
+re-pairs half the corpus), 2 MB of a 10,000-line server's 90 after a few, for the rare undo it
+would have saved. Orders (by any column, either direction, ties by segment) are made when
 first asked for and kept with the table, which is of one version of the corpus: a newer version
 builds a new table.
 """
@@ -150,12 +152,13 @@ class SegmentTable:
 
 
 class TableBuilder:
-    """Builds the tables of one corpus's successive versions, remembering values by statistics."""
+    """Builds the tables of one corpus's successive versions, keeping the values of the segments an
+    edit left alone."""
 
     def __init__(self, config: ScoringConfig, references: int) -> None:
         self.config = config
         metrics = config.metrics
-        # (column, Record field, the value from the field, whether the formula is worth a memo)
+        # (column, Record field, the value from the field, whether its value is worth keeping)
         self._specs: list[tuple[str, str, Callable, bool]] = []
         if "bleu" in metrics:
             self._specs.append(("bleu", "bleu", lambda st: bleu.score(st, config.bleu, effective_order=True).score, True))
@@ -171,8 +174,7 @@ class TableBuilder:
             self._specs.append(("rougeLsum", "rouge_lsum", operator.itemgetter(2), False))
         if "wer" in metrics:
             self._specs.append(("wer", "wer", lambda st: rates(ErrorCounts(*st)).wer, True))
-        # per memoised column: values by statistics, and the last build's statistics and values
-        self._memo: dict[str, dict] = {column: {} for column, _, _, memoised in self._specs if memoised}
+        # per costly column: the last build's statistics and values
         self._last: dict[str, tuple[list, list[float]]] = {}
 
     def build(self, corpus: Corpus, fluency: Fluency | None = None) -> Iterator[SegmentTable | None]:
@@ -182,27 +184,18 @@ class TableBuilder:
         n = len(corpus)
         statistics = {name: corpus.segment_statistics(name) for _, name, _, _ in self._specs}
         columns: dict[str, list[float]] = {}
-        for column, name, formula, memoised in self._specs:
+        for column, name, formula, costly in self._specs:
             stats = statistics[name]
-            if not memoised:
+            if not costly:
                 columns[column] = list(map(formula, stats))
                 continue
-            memo = self._memo[column]
-            if len(memo) > 2 * n + CHUNK:
-                memo.clear()  # it never outgrows the corpus by much
             last_stats, last_values = self._last.get(column, ((), ()))
             kept = min(n, len(last_stats))
             values = [0.0] * n
             for start in range(0, n, CHUNK):
                 for i in range(start, min(start + CHUNK, n)):
                     st = stats[i]
-                    if i < kept and st is last_stats[i]:
-                        values[i] = last_values[i]
-                        continue
-                    value = memo.get(st)
-                    if value is None:
-                        value = memo[st] = formula(st)
-                    values[i] = value
+                    values[i] = last_values[i] if i < kept and st is last_stats[i] else formula(st)
                 yield None
             self._last[column] = (stats, values)
             columns[column] = values
