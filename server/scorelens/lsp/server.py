@@ -425,15 +425,16 @@ class ScoreLensServer(LanguageServer):
                 sliced = await review.refresh(lambda done, total: progress.report(done, total, started), self.worker)
             finally:
                 progress.end()  # also when an edit cancels this re-score: the client shows it until told
-            if sliced:
-                cold = True
-                inlay_hints.prepare_soon(self, review)
-                report.prepare_soon(self, review)
+            cold |= sliced
             if review.lm is not None:
                 # publishes the other metrics first if the model process keeps it waiting
                 await fluency.refresh(self, review, lambda: self._publish(review))
             if await diagnostics.publish(self, review) or self.reviews.get(review.uri) is not review:
                 break
+        if cold and self.reviews.get(review.uri) is review:
+            # after the diagnostics, whose slices these would share the event loop with
+            inlay_hints.prepare_soon(self, review)
+            report.prepare_soon(self, review)
         self._announce(review)
         if not cold:  # an edit's cost, not a cold start's
             review.pace.measured(time.perf_counter() - began)
