@@ -6,7 +6,12 @@ only the line numbers in that text are moved. A request —
 Neovim asks for the whole document after every change — joins cached text a slice of segments at
 a time, yielding in between, and stops early when a newer request for the same document
 supersedes it (or ``$/cancelRequest`` cancels it). The answer is written as that JSON text.
-After a cold re-score all pieces are built ahead, in the background. Tooltips are filled in on ``inlayHint/resolve`` only, as they need the segment's full scores.
+After a cold re-score all pieces are built ahead, in the background. A request that would have
+to build more than :data:`BUILD_SECONDS` of pieces itself (the whole of a 100,000-line document
+right after it opened: over ten seconds of alignments) is answered with the pieces there are, if the client
+can be asked to refresh its hints: the rest are built in the background, and a
+``workspace/inlayHint/refresh`` follows once they are. Tooltips are filled in on
+``inlayHint/resolve`` only, as they need the segment's full scores.
 """
 
 from __future__ import annotations
@@ -24,6 +29,9 @@ from .describe import short
 from .hover import described
 from .reviews import SLICE_SECONDS, Review
 from .server import RawResult
+
+# How long one request builds missing pieces before it answers with those there are (see above).
+BUILD_SECONDS = 0.5
 
 
 def _json(label: str, padding_left: bool, padding_right: bool) -> str:
@@ -65,10 +73,10 @@ def _hints(ls, review: Review, segment: int, ppl: str) -> list[tuple[int, int, s
     return hints
 
 
-def _segment_text(ls, review: Review, segment: int, first: int, document: int) -> bytes:
+def _segment_text(ls, review: Review, segment: int, first: int, document: int, build: bool = True) -> bytes | None:
     """All of a segment's hints as answer JSON (their entries joined by commas; empty if none),
-    cached by the segment's texts and perplexity, all they are made from. When lines above it come
-    or go, only the line numbers in it are moved. One encoded text per segment: the hints as
+    cached by the segment's texts and perplexity, all they are made from; None if not cached and
+    not to ``build``. When lines above it come or go, only the line numbers in it are moved. One encoded text per segment: the hints as
     objects as well held 200 MB more for a whole 100,000-line document."""
     corpus = review.corpus
     ppl = fluency.label(review, 0, segment)  # once the model answered
@@ -79,6 +87,8 @@ def _segment_text(ls, review: Review, segment: int, first: int, document: int) -
             return cached[2]
         delta = first - cached[1]
         text = _ENTRY.sub(lambda m: b'{"position":{"line":%d' % (int(m[1]) + delta), cached[2])
+    elif not build:
+        return None
     else:
         text = ",".join(
             f'{{"position":{{"line":{first + dl},"character":{column}}},{rest},"data":[{document},{segment}]}}'
@@ -134,21 +144,29 @@ async def _prepare(ls, review: Review) -> None:
             if ls.reviews.get(review.uri) is not review or review.corpus is not corpus or corpus.dirty:
                 return  # changed meanwhile: what is left is built when asked for
             deadline = time.perf_counter() + SLICE_SECONDS
+    if review.hints_partial:  # a request was answered with part of them: the client asks again
+        review.hints_partial = False
+        ls.workspace_inlay_hint_refresh(None)
 
 
-async def _collect(ls, review: Review, start: int, end: int, ticket: object) -> list[bytes] | None:
-    """The hints' JSON on lines ``start..end``, encoded; None if superseded or edited meanwhile."""
+async def _collect(ls, review: Review, start: int, end: int, ticket: object, build_until: float | None) -> tuple[list[bytes], bool] | None:
+    """The hints' JSON on lines ``start..end``, encoded, and whether pieces were left out: those
+    not built yet once ``build_until`` (a ``time.perf_counter()``) has passed. None if superseded
+    or edited meanwhile."""
     corpus = review.corpus
     versions = dict(review.versions)
     pieces: list[bytes] = []
+    left_out = False
     document = ls.hint_documents.id_of(review.uri)
     segments = len(corpus)
     segment = corpus.segment_at(0, start)
     if segment is None:  # past the end, or a blank line between paragraphs
         segment = next((k for k in range(segments) if corpus.first_line(0, k) >= start), segments)
     deadline = time.perf_counter() + SLICE_SECONDS
+    build = True
     while segment < segments and (first := corpus.first_line(0, segment)) <= end:
-        text = _segment_text(ls, review, segment, first, document)
+        text = _segment_text(ls, review, segment, first, document, build)
+        left_out |= text is None
         if text and start <= first and first + corpus.line_count(0, segment) <= end + 1:
             pieces.append(text)
         elif text:
@@ -160,7 +178,8 @@ async def _collect(ls, review: Review, start: int, end: int, ticket: object) -> 
             if superseded or review.corpus is not corpus or corpus.dirty or review.versions != versions:
                 return None
             deadline = time.perf_counter() + SLICE_SECONDS
-    return pieces
+            build = build_until is None or time.perf_counter() < build_until
+    return pieces, left_out
 
 
 async def _answer(ls, uri: str, start: int, end: int, ticket: object) -> RawResult | None:
@@ -171,10 +190,16 @@ async def _answer(ls, uri: str, start: int, end: int, ticket: object) -> RawResu
         await ls.settled(review)  # ContentModified if the review is replaced meanwhile
         if review.corpus is None:
             continue
-        pieces = await _collect(ls, review, start, end, ticket)
+        refreshable = ls.client_supports("workspace", "inlay_hint", "refresh_support")
+        collected = await _collect(ls, review, start, end, ticket, time.perf_counter() + BUILD_SECONDS if refreshable else None)
         if ls.hint_requests.get(uri) is not ticket:
             return None  # a newer request for this document is answered instead
-        if pieces is not None:
+        if collected is not None:
+            pieces, left_out = collected
+            if left_out:
+                review.hints_partial = True
+                if review.hints_task is None or review.hints_task.done():
+                    prepare_soon(ls, review)
             return RawResult(pieces)
         # edited meanwhile: again, from the new text
 

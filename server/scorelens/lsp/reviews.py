@@ -94,6 +94,7 @@ class Review:
     # first line they are at (see inlay_hints.py)
     hints: dict = field(default_factory=dict)
     hints_task: asyncio.Task | None = None  # building them all after a cold re-score
+    hints_partial: bool = False  # a request was answered without some: refresh once they are built
     # inlay hints and code lenses the client holds may be out of date: ask it to re-request them
     views_stale: bool = True
     # per open document of the review, the version whose text the corpus holds: what a publish
