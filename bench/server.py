@@ -180,7 +180,9 @@ async def other_clients(wire: Wire, uri: str, hyps: list[str], change, keystroke
     }
 
 
-async def drive(folder: Path, lines: int, keystrokes: int, settings: dict, typed: int, gap: float, latency: bool = True) -> dict:
+async def drive(
+    folder: Path, lines: int, keystrokes: int, settings: dict, typed: int, gap: float, latency: bool = True, only_others: bool = False
+) -> dict:
     hyps, refs = corpus(lines)
     hyp_path, ref_path = folder / f"b{lines}.hyp.txt", folder / f"b{lines}.ref.txt"
     hyp_path.write_text("\n".join(hyps) + "\n")
@@ -256,6 +258,12 @@ async def drive(folder: Path, lines: int, keystrokes: int, settings: dict, typed
         if typing["jumped"]:
             jumps.append(latencies[-1])
     others = await other_clients(wire, uri, hyps, change, keystroke, rng) if latency else {}
+    if only_others:
+        gc.enable()
+        await wire.request("shutdown", None)
+        wire.notify("exit", None)
+        await process.wait()
+        return {"lines": lines, **others}
 
     # typing at a steady pace without waiting for anything; then until the last one is published
     first_typed = version + 1
@@ -315,13 +323,26 @@ async def main() -> None:
     parser.add_argument("--keystrokes", type=int, default=200)
     parser.add_argument("--typed", type=int, default=200, help="keystrokes typed at a steady pace for the CPU comparison")
     parser.add_argument("--gap", type=float, default=50, help="milliseconds between typed keystrokes")
+    parser.add_argument(
+        "--other-clients", action="store_true", help="only the last table (after --keystrokes keystrokes; no typing, no peers)"
+    )
     args = parser.parse_args()
     rows = []
     gap = args.gap / 1000
     with tempfile.TemporaryDirectory() as tmp:
         for n in (int(s) for s in args.sizes.split(",")):
+            if args.other_clients:
+                rows.append(await drive(Path(tmp), n, args.keystrokes, {}, args.typed, gap, only_others=True))
+                continue
             rows.append(await drive(Path(tmp), n, args.keystrokes, {}, args.typed, gap))
             rows[-1]["fixed_cpu"] = (await drive(Path(tmp), n, 0, {"debounceMs": 150}, args.typed, gap, latency=False))["cpu"]
+    if not args.other_clients:
+        print_latencies(rows, args)
+        print()
+    print_other_clients(rows)
+
+
+def print_latencies(rows: list[dict], args: argparse.Namespace) -> None:
     print("default settings (scorelens.debounceMs unset: the adaptive debounce)")
     print(f"words of {WORD_LETTERS} letters, each on a line picked at random; 'after a jump': each word's first letter")
     print(
@@ -339,7 +360,9 @@ async def main() -> None:
             f"with the adaptive debounce, {r['fixed_cpu']:.2f} s with a fixed 150 ms debounce; "
             f"hover meanwhile p50 {1000 * r['hover_p50']:.1f} ms, p95 {1000 * r['hover_p95']:.1f} ms"
         )
-    print()
+
+
+def print_other_clients(rows: list[dict]) -> None:
     print("as other clients ask (whole-document inlay hints as Neovim 0.11; whole-text changes as Vim ALE)")
     print(f"{'lines':>8} {'hints cold':>11} {'hints warm':>11} {'MB':>6} {'hover behind':>13} {'full-text change p50':>21}")
     for r in rows:
