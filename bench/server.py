@@ -10,7 +10,9 @@ CPU time while ``--typed`` keystrokes arrive ``--gap`` ms apart (a fast typist),
 its own server; during that typing a hover is requested after every fifth keystroke, and its
 answer time is reported (p50/p95). Last, as clients other than VS Code ask: a whole-document
 ``textDocument/inlayHint`` (Neovim 0.11) cold and after a keystroke with its size, a hover sent
-behind one, and one-line changes sent as the whole text (Vim ALE). Not a test: run ``.venv/bin/python bench/server.py [--sizes 10000,100000]``.
+once such an answer has begun to arrive, and one-line changes sent as the whole text (Vim ALE);
+``--other-clients`` runs only that part, and ``--loop-steps`` adds the longest step of the
+server's event loop while those hints were in flight. Not a test: run ``.venv/bin/python bench/server.py [--sizes 10000,100000]``.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import itertools
 import json
 import os
 import random
+import re
 import statistics
 import sys
 import tempfile
@@ -77,11 +80,42 @@ def peers(hyps: list[str], refs: list[str]) -> float:
     return time.perf_counter() - start
 
 
+# With --loop-steps the server runs under this wrapper, which times each step of its event loop
+# and writes those over 1 ms (start and seconds, on the clock the client reads too) at exit.
+LOOP_STEPS = """
+import asyncio.events, atexit, os, sys, time
+steps, run = [], asyncio.events.Handle._run
+def timed(self):
+    start = time.perf_counter()
+    try:
+        return run(self)
+    finally:
+        if (took := time.perf_counter() - start) > 0.001:
+            steps.append((start, took))
+asyncio.events.Handle._run = timed
+atexit.register(lambda: open(os.environ["SCORELENS_LOOP_STEPS"], "w").write("\\n".join(f"{a} {b}" for a, b in steps)))
+from scorelens.cli import main
+sys.exit(main(["serve"]))
+"""
+
+
+def longest_step(path: Path, windows: list[tuple[float, float]]) -> float:
+    """The longest step of the server's event loop that overlapped one of ``windows``."""
+    steps = [tuple(map(float, line.split())) for line in path.read_text().splitlines()]
+    return max((took for start, took in steps if any(a < start + took and start < b for a, b in windows)), default=0.0)
+
+
 def peak_memory_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmHWM:"):
             return int(line.split()[1]) / 1024
     return float("nan")
+
+
+# The start of an answer the server encodes itself (whole-document inlay hints), and the size
+# over which the client does not parse such an answer (the benchmark does not use its content).
+ENCODED_ANSWER = re.compile(rb'\{"jsonrpc":"2\.0","id":(\d+),"result":')
+UNPARSED_BYTES = 1_000_000
 
 
 class Wire:
@@ -95,6 +129,7 @@ class Wire:
         self.pending: dict[int, asyncio.Future] = {}
         self.sizes: dict[int, int] = {}  # bytes of each answer
         self.arrivals: dict[int, float] = {}  # when each answer was read off the pipe, before parsing
+        self.starts: dict[int, asyncio.Future] = {}  # resolved when an answer's first bytes are read
         self.next_id = 0
         self.reader = asyncio.ensure_future(self._read())
 
@@ -112,6 +147,11 @@ class Wire:
         self.send({"id": self.next_id, "method": method, "params": params})
         return await future
 
+    async def started(self, msg_id: int) -> None:
+        """Until the first bytes of the answer to ``msg_id`` have been read (of an answer the server
+        encodes itself: whole-document inlay hints)."""
+        await self.starts.setdefault(msg_id, asyncio.get_running_loop().create_future())
+
     async def _read(self) -> None:
         stream = self.process.stdout
         while True:
@@ -121,9 +161,20 @@ class Wire:
                     length = int(header.split(b":")[1])
             if not length:
                 return
-            body = await stream.readexactly(length)
+            head = await stream.readexactly(min(length, 64))
+            answer = ENCODED_ANSWER.match(head)
+            if answer is not None:
+                started = self.starts.setdefault(int(answer[1]), asyncio.get_running_loop().create_future())
+                if not started.done():
+                    started.set_result(None)
+            rest = await stream.readexactly(length - len(head))
             arrived = time.perf_counter()
-            message = json.loads(body)
+            if answer is not None and length > UNPARSED_BYTES:
+                # Whole-document inlay hints are not parsed: parsing 55 MB in Python took this client
+                # 0.8 s and freeing the result 0.2 s, and what came next waited for both.
+                message = {"id": int(answer[1]), "result": None}
+            else:
+                message = json.loads(head + rest)
             if "method" not in message:
                 self.sizes[message["id"]] = length
                 self.arrivals[message["id"]] = arrived
@@ -144,27 +195,36 @@ def cpu_seconds(pid: int) -> float:
 async def other_clients(wire: Wire, uri: str, hyps: list[str], change, keystroke, rng: random.Random) -> dict:
     """As clients other than VS Code ask: a whole-document inlay-hint request (Neovim 0.11 asks
     lines 0..N after every change) cold and after a keystroke, with its answer's size; a hover
-    sent while one is in flight; one-line changes sent as the whole text (Vim ALE)."""
+    sent once such an answer has begun to arrive (its answer comes after the rest of that one:
+    also timed from the hints' last byte read); one-line changes sent as the whole text (Vim ALE)."""
     lines = len(hyps)
     whole = {"textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": lines, "character": 0}}}
+
+    windows = []  # from sending each warm request to reading its answer
 
     async def hints() -> tuple[float, int]:
         """Until the answer is read off the pipe: an editor parses it in native code."""
         asked = wire.next_id + 1  # the id the request gets
         sent = time.perf_counter()
         await wire.request("textDocument/inlayHint", whole)
+        windows.append((sent, wire.arrivals[asked]))
         return wire.arrivals[asked] - sent, wire.sizes[asked]
 
     cold, size = await hints()
-    warm, hovers = [], []
+    windows.clear()
+    warm, hovers, after_hints = [], [], []
     for _ in range(5):
         await change(keystroke())
         warm.append((await hints())[0])
         in_flight = asyncio.ensure_future(hints())
+        asked = wire.next_id + 1  # the id it gets when it runs
+        await wire.started(asked)  # the server is writing the answer
+        hover = wire.next_id + 1
         sent = time.perf_counter()
         await wire.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": rng.randrange(lines), "character": 0}})
-        hovers.append(time.perf_counter() - sent)
         await in_flight
+        hovers.append(wire.arrivals[hover] - sent)
+        after_hints.append(wire.arrivals[hover] - wire.arrivals[asked])
     text = list(hyps)
     full_text = []
     for _ in range(20):
@@ -176,11 +236,23 @@ async def other_clients(wire: Wire, uri: str, hyps: list[str], change, keystroke
         "hints_warm": statistics.median(warm),
         "hints_mb": size / 1e6,
         "hover_in_flight": statistics.median(hovers),
+        "hover_after_hints": statistics.median(after_hints),
+        "hint_windows": windows,
         "full_text": statistics.median(full_text),
     }
 
 
-async def drive(folder: Path, lines: int, keystrokes: int, settings: dict, typed: int, gap: float, latency: bool = True) -> dict:
+async def drive(
+    folder: Path,
+    lines: int,
+    keystrokes: int,
+    settings: dict,
+    typed: int,
+    gap: float,
+    latency: bool = True,
+    only_others: bool = False,
+    loop_steps: bool = False,
+) -> dict:
     hyps, refs = corpus(lines)
     hyp_path, ref_path = folder / f"b{lines}.hyp.txt", folder / f"b{lines}.ref.txt"
     hyp_path.write_text("\n".join(hyps) + "\n")
@@ -196,8 +268,10 @@ async def drive(folder: Path, lines: int, keystrokes: int, settings: dict, typed
             arrivals[method] = arrived
             events[method].set()
 
+    steps_file = folder / f"steps{lines}.txt"
+    command = ["-c", LOOP_STEPS] if loop_steps else ["-m", "scorelens", "serve"]
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "scorelens", "serve", stdin=PIPE, stdout=PIPE, limit=2**26
+        sys.executable, *command, stdin=PIPE, stdout=PIPE, limit=2**26, env={**os.environ, "SCORELENS_LOOP_STEPS": str(steps_file)}
     )
     wire = Wire(process, on_notification, settings)
     await wire.request(
@@ -256,6 +330,15 @@ async def drive(folder: Path, lines: int, keystrokes: int, settings: dict, typed
         if typing["jumped"]:
             jumps.append(latencies[-1])
     others = await other_clients(wire, uri, hyps, change, keystroke, rng) if latency else {}
+    if only_others:
+        gc.enable()
+        memory = peak_memory_mb(process.pid)
+        await wire.request("shutdown", None)
+        wire.notify("exit", None)
+        await process.wait()
+        if loop_steps:
+            others["longest_step"] = longest_step(steps_file, others["hint_windows"])
+        return {"lines": lines, "memory": memory, **others}
 
     # typing at a steady pace without waiting for anything; then until the last one is published
     first_typed = version + 1
@@ -315,13 +398,38 @@ async def main() -> None:
     parser.add_argument("--keystrokes", type=int, default=200)
     parser.add_argument("--typed", type=int, default=200, help="keystrokes typed at a steady pace for the CPU comparison")
     parser.add_argument("--gap", type=float, default=50, help="milliseconds between typed keystrokes")
+    parser.add_argument(
+        "--other-clients", action="store_true", help="only the last table (after --keystrokes keystrokes; no typing, no peers)"
+    )
+    parser.add_argument(
+        "--loop-steps",
+        action="store_true",
+        help="with --other-clients: also the longest step of the server's event loop while warm whole-document hints are in flight",
+    )
     args = parser.parse_args()
     rows = []
     gap = args.gap / 1000
     with tempfile.TemporaryDirectory() as tmp:
         for n in (int(s) for s in args.sizes.split(",")):
+            if args.other_clients:
+                rows.append(await drive(Path(tmp), n, args.keystrokes, {}, args.typed, gap, only_others=True, loop_steps=args.loop_steps))
+                continue
             rows.append(await drive(Path(tmp), n, args.keystrokes, {}, args.typed, gap))
             rows[-1]["fixed_cpu"] = (await drive(Path(tmp), n, 0, {"debounceMs": 150}, args.typed, gap, latency=False))["cpu"]
+    if not args.other_clients:
+        print_latencies(rows, args)
+        print()
+    print_other_clients(rows)
+    if args.other_clients:
+        print("server peak memory: " + ", ".join(f"{r['lines']:,} lines {r['memory']:.0f} MB" for r in rows))
+    if args.loop_steps:
+        print(
+            "longest step of the server's event loop while warm whole-document hints were in flight: "
+            + ", ".join(f"{r['lines']:,} lines {1000 * r['longest_step']:.1f} ms" for r in rows)
+        )
+
+
+def print_latencies(rows: list[dict], args: argparse.Namespace) -> None:
     print("default settings (scorelens.debounceMs unset: the adaptive debounce)")
     print(f"words of {WORD_LETTERS} letters, each on a line picked at random; 'after a jump': each word's first letter")
     print(
@@ -339,13 +447,18 @@ async def main() -> None:
             f"with the adaptive debounce, {r['fixed_cpu']:.2f} s with a fixed 150 ms debounce; "
             f"hover meanwhile p50 {1000 * r['hover_p50']:.1f} ms, p95 {1000 * r['hover_p95']:.1f} ms"
         )
-    print()
+
+
+def print_other_clients(rows: list[dict]) -> None:
     print("as other clients ask (whole-document inlay hints as Neovim 0.11; whole-text changes as Vim ALE)")
-    print(f"{'lines':>8} {'hints cold':>11} {'hints warm':>11} {'MB':>6} {'hover behind':>13} {'full-text change p50':>21}")
+    print(
+        f"{'lines':>8} {'hints cold':>11} {'hints warm':>11} {'MB':>6} {'hover behind':>13} {'after their end':>16} "
+        f"{'full-text change p50':>21}"
+    )
     for r in rows:
         print(
             f"{r['lines']:>8} {1000 * r['hints_cold']:>9.0f}ms {1000 * r['hints_warm']:>9.0f}ms {r['hints_mb']:>6.1f} "
-            f"{1000 * r['hover_in_flight']:>11.1f}ms {1000 * r['full_text']:>19.1f}ms"
+            f"{1000 * r['hover_in_flight']:>11.1f}ms {1000 * r['hover_after_hints']:>14.1f}ms {1000 * r['full_text']:>19.1f}ms"
         )
 
 

@@ -183,6 +183,11 @@ async def _collect(ls, review: Review, start: int, end: int, ticket: object, bui
 
 
 async def _answer(ls, uri: str, start: int, end: int, ticket: object) -> RawResult | None:
+    # While the client is still reading earlier answers (a whole document's are 55 MB), wait
+    # rather than queue another: a newer request meanwhile is answered instead of this one.
+    await ls.protocol.writer.drained()
+    if ls.hint_requests.get(uri) is not ticket:
+        return None
     while True:
         review = ls.reviews.get(uri)
         if review is None or review.corpus is None:

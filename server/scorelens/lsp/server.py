@@ -12,7 +12,9 @@ import inspect
 import json
 import logging
 import os
+import queue
 import sys
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -117,23 +119,13 @@ class ScoreLensProtocol(GuardedProtocol):
         if error is None and isinstance(result, RawResult):
             # tens of thousands of inlay hints, encoded once: not converted to objects and back
             self._result_types.pop(msg_id, None)
-            items = [b","] * max(2 * len(result.items) - 1, 0)
-            items[::2] = result.items
-            self._write([f'{{"jsonrpc":"2.0","id":{json.dumps(msg_id)},"result":['.encode(), *items, b"]}"])
+            self.writer.send(f'{{"jsonrpc":"2.0","id":{json.dumps(msg_id)},"result":['.encode(), result.items, b"]}")
             return
         super()._send_response(msg_id, result, error)
 
     def write_json(self, body: str) -> None:
         """Send one message already encoded as JSON text."""
-        self._write([body.encode()])
-
-    def _write(self, parts: list[bytes]) -> None:
-        """Send one message, the concatenation of ``parts``, copied once: a whole 100,000-line
-        document's inlay hints are 55 MB, and each copy more raised the server's peak memory."""
-        header = b"Content-Length: %d\r\n\r\n" % sum(map(len, parts))
-        sent = self.writer.write(b"".join([header, *parts]))
-        if inspect.isawaitable(sent):  # the TCP and WebSocket writers
-            asyncio.ensure_future(sent)
+        self.writer.send(body.encode())
 
     def handle_message(self, message):
         # pygls drops requests after shutdown unanswered; the client would wait for them forever
@@ -155,18 +147,70 @@ class RawResult:
 
 
 class _Pipe:
-    """The connection to the client. Once the client has closed it, writes are dropped and the
-    server stops at the end of its input, quietly: pygls would log a BrokenPipeError traceback
-    for every later write."""
+    """The connection to the client.
+
+    Standard output is written by a thread of its own, in the order messages are sent: writing
+    blocks until the client reads, and a whole 100,000-line document's inlay hints are 55 MB
+    (Neovim asks them after every change), which held the event loop, and every request behind
+    them, until the client had read nearly all of it. The queue holds the messages' bytes as built,
+    not copies. Other writers (pygls's TCP and WebSocket ones, tests' sinks) are written directly.
+
+    Once the client has closed the connection, writes are dropped and the server stops at the end
+    of its input, quietly: pygls would log a BrokenPipeError traceback for every later write.
+    """
 
     def __init__(self, writer, server) -> None:
         self._writer = writer
         self._server = server
         self.closed = False
+        self._queue: queue.Queue | None = None
+        self._queued = self._written = 0  # messages given to the thread, and those it is done with
+        if isinstance(writer, StdoutWriter):
+            self._queue = queue.Queue()
+            threading.Thread(target=self._write_queued, name="scorelens-stdout", daemon=True).start()
 
     def write(self, data: bytes):
+        """Send one message, framed (pygls's messages)."""
         if self.closed:
             return None
+        if self._queue is not None:
+            self._put(data)
+            return None
+        return self._write_now(data)
+
+    def send(self, head: bytes, items: list[bytes] | None = None, tail: bytes = b"") -> None:
+        """Send one message whose body is ``head``, then ``items`` joined by commas, then ``tail``:
+        framed and joined by the writing thread, a slice at a time, as 55 MB joined at once held
+        the loop 60 ms and doubled the answer in memory."""
+        if self.closed:
+            return
+        message = (head, items or [], tail)
+        if self._queue is not None:
+            self._put(message)
+            return
+        sent = self._write_now(b"".join(_chunks(message)))
+        if inspect.isawaitable(sent):  # the TCP and WebSocket writers
+            asyncio.ensure_future(sent)
+
+    def _put(self, message) -> None:
+        self._queued += 1
+        self._queue.put(message)
+
+    def _write_queued(self) -> None:
+        while True:
+            message = self._queue.get()
+            try:
+                for chunk in () if self.closed else _chunks(message):
+                    if self._write_now(chunk) is False:
+                        break
+            except Exception:  # a bug here would otherwise stop all output, silently
+                log.exception("writing to the client failed")
+            finally:
+                self._written += 1
+                self._queue.task_done()
+
+    def _write_now(self, data: bytes):
+        """Write, or return False if the client has closed the connection."""
         try:
             return self._writer.write(data)
         except (BrokenPipeError, ConnectionResetError):
@@ -177,15 +221,54 @@ class _Pipe:
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             if self._server._stop_event is not None:
                 self._server._stop_event.set()  # the reader ends at the end of input
-            return None
+            return False
+
+    async def drained(self) -> None:
+        """Until what was sent so far is written (the client has read all but the pipe's buffer):
+        a request about to build a large answer waits for the one before it rather than queue
+        another 55 MB beside it while the client is slow to read."""
+        sent = self._queued
+        while self._written < sent:
+            await asyncio.sleep(DRAIN_POLL_S)
+
+    def flush(self) -> None:
+        """Wait until what is queued is written (or dropped, the client gone)."""
+        if self._queue is not None:
+            self._queue.join()
 
     def close(self):
+        """On ``exit``: what was sent before (the answer to ``shutdown``) is written first."""
+        self.flush()
         if self.closed:
             return None
+        self.closed = True  # nothing after exit
         try:
             return self._writer.close()
         except (BrokenPipeError, ConnectionResetError):
             return None
+
+
+SLICE_ITEMS = 1024  # a message's items joined at a time by the writing thread (~0.5 MB of hints)
+DRAIN_POLL_S = 0.005
+
+
+def _chunks(message: bytes | tuple[bytes, list[bytes], bytes]):
+    """The bytes of a message given to :class:`_Pipe`, in chunks: a framed message as it is;
+    ``(head, items, tail)`` framed, with its items joined by commas ``SLICE_ITEMS`` at a time (each
+    join holds the interpreter's lock, so a short one leaves it to the event loop soon)."""
+    if isinstance(message, bytes):
+        yield message
+        return
+    head, items, tail = message
+    slices = range(0, len(items), SLICE_ITEMS)
+    length = len(head) + max(len(items) - 1, 0) + len(tail)
+    for k in slices:
+        length += sum(map(len, items[k : k + SLICE_ITEMS]))
+    yield b"Content-Length: %d\r\n\r\n" % length + head
+    for k in slices:
+        yield b",".join([b""] * (k > 0) + items[k : k + SLICE_ITEMS])  # the comma before, after the first
+    if tail:
+        yield tail
 
 
 def _text(value: Any, _type: type) -> str:
@@ -725,4 +808,8 @@ def main() -> None:
         feature.register(server)
     logging.basicConfig(level=logging.WARNING)
     logging.getLogger("pygls.protocol.json_rpc").addFilter(_AnswersAreNotFailures())
-    server.start_io(stdin=BoundedReader(sys.stdin.buffer))
+    try:
+        server.start_io(stdin=BoundedReader(sys.stdin.buffer))
+    finally:
+        if server.protocol.writer is not None:
+            server.protocol.writer.flush()  # the input ended (no exit): what is queued is still sent
