@@ -10,7 +10,8 @@ so re-pairing after a line insertion re-uses them.
 A caller can pass ``refresh`` a ``map``-like callable (a process pool's, say): a large
 re-scoring then goes to it as chunks of texts, and only statistics come back. The core starts
 no process itself. The analyses of segments scored that way are made again where needed, as
-are those of a run scored for ROUGE alone, which goes from texts to statistics directly.
+are those of a run scored for BLEU, ROUGE and WER alone, which goes from texts to statistics
+directly (see ``Analyser.records``).
 
 A *long* segment (one of its texts longer than ``LONG_SEGMENT_CHARS``) takes more than a few
 milliseconds to score, and ROUGE-L and WER cost its length squared, as in their peers. A caller
@@ -504,8 +505,8 @@ class Corpus:
 
     def _rescore_range(self, start: int, stop: int, pool_map: PoolMap | None = None) -> None:
         """Re-score segments ``[start, stop)`` in one pass (a cold start, or re-pairing after a
-        line count changed): columns of analyses (of texts, for ROUGE alone) in, one record per
-        segment out."""
+        line count changed): columns of analyses (of texts, for BLEU, ROUGE and WER alone) in,
+        one record per segment out."""
         if pool_map is not None and stop - start >= POOL_MINIMUM:
             new = self._pooled_records(start, stop, pool_map)
         elif self._apart:

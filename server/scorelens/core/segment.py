@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import accumulate, chain, count, repeat
 from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence
 
@@ -23,16 +23,19 @@ from .rouge import ROUGE_N
 from .tokenizers import RougeScoreTokenizer, jiwer_words
 
 if TYPE_CHECKING:
+    from .columnar import Columns
     from .ngram_counts import Side
 
 Tokens = tuple[int, ...]  # token numbers from the analyser's vocabulary
 # Segments whose chrF and ROUGE-N n-grams are matched together: measured fastest around 100
 # (their arrays stay in the CPU caches).
 BATCH = 100
-# Segments tokenized and matched together when ROUGE is scored alone (see Analyser.records):
-# a few tokens a text, not chrF's characters. ROUGE-1+2's matching measured 6.3 µs a line in
-# batches of 100, 4.7 at 500, 4.6 at 1,000.
-ROUGE_BATCH = 500
+# Segments scored together from their texts (see Analyser.records): a few tokens a text, not
+# chrF's characters. ROUGE-1+2's matching measured 6.3 µs a line in batches of 100, 4.7 at 500,
+# 4.6 at 1,000; BLEU's 7.9 at 100, 6.9 at 500, 7.3 at 1,000.
+TEXT_BATCH = 500
+# The metrics scored from texts (the others need a text's analysis: its characters, sentences).
+FROM_TEXTS = frozenset({"bleu", "rougeL", "wer", *ROUGE_N})
 Triple = tuple[float, float, float]  # precision, recall, F
 Counts = tuple[int, int, int, int]  # hits, substitutions, deletions, insertions
 
@@ -162,20 +165,6 @@ class _WordEntries(dict):
         return entry
 
 
-class _ByteTokenNumbers(dict):
-    """Numbers of rouge-score's unstemmed tokens given as bytes: the analyser's numbers of what
-    the tokenizer makes of each (stemmed when asked), -1 for a token it drops."""
-
-    def __init__(self, tokens: Callable[[str], list[str]], number: Callable[[str], int]) -> None:
-        self.tokens = tokens
-        self.number = number
-
-    def __missing__(self, token: bytes) -> int:
-        found = self.tokens(token.decode("ascii"))
-        numbered = self[token] = self.number(found[0]) if found else -1
-        return numbered
-
-
 def _outside_lcs(hyp: Tokens, ref: Tokens, f: float) -> bool:
     """Whether a token lies outside the LCS: lengths differ, or equal lengths with LCS < length (F < 1)."""
     return len(hyp) != len(ref) or (bool(hyp) and f < 1)
@@ -194,7 +183,8 @@ class Analyser:
     are on and BLEU's tokenizer is word-local (13a) or BLEU is off, a plain text is split once
     and each of its words looked up for all three at once (a word's entry is made the first time
     it is met); other texts go through each tokenizer. Lowercasing is word-local too: its one context rule
-    (Greek final sigma) stops at whitespace.
+    (Greek final sigma) stops at whitespace. Segments scored for BLEU, ROUGE-L, ROUGE-N and WER
+    alone go from texts to records without analyses, a batch at a time (:meth:`records`).
     """
 
     def __init__(self, config: ScoringConfig) -> None:
@@ -219,16 +209,24 @@ class Analyser:
         jiwer = jiwer_words(self.lower).tokens
         self.word_numbers = lambda text: tuple(map(number, jiwer(text)))
         self.chrf_words = lambda text: tuple(map(number, chrf.words(text)))
+        word_number = (lambda word: number(word.lower())) if self.lower else number
         self.by_word = None
         if bleu_word is not None and self.bleu + self.rouge + self.wer > 1:  # one stream is as fast alone
-            word_number = (lambda word: number(word.lower())) if self.lower else number
             self.by_word = _WordEntries(bleu_word, rouge_word if self.rouge else _nothing, word_number).__getitem__
-        # ROUGE-N and ROUGE-L alone, with rouge-score's tokenizer: scored straight from texts
-        tokenizer = config.rouge.tokenizer
-        self.from_texts = bool(metrics) and metrics <= {"rougeL", *ROUGE_N} and isinstance(tokenizer, RougeScoreTokenizer)
-        if self.from_texts:
-            self.unstemmed = tokenizer.unstemmed
-            self.byte_numbers = _ByteTokenNumbers(tokenizer.tokens, number).__getitem__
+        # Scored from texts (see records): each stream's tokens of a word, for the word-local
+        # ones (for a plain text), and of a text (the others, and a text that is not plain)
+        self.from_texts = bool(metrics) and metrics <= FROM_TEXTS
+        self.word_streams: dict[str, Callable[[str], Tokens]] = {}
+        self.text_streams: dict[str, Callable[[str], Tokens]] = {}
+        if self.bleu:
+            if bleu_word is not None:
+                self.word_streams["bleu"] = bleu_word
+            self.text_streams["bleu"] = self.bleu_tokens
+        if self.rouge:
+            self.word_streams["rouge"] = rouge_word
+        if self.wer:
+            self.word_streams["words"] = lambda word: (word_number(word),)
+            self.text_streams["words"] = self.word_numbers
 
     def __call__(self, text: str) -> Analysis:
         bleu_tokens = rouge_tokens = word_numbers = None
@@ -271,81 +269,80 @@ class Analyser:
         """Records of segments given by their texts, one column of texts per side (hypothesis
         first); no analysis is kept (a corpus makes the few it needs later on demand)."""
         if self.from_texts:
-            return self._rouge_records(columns)
+            return self._records_from_texts(columns)
         hyps = list(map(self, columns[0]))
         refs = list(zip(*[map(self, column) for column in columns[1:]]))
         return self.statistics_many(hyps, refs)
 
-    def _rouge_records(self, columns: Sequence[Sequence[str]]) -> list[Record]:
-        """ROUGE alone: a batch's texts tokenized together, each side's tokens one array of
-        numbers that ROUGE-N matches and ROUGE-L slices (no per-text objects but the tokens)."""
+    @cached_property
+    def _columns(self) -> Columns:
+        from .columnar import Columns  # numpy is loaded only when scoring from texts
+
+        return Columns(self.word_streams, self.text_streams, _plain)
+
+    def _records_from_texts(self, columns: Sequence[Sequence[str]]) -> list[Record]:
+        """:meth:`records` of :data:`FROM_TEXTS` metrics: a batch's texts made into token
+        arrays together (:mod:`.columnar`), BLEU's and ROUGE-N's n-grams matched for the whole
+        batch, ROUGE-L and WER one rapidfuzz call per segment (no per-text objects)."""
         records: list[Record] = []
-        for start in range(0, len(columns[0]), ROUGE_BATCH):
-            batch = [column[start : start + ROUGE_BATCH] for column in columns]
-            sides = list(map(self._rouge_side, batch))
-            rouge_n = rouge.ngram_scores_of(sides, self.rouge_n) if self.rouge_n else repeat(None)
-            lcs = self._best_lcs_many(sides) if self.rouge_l else repeat((None, 0, False))
+        for start in range(0, len(columns[0]), TEXT_BATCH):
+            batch = [column[start : start + TEXT_BATCH] for column in columns]
+            hyp, *refs = map(self._columns.side, batch)
+            bleu_stats = bleu.statistics_of(hyp["bleu"], [r["bleu"] for r in refs], self.order) if self.bleu else repeat(None)
+            rouge_n = rouge.ngram_scores_of([hyp["rouge"], *(r["rouge"] for r in refs)], self.rouge_n) if self.rouge_n else repeat(None)
+            lcs = _best_lcs_many([hyp["rouge"], *(r["rouge"] for r in refs)]) if self.rouge_l else repeat((None, 0, False))
+            # jiwer has one reference per hypothesis: the first
+            word_counts = map(wer.tally, _sequences(refs[0]["words"]), _sequences(hyp["words"])) if self.wer else repeat(None)
             dropped = {
                 i
                 for texts in batch
                 if not "".join(texts).isascii()  # one call for an ASCII column
                 for i, text in enumerate(texts)
                 if not text.isascii() and RougeScoreTokenizer.dropped(text)
-            }
+            } if self.check_dropped else ()
             records += [
-                Record(None, rouge_l, rouge_ref, None, None, None, i in dropped, differs, n)
-                for i, (rouge_l, rouge_ref, differs), n in zip(range(len(batch[0])), lcs, rouge_n)
+                Record(
+                    b, rouge_l, rouge_ref, None, w, None, i in dropped,
+                    # an unmatched unigram, a word error, a token outside the LCS: as statistics()
+                    (b is not None and b[2] < b[0]) or (w is not None and any(w[1:])) or outside,
+                    n,
+                )
+                for i, b, (rouge_l, rouge_ref, outside), w, n in zip(range(len(batch[0])), bleu_stats, lcs, word_counts, rouge_n)
             ]
         return records
 
-    def _rouge_side(self, texts: Sequence[str]) -> Side:
-        """One side of a batch: its texts' token numbers end to end."""
-        import numpy as np  # loaded only when ROUGE is on
-
-        from .ngram_counts import Side
-
-        tokens = self.unstemmed(texts)
-        lengths = np.fromiter(map(len, tokens), np.int64, len(tokens))
-        symbols = np.fromiter(map(self.byte_numbers, chain.from_iterable(tokens)), np.int64, int(lengths.sum()))
-        left_out = symbols < 0
-        if left_out.any():
-            lengths -= np.bincount(np.repeat(np.arange(len(texts)), lengths)[left_out], minlength=len(texts))
-            symbols = symbols[~left_out]
-        return Side(symbols, lengths)
-
-    @staticmethod
-    def _best_lcs_many(sides: Sequence[Side]) -> list[tuple[Triple, int, bool]]:
-        """Per segment, ROUGE-L's kept (P, R, F), the reference it was kept from, and whether a
-        token lies outside the LCS, as :meth:`statistics` has them."""
-        numbers = [s.symbols.tolist() for s in sides]
-        starts = [list(accumulate(s.lengths.tolist(), initial=0)) for s in sides]
-        found = []
-        for i in range(len(sides[0].lengths)):
-            hyp, *refs = [side[at[i] : at[i + 1]] for side, at in zip(numbers, starts)]
-            per_ref = [rouge.lcs_scores(hyp, ref) for ref in refs]
-            k = rouge.best(per_ref)
-            found.append((per_ref[k], k, _outside_lcs(hyp, refs[k], per_ref[k][2])))
-        return found
-
     def statistics_many(self, hyps: Sequence[Analysis], refs: Sequence[Sequence[Analysis]]) -> list[Record]:
-        """:meth:`statistics` of many segments (``refs[i]``: segment i's references): chrF's and
-        ROUGE-N's n-grams matched for all of them at once, a batch at a time."""
+        """:meth:`statistics` of many segments (``refs[i]``: segment i's references): BLEU's,
+        chrF's and ROUGE-N's n-grams matched for all of them at once, a batch at a time."""
         records: list[Record] = []
         for start in range(0, len(hyps), BATCH):
             hyp_batch = hyps[start : start + BATCH]
             ref_batch = refs[start : start + BATCH]
             columns = list(zip(*ref_batch))  # every segment's k-th reference
-            chrf_stats = rouge_n = repeat(None)
+            bleu_stats = chrf_stats = rouge_n = repeat(None)
+            if self.bleu:
+                from .ngram_counts import Side
+
+                bleu_stats = iter(bleu.statistics_of(Side.of_numbers([h.bleu for h in hyp_batch]), [Side.of_numbers([r.bleu for r in c]) for c in columns], self.order))
             if self.chrf is not None:
                 chrf_stats = iter(chrf.statistics_many([h.chrf for h in hyp_batch], [[r.chrf for r in c] for c in columns], self.chrf))
             if self.rouge_n:
                 rouge_n = iter(rouge.ngram_scores_many([h.rouge for h in hyp_batch], [[r.rouge for r in c] for c in columns], self.rouge_n))
-            records += map(self.statistics, hyp_batch, ref_batch, chrf_stats, rouge_n)
+            records += map(self.statistics, hyp_batch, ref_batch, bleu_stats, chrf_stats, rouge_n)
         return records
 
-    def statistics(self, hyp: Analysis, refs: Sequence[Analysis], chrf_stats: tuple[int, ...] | None = None, rouge_n: tuple[float, ...] | None = None) -> Record:
-        """The segment's record; ``chrf_stats`` and ``rouge_n`` when :meth:`statistics_many` has them already."""
-        bleu_stats = bleu.numbered_statistics(hyp.bleu, [r.bleu for r in refs], self.order) if hyp.bleu is not None else None
+    def statistics(
+        self,
+        hyp: Analysis,
+        refs: Sequence[Analysis],
+        bleu_stats: tuple[int, ...] | None = None,
+        chrf_stats: tuple[int, ...] | None = None,
+        rouge_n: tuple[float, ...] | None = None,
+    ) -> Record:
+        """The segment's record; ``bleu_stats``, ``chrf_stats`` and ``rouge_n`` when
+        :meth:`statistics_many` has them already."""
+        if hyp.bleu is not None and bleu_stats is None:
+            bleu_stats = bleu.numbered_statistics(hyp.bleu, [r.bleu for r in refs], self.order)
         rouge_l = rouge_lsum = None
         rouge_ref = 0
         if hyp.rouge is not None and (self.rouge_l or self.rouge_lsum):
@@ -380,6 +377,24 @@ class Analyser:
         ter_stats = ter.numbered_statistics(hyp.ter[0], [r.ter[1] for r in refs]) if hyp.ter is not None else None
         differs = differs or (ter_stats is not None and ter_stats[2] > 0)
         return Record(bleu_stats, rouge_l, rouge_ref, rouge_lsum, word_counts, char_counts, dropped, differs, rouge_n, chrf_stats, ter_stats)
+
+
+def _sequences(side: Side) -> list[list[int]]:
+    """Each segment's tokens of a side, as a list (what rapidfuzz reads fastest)."""
+    numbers = side.symbols.tolist()
+    ends = list(accumulate(side.lengths.tolist()))
+    return [numbers[a:b] for a, b in zip([0, *ends], ends)]
+
+
+def _best_lcs_many(sides: Sequence[Side]) -> list[tuple[Triple, int, bool]]:
+    """Per segment, ROUGE-L's kept (P, R, F), the reference it was kept from, and whether a
+    token lies outside the LCS, as :meth:`Analyser.statistics` has them."""
+    found = []
+    for hyp, *refs in zip(*map(_sequences, sides)):
+        per_ref = [rouge.lcs_scores(hyp, ref) for ref in refs]
+        k = rouge.best(per_ref)
+        found.append((per_ref[k], k, _outside_lcs(hyp, refs[k], per_ref[k][2])))
+    return found
 
 
 @lru_cache(maxsize=1)

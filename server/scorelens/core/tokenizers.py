@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import sys
 from functools import cache, lru_cache
-from typing import Iterable, Protocol, Sequence
+from typing import Protocol, Sequence
 
 import regex
 from rapidfuzz.distance import Levenshtein
@@ -377,16 +377,6 @@ class RougeScoreTokenizer:
     def spans(self, text: str, tokens: Sequence[str]) -> list[Span]:
         lowered, origin = lower(text)
         return _unlower([m.span() for m in self._alnum.finditer(lowered)], origin)
-
-    # every byte but [a-z0-9] to a space
-    _ascii_alnum = bytes(b if chr(b) in "0123456789abcdefghijklmnopqrstuvwxyz" else 32 for b in range(256))
-
-    def unstemmed(self, texts: Iterable[str]) -> list[list[bytes]]:
-        """Each text's tokens before stemming, as ASCII bytes: :meth:`tokens` of many texts at
-        half the cost (no regex, no code-point strings). Lowercased, each non-ASCII code point
-        encodes as one ``?``, which becomes a space as every other non-``[a-z0-9]`` byte does."""
-        table = self._ascii_alnum
-        return [t.lower().encode("ascii", "replace").translate(table).split() for t in texts]
 
     _non_ascii_word_char = regex.compile(r"[^\x00-\x7f](?<=[\p{L}\p{N}])")
 
