@@ -526,13 +526,35 @@ def read_documents(args: argparse.Namespace) -> list[Document]:
 
 @contextmanager
 def worker_pool(jobs: int) -> Iterator[PoolMap]:
-    """A pool of ``jobs`` worker processes' ``map``, for the core's scoring of large inputs."""
+    """A ``map`` for the core's scoring of large inputs in ``jobs`` processes: this one and
+    ``jobs - 1`` workers.
+
+    The workers take the chunks from the first on, this process takes them from the last on,
+    each the next one no one has taken, until they meet. This process's part costs no copying
+    of texts and records between processes, and it would otherwise only wait. It scores its
+    first chunk before the workers start: forked then, they have what that loaded (NumPy, the
+    tables of the words met) without loading it again.
+    """
     from concurrent.futures import ProcessPoolExecutor  # imported only when used
 
     # Ctrl-C reaches the whole process group; only this process handles it, and stops the pool
-    pool = ProcessPoolExecutor(jobs, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN))
+    pool = ProcessPoolExecutor(jobs - 1, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN))
+
+    def shared_map(fn, chunks):
+        chunks = list(chunks)
+        if not chunks:
+            return []
+        ours = {len(chunks) - 1: fn(chunks[-1])}
+        futures = [pool.submit(fn, chunk) for chunk in chunks[:-1]]
+        # a future a worker has not taken yet can be cancelled: then the chunk is ours
+        for i in reversed(range(len(futures))):
+            if not futures[i].cancel():
+                break
+            ours[i] = fn(chunks[i])
+        return [ours[i] if i in ours else futures[i].result() for i in range(len(chunks))]
+
     try:
-        yield pool.map
+        yield shared_map
     finally:
         pool.shutdown(cancel_futures=True)
 
