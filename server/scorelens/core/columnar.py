@@ -11,7 +11,7 @@ jiwer keeps a tab inside a word) takes the tokens of such a text from the text i
 
 from __future__ import annotations
 
-from itertools import chain
+from itertools import chain, repeat
 from typing import Callable, Mapping, Sequence
 
 import numpy as np
@@ -48,22 +48,23 @@ class _Tokens:
     def __init__(self, of_word: Numbers) -> None:
         self.of_word = of_word
         self.flat = _Growing()
-        self.first = _Growing()  # where each word's tokens begin in ``flat``
         self.count = _Growing()
 
     def add(self, word: str) -> None:
         tokens = self.of_word(word)
-        self.first.items.append(len(self.flat.items))
         self.count.items.append(len(tokens))
         self.flat.items.extend(tokens)
 
     def gather(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The tokens of the words ``ids``, end to end, and how many each word gave."""
-        counts = self.count.array()[ids]
+        """The tokens of the words ``ids``, end to end, and where each word's end (a cumulative
+        count)."""
+        count = self.count.array()
+        first = np.cumsum(count) - count  # where each word's tokens begin in ``flat``
+        counts = count[ids]
         ends = np.cumsum(counts)
         # a token's place in ``flat``: its word's first, plus how far into the word it is
-        places = np.repeat(self.first.array()[ids] - ends + counts, counts) + np.arange(ends[-1] if len(ends) else 0)
-        return self.flat.array()[places], counts
+        places = np.repeat(first[ids] - ends + counts, counts) + np.arange(ends[-1] if len(ends) else 0)
+        return self.flat.array()[places], ends
 
 
 class Columns(dict):
@@ -71,19 +72,21 @@ class Columns(dict):
     (this dict: a word's id).
 
     ``by_word`` gives a word's tokens in each word-local stream; ``by_text`` a text's tokens in
-    the other streams, and in the word-local ones for a text that ``plain`` (text, its words)
-    rejects.
+    the other streams, and in the word-local ones (``checked``) for a text that is not plain:
+    its words joined by single spaces, without ``&`` or ``<`` (13a unescapes entities and drops
+    ``<skipped>``; jiwer splits at spaces only).
     """
 
-    def __init__(self, by_word: Mapping[str, Numbers], by_text: Mapping[str, Numbers], plain: Callable[[str, list[str]], bool]) -> None:
+    def __init__(self, by_word: Mapping[str, Numbers], by_text: Mapping[str, Numbers]) -> None:
         self.streams = {name: _Tokens(of_word) for name, of_word in by_word.items()}
         self.by_text = by_text
-        self.plain = plain
         self.checked = [name for name in by_word if name in by_text]
+        self.length = _Growing()  # of each word
 
     def __missing__(self, word: str) -> int:
         for tokens in self.streams.values():
             tokens.add(word)
+        self.length.items.append(len(word))
         number = self[word] = len(self)
         return number
 
@@ -91,27 +94,40 @@ class Columns(dict):
         """Each stream's tokens of ``texts``: one :class:`Side` per stream name."""
         words = list(map(str.split, texts))
         counts = np.fromiter(map(len, words), np.int64, len(words))
-        ids = np.fromiter(map(self.__getitem__, chain.from_iterable(words)), np.int64, int(counts.sum()))
-        bounds = np.concatenate(([0], np.cumsum(counts)))
+        ends = np.cumsum(counts)  # of each text's words
+        ids = np.fromiter(map(self.__getitem__, chain.from_iterable(words)), np.int64, int(ends[-1]) if len(ends) else 0)
         found = {}
         for name, tokens in self.streams.items():
-            symbols, per_word = tokens.gather(ids)
-            found[name] = Side(symbols, np.diff(np.concatenate(([0], np.cumsum(per_word)))[bounds]))
-        if self.checked and not _all_plain(texts, words):
-            odd = [i for i, (text, w) in enumerate(zip(texts, words)) if not self.plain(text, w)]
-            for name in self.checked:
-                found[name] = _spliced(found[name], odd, [self.by_text[name](texts[i]) for i in odd])
+            symbols, word_ends = tokens.gather(ids)
+            found[name] = Side(symbols, _per_text(word_ends, ends))
+        if self.checked:
+            odd = self._odd(texts, counts, ends, ids)
+            if odd:
+                for name in self.checked:
+                    found[name] = _spliced(found[name], odd, [self.by_text[name](texts[i]) for i in odd])
         for name, of_text in self.by_text.items():
             if name not in found:
                 found[name] = Side.of_numbers(list(map(of_text, texts)))
         return found
 
+    def _odd(self, texts: Sequence[str], counts: np.ndarray, ends: np.ndarray, ids: np.ndarray) -> list[int]:
+        """The texts that are not plain. A text is its words (no whitespace in them) and
+        whitespace: it is its words joined by single spaces exactly when it has as many
+        characters as its words and one more for each gap between two, and that many spaces."""
+        gaps = np.maximum(counts - 1, 0)
+        size = np.fromiter(map(len, texts), np.int64, len(texts))
+        spaces = np.fromiter(map(str.count, texts, repeat(" ")), np.int64, len(texts))
+        odd = (size != _per_text(np.cumsum(self.length.array()[ids]), ends) + gaps) | (spaces != gaps)
+        joined = "".join(texts)
+        if "&" in joined or "<" in joined:
+            odd |= np.fromiter(("&" in text or "<" in text for text in texts), bool, len(texts))
+        return np.flatnonzero(odd).tolist()
 
-def _all_plain(texts: Sequence[str], words: list[list[str]]) -> bool:
-    """Whether every text is its words joined by single spaces, with no ``&`` or ``<``: the
-    batch at once (the joined words hold no line break, so no text may hold one either)."""
-    joined = "\n".join(texts)
-    return "&" not in joined and "<" not in joined and joined == "\n".join(map(" ".join, words))
+
+def _per_text(cumulative: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Per text, the sum of its words' values, from their running sum and where each text's
+    words end."""
+    return np.diff(np.concatenate(([0], cumulative))[ends], prepend=0)
 
 
 def _spliced(side: Side, rows: list[int], tokens: list[Sequence[int]]) -> Side:

@@ -278,7 +278,7 @@ class Analyser:
     def _columns(self) -> Columns:
         from .columnar import Columns  # numpy is loaded only when scoring from texts
 
-        return Columns(self.word_streams, self.text_streams, _plain)
+        return Columns(self.word_streams, self.text_streams)
 
     def _records_from_texts(self, columns: Sequence[Sequence[str]]) -> list[Record]:
         """:meth:`records` of :data:`FROM_TEXTS` metrics: a batch's texts made into token
@@ -389,12 +389,14 @@ def _sequences(side: Side) -> list[list[int]]:
 def _best_lcs_many(sides: Sequence[Side]) -> list[tuple[Triple, int, bool]]:
     """Per segment, ROUGE-L's kept (P, R, F), the reference it was kept from, and whether a
     token lies outside the LCS, as :meth:`Analyser.statistics` has them."""
-    found = []
-    for hyp, *refs in zip(*map(_sequences, sides)):
-        per_ref = [rouge.lcs_scores(hyp, ref) for ref in refs]
-        k = rouge.best(per_ref)
-        found.append((per_ref[k], k, _outside_lcs(hyp, refs[k], per_ref[k][2])))
-    return found
+    import numpy as np
+
+    hyps, *refs = map(_sequences, sides)
+    figures, top = rouge.lcs_scores_many(hyps, refs)
+    hyp_len = sides[0].lengths
+    ref_len = np.choose(top, [s.lengths for s in sides[1:]])
+    outside = (hyp_len != ref_len) | ((hyp_len > 0) & (figures[:, 2] < 1))  # as _outside_lcs
+    return list(zip(map(tuple, figures.tolist()), top.tolist(), outside.tolist()))
 
 
 @lru_cache(maxsize=1)
