@@ -14,7 +14,6 @@ import argparse
 import gc
 import importlib
 import json
-import logging
 import math
 import os
 import signal
@@ -53,8 +52,6 @@ from .core.rouge import RougeScore
 from .core.text import sacrebleu_lines, segment_spans
 from .core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
 from .core.wer import ErrorCounts
-from .pairing_rules import NoReferences, find_references
-from .language_model import ModelUnavailable, load
 from .summary import HUNDREDS, comparison_dict, fluency_dict, metric_label, scores_dict, segment_dict
 from .textfile import BOM, BOM_NOTE, DEFAULT_MAX_BYTES, UnreadableText, decode, read_text, too_large
 
@@ -497,6 +494,8 @@ def found_references(hypothesis: str) -> list[str]:
     The path is made absolute first, so ``hyp/NAME`` is found however the hypothesis is written (from
     inside ``hyp/`` too); references are named as the hypothesis is, relative or absolute.
     """
+    from .pairing_rules import NoReferences, find_references  # imported only when used
+
     resolved = Path(os.path.abspath(hypothesis))  # not resolve(): a symlinked hypothesis pairs where it is linked
     try:
         found = find_references(resolved)
@@ -650,6 +649,8 @@ def score_perplexity(args: argparse.Namespace, hypothesis: Document) -> Perplexi
     """The hypothesis's fluency when ``--metrics`` has ppl (``--lm`` is checked before any file is read)."""
     if PPL not in args.metrics:
         return None
+    from .language_model import ModelUnavailable, load  # imported only when used
+
     try:
         config = FluencyConfig(tokenize=args.lm_tokenize, outlier_z=args.lm_outlier_z)
         model = load(args.lm)
@@ -1293,6 +1294,8 @@ def run_serve(args: argparse.Namespace) -> int:
 
 def serve_tcp(host: str, port: int, once: bool) -> int:
     """Listen until interrupted; each client gets a fresh ``scorelens serve`` (see lsp/tcp.py)."""
+    import logging  # imported only when used
+
     from .lsp import tcp
 
     logging.basicConfig(level=logging.INFO, format="scorelens: %(message)s")
