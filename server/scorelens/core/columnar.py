@@ -67,18 +67,28 @@ class _Tokens:
         return self.flat.array()[places], ends
 
 
+class _Words(_Tokens):
+    """A stream of exactly one token a word (jiwer's words)."""
+
+    def add(self, word: str) -> None:
+        self.flat.items.extend(self.of_word(word))
+
+    def gather(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return self.flat.array()[ids], np.arange(1, len(ids) + 1)
+
+
 class Columns(dict):
     """Token streams of a batch of texts (:meth:`side`), from a table of the words met so far
     (this dict: a word's id).
 
-    ``by_word`` gives a word's tokens in each word-local stream; ``by_text`` a text's tokens in
-    the other streams, and in the word-local ones (``checked``) for a text that is not plain:
-    its words joined by single spaces, without ``&`` or ``<`` (13a unescapes entities and drops
-    ``<skipped>``; jiwer splits at spaces only).
+    ``by_word`` gives a word's tokens in each word-local stream (exactly one in those named
+    ``single``); ``by_text`` a text's tokens in the other streams, and in the word-local ones
+    (``checked``) for a text that is not plain: its words joined by single spaces, without ``&``
+    or ``<`` (13a unescapes entities and drops ``<skipped>``; jiwer splits at spaces only).
     """
 
-    def __init__(self, by_word: Mapping[str, Numbers], by_text: Mapping[str, Numbers]) -> None:
-        self.streams = {name: _Tokens(of_word) for name, of_word in by_word.items()}
+    def __init__(self, by_word: Mapping[str, Numbers], by_text: Mapping[str, Numbers], single: Sequence[str] = ()) -> None:
+        self.streams = {name: (_Words if name in single else _Tokens)(of_word) for name, of_word in by_word.items()}
         self.by_text = by_text
         self.checked = [name for name in by_word if name in by_text]
         self.length = _Growing()  # of each word
@@ -119,8 +129,9 @@ class Columns(dict):
         spaces = np.fromiter(map(str.count, texts, repeat(" ")), np.int64, len(texts))
         odd = (size != _per_text(np.cumsum(self.length.array()[ids]), ends) + gaps) | (spaces != gaps)
         joined = "".join(texts)
-        if "&" in joined or "<" in joined:
-            odd |= np.fromiter(("&" in text or "<" in text for text in texts), bool, len(texts))
+        for char in "&<":
+            if char in joined:
+                odd |= np.fromiter(map(str.__contains__, texts, repeat(char)), bool, len(texts))
         return np.flatnonzero(odd).tolist()
 
 

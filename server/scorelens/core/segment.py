@@ -278,7 +278,7 @@ class Analyser:
     def _columns(self) -> Columns:
         from .columnar import Columns  # numpy is loaded only when scoring from texts
 
-        return Columns(self.word_streams, self.text_streams)
+        return Columns(self.word_streams, self.text_streams, single=["words"])
 
     def _records_from_texts(self, columns: Sequence[Sequence[str]]) -> list[Record]:
         """:meth:`records` of :data:`FROM_TEXTS` metrics: a batch's texts made into token
