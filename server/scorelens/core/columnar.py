@@ -49,46 +49,47 @@ class _Tokens:
         self.of_word = of_word
         self.flat = _Growing()
         self.count = _Growing()
+        self.single = True  # whether every word so far has exactly one token
 
     def add(self, word: str) -> None:
         tokens = self.of_word(word)
         self.count.items.append(len(tokens))
         self.flat.items.extend(tokens)
+        self.single = self.single and len(tokens) == 1
 
-    def gather(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The tokens of the words ``ids``, end to end, and where each word's end (a cumulative
-        count)."""
+    def gather(self, ids: np.ndarray, counts: np.ndarray, ends: np.ndarray) -> Side:
+        """The tokens of texts whose words are ``ids``: ``counts`` words a text, ending at
+        ``ends``."""
+        if self.single:  # jiwer's words, rouge-score's tokens as units (see Columns)
+            return Side(self.flat.array()[ids], counts)
         count = self.count.array()
         first = np.cumsum(count) - count  # where each word's tokens begin in ``flat``
-        counts = count[ids]
-        ends = np.cumsum(counts)
+        per_word = count[ids]
+        word_ends = np.cumsum(per_word)
         # a token's place in ``flat``: its word's first, plus how far into the word it is
-        places = np.repeat(first[ids] - ends + counts, counts) + np.arange(ends[-1] if len(ends) else 0)
-        return self.flat.array()[places], ends
-
-
-class _Words(_Tokens):
-    """A stream of exactly one token a word (jiwer's words)."""
-
-    def add(self, word: str) -> None:
-        self.flat.items.extend(self.of_word(word))
-
-    def gather(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return self.flat.array()[ids], np.arange(1, len(ids) + 1)
+        places = np.repeat(first[ids] - word_ends + per_word, per_word) + np.arange(word_ends[-1] if len(ids) else 0)
+        return Side(self.flat.array()[places], _per_text(word_ends, ends))
 
 
 class Columns(dict):
     """Token streams of a batch of texts (:meth:`side`), from a table of the words met so far
     (this dict: a word's id).
 
-    ``by_word`` gives a word's tokens in each word-local stream (exactly one in those named
-    ``single``); ``by_text`` a text's tokens in the other streams, and in the word-local ones
-    (``checked``) for a text that is not plain: its words joined by single spaces, without ``&``
-    or ``<`` (13a unescapes entities and drops ``<skipped>``; jiwer splits at spaces only).
+    ``by_word`` gives a word's tokens in each word-local stream; ``by_text`` a text's tokens in
+    the other streams, and in the word-local ones (``checked``) for a text that is not plain: its
+    words joined by single spaces, without ``&`` or ``<`` (13a unescapes entities and drops
+    ``<skipped>``; jiwer splits at spaces only). ``split`` makes a text's words (when no stream
+    is checked, any units its streams are local to).
     """
 
-    def __init__(self, by_word: Mapping[str, Numbers], by_text: Mapping[str, Numbers], single: Sequence[str] = ()) -> None:
-        self.streams = {name: (_Words if name in single else _Tokens)(of_word) for name, of_word in by_word.items()}
+    def __init__(
+        self,
+        by_word: Mapping[str, Numbers],
+        by_text: Mapping[str, Numbers],
+        split: Callable[[str], list] = str.split,
+    ) -> None:
+        self.streams = {name: _Tokens(of_word) for name, of_word in by_word.items()}
+        self.split = split
         self.by_text = by_text
         self.checked = [name for name in by_word if name in by_text]
         self.length = _Growing()  # of each word
@@ -102,14 +103,11 @@ class Columns(dict):
 
     def side(self, texts: Sequence[str]) -> dict[str, Side]:
         """Each stream's tokens of ``texts``: one :class:`Side` per stream name."""
-        words = list(map(str.split, texts))
+        words = list(map(self.split, texts))
         counts = np.fromiter(map(len, words), np.int64, len(words))
         ends = np.cumsum(counts)  # of each text's words
         ids = np.fromiter(map(self.__getitem__, chain.from_iterable(words)), np.int64, int(ends[-1]) if len(ends) else 0)
-        found = {}
-        for name, tokens in self.streams.items():
-            symbols, word_ends = tokens.gather(ids)
-            found[name] = Side(symbols, _per_text(word_ends, ends))
+        found = {name: tokens.gather(ids, counts, ends) for name, tokens in self.streams.items()}
         if self.checked:
             odd = self._odd(texts, counts, ends, ids)
             if odd:

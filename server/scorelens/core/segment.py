@@ -222,8 +222,14 @@ class Analyser:
             if bleu_word is not None:
                 self.word_streams["bleu"] = bleu_word
             self.text_streams["bleu"] = self.bleu_tokens
+        self.split = str.split
         if self.rouge:
             self.word_streams["rouge"] = rouge_word
+            tokenizer = config.rouge.tokenizer
+            if not (self.bleu or self.wer) and isinstance(tokenizer, RougeScoreTokenizer):
+                # ROUGE alone: rouge-score's unstemmed tokens are the units, looked up as bytes
+                self.split = tokenizer.ascii_words
+                self.word_streams["rouge"] = lambda token: rouge_word(token.decode("ascii"))
         if self.wer:
             self.word_streams["words"] = lambda word: (word_number(word),)
             self.text_streams["words"] = self.word_numbers
@@ -278,7 +284,7 @@ class Analyser:
     def _columns(self) -> Columns:
         from .columnar import Columns  # numpy is loaded only when scoring from texts
 
-        return Columns(self.word_streams, self.text_streams, single=["words"])
+        return Columns(self.word_streams, self.text_streams, split=self.split)
 
     def _records_from_texts(self, columns: Sequence[Sequence[str]]) -> list[Record]:
         """:meth:`records` of :data:`FROM_TEXTS` metrics: a batch's texts made into token

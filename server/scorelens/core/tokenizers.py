@@ -382,6 +382,16 @@ class RougeScoreTokenizer:
         lowered, origin = lower(text)
         return _unlower([m.span() for m in self._alnum.finditer(lowered)], origin)
 
+    # every byte but [a-z0-9] to a space
+    _ascii_alnum = bytes(b if chr(b) in "0123456789abcdefghijklmnopqrstuvwxyz" else 32 for b in range(256))
+
+    @classmethod
+    def ascii_words(cls, text: str) -> list[bytes]:
+        """The text's tokens before stemming, as ASCII bytes: :meth:`tokens` at half the cost (no
+        regex, no code-point strings). Lowercased, each non-ASCII code point encodes as one
+        ``?``, which becomes a space as every other byte but ``[a-z0-9]`` does."""
+        return text.lower().encode("ascii", "replace").translate(cls._ascii_alnum).split()
+
     _non_ascii_word_char = regex.compile(r"[^\x00-\x7f](?<=[\p{L}\p{N}])")
 
     @classmethod
