@@ -19,6 +19,8 @@ from .. import __version__
 from .tokenizers import Tokenizer, bleu_tokenizer
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from .ngram_counts import Side
 
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
@@ -142,9 +144,9 @@ def numbered_statistics(hyp: Sequence[int], refs: Sequence[Sequence[int]], order
     return (hyp_len, ref_len, *correct, *[max(hyp_len - n, 0) for n in range(order)])
 
 
-def statistics_of(hyp: Side, refs: Sequence[Side], order: int = 4) -> list[tuple[int, ...]]:
+def statistics_of(hyp: Side, refs: Sequence[Side], order: int = 4) -> np.ndarray:
     """:func:`numbered_statistics` of many segments at once (``refs``: every segment's k-th
-    reference, for each k), their n-grams matched in numpy by :mod:`.ngram_counts`."""
+    reference, for each k), a row each, their n-grams matched in numpy by :mod:`.ngram_counts`."""
     import numpy as np
 
     from .ngram_counts import clipped
@@ -157,7 +159,7 @@ def statistics_of(hyp: Side, refs: Sequence[Side], order: int = 4) -> list[tuple
         ref_len = np.where((nearer < 0) | ((nearer == 0) & (lengths < ref_len)), lengths, ref_len)
     correct = clipped([hyp, *refs], range(1, order + 1))
     totals = [np.maximum(hyp_len - n, 0) for n in range(order)]
-    return list(map(tuple, np.stack([hyp_len, ref_len, *correct.values(), *totals], axis=1).tolist()))
+    return np.stack([hyp_len, ref_len, *correct.values(), *totals], axis=1)
 
 
 def statistics(hyp: Sequence[Hashable], refs: Sequence[Sequence[Hashable]], order: int = 4) -> list[int]:

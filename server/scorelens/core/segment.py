@@ -15,6 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import accumulate, chain, count, repeat
+from operator import itemgetter
 from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence
 
 from . import bleu, chrf, rouge, ter, wer
@@ -23,6 +24,8 @@ from .rouge import ROUGE_N
 from .tokenizers import RougeScoreTokenizer, jiwer_words
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from .columnar import Columns
     from .ngram_counts import Side
 
@@ -290,31 +293,40 @@ class Analyser:
         """:meth:`records` of :data:`FROM_TEXTS` metrics: a batch's texts made into token
         arrays together (:mod:`.columnar`), BLEU's and ROUGE-N's n-grams matched for the whole
         batch, ROUGE-L and WER one rapidfuzz call per segment (no per-text objects)."""
+        import numpy as np
+
         records: list[Record] = []
         for start in range(0, len(columns[0]), TEXT_BATCH):
             batch = [column[start : start + TEXT_BATCH] for column in columns]
             hyp, *refs = map(self._columns.side, batch)
-            bleu_stats = bleu.statistics_of(hyp["bleu"], [r["bleu"] for r in refs], self.order) if self.bleu else repeat(None)
-            rouge_n = rouge.ngram_scores_of([hyp["rouge"], *(r["rouge"] for r in refs)], self.rouge_n) if self.rouge_n else repeat(None)
-            lcs = _best_lcs_many([hyp["rouge"], *(r["rouge"] for r in refs)]) if self.rouge_l else repeat((None, 0, False))
-            # jiwer has one reference per hypothesis: the first
-            word_counts = map(wer.tally, _sequences(refs[0]["words"]), _sequences(hyp["words"])) if self.wer else repeat(None)
-            dropped = {
-                i
-                for texts in batch
-                if not "".join(texts).isascii()  # one call for an ASCII column
-                for i, text in enumerate(texts)
-                if not text.isascii() and RougeScoreTokenizer.dropped(text)
-            } if self.check_dropped else ()
-            records += [
-                Record(
-                    b, rouge_l, rouge_ref, None, w, None, i in dropped,
-                    # an unmatched unigram, a word error, a token outside the LCS: as statistics()
-                    (b is not None and b[2] < b[0]) or (w is not None and any(w[1:])) or outside,
-                    n,
-                )
-                for i, b, (rouge_l, rouge_ref, outside), w, n in zip(range(len(batch[0])), bleu_stats, lcs, word_counts, rouge_n)
-            ]
+            # whether the segment has a finding, as statistics() has it
+            differs = np.zeros(len(batch[0]), bool)
+            bleu_stats = rouge_l = word_counts = rouge_n = repeat(None)
+            rouge_ref = repeat(0)
+            if self.bleu:
+                stats = bleu.statistics_of(hyp["bleu"], [r["bleu"] for r in refs], self.order)
+                differs |= stats[:, 2] < stats[:, 0]  # an unmatched unigram
+                bleu_stats = map(tuple, stats.tolist())
+            if self.rouge_n:
+                rouge_n = rouge.ngram_scores_of([hyp["rouge"], *(r["rouge"] for r in refs)], self.rouge_n)
+            if self.rouge_l:
+                figures, top, outside = _best_lcs_many([hyp["rouge"], *(r["rouge"] for r in refs)])
+                differs |= outside  # a token outside the LCS
+                rouge_l, rouge_ref = map(tuple, figures.tolist()), top.tolist()
+            if self.wer:
+                # jiwer has one reference per hypothesis: the first
+                hyp_words, ref_words = hyp["words"], refs[0]["words"]
+                word_counts = list(map(wer.tally, _sequences(ref_words), _sequences(hyp_words)))
+                hits = np.fromiter(map(itemgetter(0), word_counts), np.int64, len(word_counts))
+                differs |= (hits != hyp_words.lengths) | (hits != ref_words.lengths)  # a word error
+            dropped = repeat(False)
+            if self.check_dropped:
+                dropped = np.zeros(len(batch[0]), bool)
+                for texts in batch:
+                    if not "".join(texts).isascii():  # one call for an ASCII column
+                        dropped[[i for i, text in enumerate(texts) if not text.isascii() and RougeScoreTokenizer.dropped(text)]] = True
+                dropped = dropped.tolist()
+            records += map(Record, bleu_stats, rouge_l, rouge_ref, repeat(None), word_counts, repeat(None), dropped, differs.tolist(), rouge_n)
         return records
 
     def statistics_many(self, hyps: Sequence[Analysis], refs: Sequence[Sequence[Analysis]]) -> list[Record]:
@@ -329,7 +341,8 @@ class Analyser:
             if self.bleu:
                 from .ngram_counts import Side
 
-                bleu_stats = iter(bleu.statistics_of(Side.of_numbers([h.bleu for h in hyp_batch]), [Side.of_numbers([r.bleu for r in c]) for c in columns], self.order))
+                stats = bleu.statistics_of(Side.of_numbers([h.bleu for h in hyp_batch]), [Side.of_numbers([r.bleu for r in c]) for c in columns], self.order)
+                bleu_stats = map(tuple, stats.tolist())
             if self.chrf is not None:
                 chrf_stats = iter(chrf.statistics_many([h.chrf for h in hyp_batch], [[r.chrf for r in c] for c in columns], self.chrf))
             if self.rouge_n:
@@ -392,9 +405,9 @@ def _sequences(side: Side) -> list[list[int]]:
     return [numbers[a:b] for a, b in zip([0, *ends], ends)]
 
 
-def _best_lcs_many(sides: Sequence[Side]) -> list[tuple[Triple, int, bool]]:
-    """Per segment, ROUGE-L's kept (P, R, F), the reference it was kept from, and whether a
-    token lies outside the LCS, as :meth:`Analyser.statistics` has them."""
+def _best_lcs_many(sides: Sequence[Side]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per segment, ROUGE-L's kept (P, R, F) (a row each), the reference it was kept from, and
+    whether a token lies outside the LCS, as :meth:`Analyser.statistics` has them."""
     import numpy as np
 
     hyps, *refs = map(_sequences, sides)
@@ -402,7 +415,7 @@ def _best_lcs_many(sides: Sequence[Side]) -> list[tuple[Triple, int, bool]]:
     hyp_len = sides[0].lengths
     ref_len = np.choose(top, [s.lengths for s in sides[1:]])
     outside = (hyp_len != ref_len) | ((hyp_len > 0) & (figures[:, 2] < 1))  # as _outside_lcs
-    return list(zip(map(tuple, figures.tolist()), top.tolist(), outside.tolist()))
+    return figures, top, outside
 
 
 @lru_cache(maxsize=1)
