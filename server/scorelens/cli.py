@@ -1347,3 +1347,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if collecting:  # main() called in a process that goes on (tests)
             gc.enable()
+
+
+def run() -> None:
+    """The ``scorelens`` command and ``python -m scorelens``: :func:`main`, then the process ends.
+
+    A command that scores and exits leaves its memory to the operating system: the interpreter's
+    teardown would free the corpus and the word tables object by object and walk every object
+    once more for cycles, for nothing (30 ms of a 0.4 s run on 10,000 lines). ``serve``, a
+    long-lived server with its own threads and handlers, ends as usual.
+    """
+    code = main()
+    if sys.argv[1:2] == ["serve"]:
+        sys.exit(code)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:  # the reader went away before the last of the output
+        code = 128 + 13
+    os._exit(code)
