@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
 from itertools import chain
+from operator import itemgetter
 from typing import Callable, Iterable, Iterator, Sequence
 
 from . import bleu, chrf, rouge, ter, wer
@@ -520,7 +521,7 @@ class Corpus:
             new = self._analyse.statistics_many(hyps, refs)
         old = [r for r in self._results[start:stop] if r is not None]
         self._results[start:stop] = new
-        self._differs[start:stop] = bytes(r.differs for r in new)
+        self._differs[start:stop] = bytes(map(itemgetter(_DIFFERS), new))
         self._account_all(old, -1)
         self._account_all(new, 1)
 
@@ -546,12 +547,12 @@ class Corpus:
         """Add (``sign`` 1) or take away (-1) many records at once, summing column by column."""
         if not records:
             return
-        columns = list(zip(*records))
+        # only the summed fields are taken out of the records (half the time of transposing them)
         for field_, into in self._sums:
-            for k, total in enumerate(map(sum, zip(*columns[field_]))):
+            for k, total in enumerate(map(sum, zip(*map(itemgetter(field_), records)))):
                 into[k] += sign * total
-        self._dropped += sign * sum(columns[_DROPPED])
-        self._differing += sign * sum(columns[_DIFFERS])
+        self._dropped += sign * sum(map(itemgetter(_DROPPED), records))
+        self._differing += sign * sum(map(itemgetter(_DIFFERS), records))
 
     def _account(self, r: Record | None, sign: int) -> None:
         if r is None:
