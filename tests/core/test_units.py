@@ -230,3 +230,17 @@ def test_scores_without_a_segment_are_the_scores_of_the_others():
         assert abs(mine.rouge_n["rouge2"].fmeasure - theirs.rouge_n["rouge2"].fmeasure) <= TOL
         assert mine.wer == theirs.wer
     assert corpus.scores_without(3).bleu.score != corpus.scores().bleu.score
+
+
+def test_token_sequences_for_rapidfuzz_keep_which_tokens_are_equal():
+    """ROUGE-L and WER from texts hand rapidfuzz each segment's tokens as a string, one code
+    point a token (surrogates too), or as a list when a number is past the last code point."""
+    import numpy as np
+
+    from scorelens.core.ngram_counts import Side
+    from scorelens.core.segment import _sequences
+
+    small = Side(np.array([5, 0xD800, 5, 7]), np.array([3, 0, 1]))
+    assert [list(map(ord, s)) for s in _sequences(small)] == [[5, 0xD800, 5], [], [7]]
+    large = Side(np.array([5, 1 << 40, 5, 7]), np.array([3, 0, 1]))
+    assert _sequences(large) == [[5, 1 << 40, 5], [], [7]]

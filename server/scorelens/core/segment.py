@@ -398,11 +398,16 @@ class Analyser:
         return Record(bleu_stats, rouge_l, rouge_ref, rouge_lsum, word_counts, char_counts, dropped, differs, rouge_n, chrf_stats, ter_stats)
 
 
-def _sequences(side: Side) -> list[list[int]]:
-    """Each segment's tokens of a side, as a list (what rapidfuzz reads fastest)."""
-    numbers = side.symbols.tolist()
+def _sequences(side: Side) -> Sequence[Sequence[int]]:
+    """Each segment's tokens of a side, for rapidfuzz: a string of one code point a token when
+    the numbers are code points (rapidfuzz reads a str in C, where it converts a list element by
+    element), else a list."""
+    if not len(side.symbols) or side.symbols.max() < 0x110000:
+        joined = side.symbols.astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
+    else:
+        joined = side.symbols.tolist()
     ends = list(accumulate(side.lengths.tolist()))
-    return [numbers[a:b] for a, b in zip([0, *ends], ends)]
+    return [joined[a:b] for a, b in zip([0, *ends], ends)]
 
 
 def _best_lcs_many(sides: Sequence[Side]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
