@@ -217,24 +217,27 @@ class Analyser:
         if bleu_word is not None and self.bleu + self.rouge + self.wer > 1:  # one stream is as fast alone
             self.by_word = _WordEntries(bleu_word, rouge_word if self.rouge else _nothing, word_number).__getitem__
         # Scored from texts (see records): each stream's tokens of a word, for the word-local
-        # ones (for a plain text), and of a text (the others, and a text that is not plain)
+        # ones (for a plain text), and of a text (the others, and a text that is not plain).
+        # With several streams, a word's tokens are those of its entry, made once for both ways:
+        # an edit after a cold start from texts finds its words' entries.
         self.from_texts = bool(metrics) and metrics <= FROM_TEXTS
         self.word_streams: dict[str, Callable[[str], Tokens]] = {}
         self.text_streams: dict[str, Callable[[str], Tokens]] = {}
+        entry = self.by_word
         if self.bleu:
             if bleu_word is not None:
-                self.word_streams["bleu"] = bleu_word
+                self.word_streams["bleu"] = (lambda word: entry(word)[0]) if entry else bleu_word
             self.text_streams["bleu"] = self.bleu_tokens
         self.split = str.split
         if self.rouge:
-            self.word_streams["rouge"] = rouge_word
+            self.word_streams["rouge"] = (lambda word: entry(word)[1]) if entry else rouge_word
             tokenizer = config.rouge.tokenizer
             if not (self.bleu or self.wer) and isinstance(tokenizer, RougeScoreTokenizer):
                 # ROUGE alone: rouge-score's unstemmed tokens are the units, looked up as bytes
                 self.split = tokenizer.ascii_words
                 self.word_streams["rouge"] = lambda token: rouge_word(token.decode("ascii"))
         if self.wer:
-            self.word_streams["words"] = lambda word: (word_number(word),)
+            self.word_streams["words"] = (lambda word: (entry(word)[2],)) if entry else (lambda word: (word_number(word),))
             self.text_streams["words"] = self.word_numbers
 
     def __call__(self, text: str) -> Analysis:
