@@ -15,8 +15,10 @@ insertions, deletions). It then times, on the same lines:
   either), in process and as a whole ``scorelens score -m ...`` process;
 - ``scorelens score --json`` as a whole process, cold, on the two texts written to files: the
   interpreter's start, the imports, reading, scoring and printing all inside the timing; with
-  its default ``--jobs`` (the CPUs available: worker processes from ``POOL_MINIMUM`` segments
-  on, their start timed too) and with ``-j 1`` (one process);
+  its default ``--jobs`` (the CPUs available: from ``POOL_MINIMUM`` segments on, that process
+  and workers it starts, their start timed too) and with ``-j 1`` (one process). The package
+  is byte-compiled first, as an installed one is (an environment with PYTHONDONTWRITEBYTECODE
+  would otherwise have every process compile it again);
 - ScoreLens incremental: one hypothesis line replaced mid-document, then ``scores()``
   (median over ``--edits`` edits), with BLEU + ROUGE-L + WER and with every metric, and a line
   inserted mid-document (every later line re-paired);
@@ -34,6 +36,7 @@ reported. This is not a test.
 from __future__ import annotations
 
 import argparse
+import compileall
 import datetime
 import gc
 import json
@@ -415,6 +418,8 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s]
 
+    # as an installed package is (pip byte-compiles it): a scorelens process reads the bytecode
+    compileall.compile_dir(str(ROOT / "server" / "scorelens"), quiet=1)
     load_before = os.getloadavg()
     rows = []
     source = generate(1)[2]
@@ -469,8 +474,9 @@ def main(argv=None) -> None:
         f"Text: {source}, 20-30 tokens a line, {ERROR_RATE:.0%} word errors, seed {SEED}. "
         f"Wall-clock times, best of {args.repeat}; ScoreLens's figures were checked equal to the peers' (1e-9), "
         f"and the CLI's to the in-process ones. A whole `scorelens score --json` process is timed from its start to its "
-        f"exit (interpreter, imports, reading both files, scoring, printing); by default it starts {jobs} worker "
-        f"processes for {POOL_MINIMUM:,} segments or more, `-j 1` scores in the one process."
+        f"exit (interpreter, imports, reading both files, scoring, printing), its package byte-compiled as an installed "
+        f"one is; by default it scores {POOL_MINIMUM:,} segments or more in {jobs} processes (itself and {jobs - 1} "
+        f"worker{'s' if jobs > 2 else ''}), `-j 1` in the one process."
     )
     print(table)
     print()

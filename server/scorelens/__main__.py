@@ -1,5 +1,5 @@
 """``python -m scorelens``: the same command line as the ``scorelens`` script."""
 
-from .cli import main
+from .cli import run
 
-raise SystemExit(main())
+run()

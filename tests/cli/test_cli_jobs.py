@@ -76,3 +76,10 @@ def test_jobs_must_be_a_positive_number(run, jobs):
     result = run("score", MT_HYP, "-r", MT_REFS[0], "--jobs", jobs)
     assert result.code == 2
     assert "expected a number of processes, 1 or more" in result.err
+
+
+def test_worker_pool_map_keeps_the_order():
+    """This process and the workers share the chunks; the results come back in the chunks' order."""
+    with cli.worker_pool(2) as pool_map:
+        assert pool_map(abs, range(-40, 0)) == list(range(40, 0, -1))
+        assert pool_map(abs, []) == []

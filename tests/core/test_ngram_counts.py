@@ -1,5 +1,6 @@
-"""The batched n-gram matcher behind chrF and ROUGE-N against the plain definition: the size of
-the multiset intersection of two segments' n-grams (Counter's ``&``), for every order asked."""
+"""The batched n-gram matcher behind chrF, ROUGE-N and BLEU against the plain definition: the
+size of the multiset intersection of two segments' n-grams (Counter's ``&``), for every order
+asked."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorelens.core import ngram_counts
 from scorelens.core.ngram_counts import Side, matches
 
 # small alphabets make repeats (the clipping), a large one forces keys to be re-ranked
@@ -50,3 +52,23 @@ def test_number_matches_are_the_clipped_counts(pairs):
     found = matches([Side.of_numbers(hyps), Side.of_numbers(refs)], [1, 2, 3])
     for n in (1, 2, 3):
         assert found[n][0].tolist() == [clipped(h, r, n) for h, r in zip(hyps, refs)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(batches())
+def test_bleu_matches_are_clipped_by_the_largest_reference_count(batch):
+    """BLEU's clipping: each hypothesis n-gram matched at most as often as the one reference that
+    has it most often has it (Counter's ``|`` of the references)."""
+    hyps, refs, orders = batch
+    if not hyps:
+        return
+    found = ngram_counts.clipped([Side.of_texts(hyps), *(Side.of_texts(r) for r in refs)], orders)
+    for n in orders:
+        expected = []
+        for i, h in enumerate(hyps):
+            grams = [Counter(tuple(side[j : j + n]) for j in range(len(side) - n + 1)) for side in (h, *(r[i] for r in refs))]
+            ceiling = Counter()
+            for ref in grams[1:]:
+                ceiling |= ref
+            expected.append(sum((grams[0] & ceiling).values()))
+        assert found[n].tolist() == expected, n

@@ -109,14 +109,31 @@ def records_from_analyses(analyse: Analyser, columns: list[list[str]]):
     return analyse.statistics_many(list(map(analyse, columns[0])), list(zip(*[map(analyse, c) for c in columns[1:]])))
 
 
-@examples(200)
-@given(data=line_corpus(max_lines=9), stem=st.booleans(), types=st.sets(st.sampled_from(["rouge1", "rouge2", "rouge4", "rougeL"]), min_size=1))
-@example(data=(["İstanbul \u212a naïve ΣΑΣ", "", "x\x00y cats"], [["istanbul k naive", "a", "x y cat"]]), stem=True, types={"rouge1", "rougeL"})
-def test_rouge_from_texts_equals_from_analyses(data, stem, types):
-    """ROUGE alone is scored straight from texts (a batch's tokens as bytes, numbered at once):
-    the same records as from each text's analysis."""
+@examples(300)
+@given(
+    data=line_corpus(max_lines=9),
+    metrics=st.sets(st.sampled_from(["bleu", "wer", "rouge1", "rouge2", "rouge4", "rougeL"]), min_size=1),
+    tokenize=st.sampled_from(["13a", "13a", "intl", "char", "none"]),
+    lowercase=st.booleans(),
+    wer_transform=st.sampled_from(["default", "lowercase"]),
+    rouge_tokenizer=st.sampled_from(["rouge-score", "unicode"]),
+    stem=st.booleans(),
+)
+@example(
+    data=(["İstanbul \u212a naïve ΣΑΣ", "", "x\x00y cats"], [["istanbul k naive", "a", "x y cat"]]),
+    metrics={"rouge1", "rougeL"}, tokenize="13a", lowercase=False, wer_transform="default", rouge_tokenizer="rouge-score", stem=True,
+)
+@example(  # paragraphs: texts with line breaks, which 13a joins (and "-\n" glues)
+    data=(["a well-\nknown cat\nsat", "the &amp; cat", "x\ty  z"], [["a well-known cat sat", "the & cat\n", "x y z"], ["a\nb", "", "x\ty z"]]),
+    metrics={"bleu", "wer", "rougeL"}, tokenize="13a", lowercase=True, wer_transform="lowercase", rouge_tokenizer="rouge-score", stem=False,
+)
+def test_from_texts_equals_from_analyses(data, metrics, tokenize, lowercase, wer_transform, rouge_tokenizer, stem):
+    """BLEU, WER and ROUGE are scored straight from texts (a batch's words looked up at once,
+    texts whose words are not their tokens taken apart): the same records as from each text's
+    analysis."""
     hyps, refs = data
-    analyse = Analyser(config(types, stem=stem))
+    cfg = config(metrics, wer_transform=wer_transform, rouge_tokenizer=rouge_tokenizer, stem=stem, tokenize=tokenize, lowercase=lowercase)
+    analyse = Analyser(cfg)
     assert analyse.from_texts
     assert analyse.records([hyps, *refs]) == records_from_analyses(analyse, [hyps, *refs])
 
@@ -213,3 +230,17 @@ def test_scores_without_a_segment_are_the_scores_of_the_others():
         assert abs(mine.rouge_n["rouge2"].fmeasure - theirs.rouge_n["rouge2"].fmeasure) <= TOL
         assert mine.wer == theirs.wer
     assert corpus.scores_without(3).bleu.score != corpus.scores().bleu.score
+
+
+def test_token_sequences_for_rapidfuzz_keep_which_tokens_are_equal():
+    """ROUGE-L and WER from texts hand rapidfuzz each segment's tokens as a string, one code
+    point a token (surrogates too), or as a list when a number is past the last code point."""
+    import numpy as np
+
+    from scorelens.core.ngram_counts import Side
+    from scorelens.core.segment import _sequences
+
+    small = Side(np.array([5, 0xD800, 5, 7]), np.array([3, 0, 1]))
+    assert [list(map(ord, s)) for s in _sequences(small)] == [[5, 0xD800, 5], [], [7]]
+    large = Side(np.array([5, 1 << 40, 5, 7]), np.array([3, 0, 1]))
+    assert _sequences(large) == [[5, 1 << 40, 5], [], [7]]

@@ -434,6 +434,10 @@ async def test_long_cold_rescore_shows_progress_keeps_serving_and_takes_an_edit(
     """30,000 lines are scored in slices: work-done progress is shown, another document's hover
     is answered meanwhile, and an edit sent mid-way ends in the scores and diagnostics of the
     final text."""
+    # chrF too: its texts are analysed one by one, where BLEU, ROUGE and WER alone are scored
+    # from texts a batch at a time, which takes 30,000 of these lines about 0.5 s
+    client.set_configuration({"scorelens": {"debounceMs": 0, "metrics": ["bleu", "rougeL", "wer", "chrf"]}})
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
     small, _ = write_pair(client, "small", "the cat sat\n", "the dog sat\n")
     await scores(client, small)
     n = 30_000

@@ -11,12 +11,17 @@ import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from itertools import chain, count
-from typing import Hashable, Sequence
+from typing import TYPE_CHECKING, Hashable, Sequence
 
 from rapidfuzz.distance import LCSseq
 
 from .. import __version__
 from .tokenizers import Tokenizer, bleu_tokenizer
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from .ngram_counts import Side
 
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 
@@ -137,6 +142,24 @@ def numbered_statistics(hyp: Sequence[int], refs: Sequence[Sequence[int]], order
     ref_len = len(refs[0]) if len(refs) == 1 else closest_ref_len(hyp_len, [len(r) for r in refs]) if refs else 0
     correct = matches(hyp, refs, order) if refs else [0] * order
     return (hyp_len, ref_len, *correct, *[max(hyp_len - n, 0) for n in range(order)])
+
+
+def statistics_of(hyp: Side, refs: Sequence[Side], order: int = 4) -> np.ndarray:
+    """:func:`numbered_statistics` of many segments at once (``refs``: every segment's k-th
+    reference, for each k), a row each, their n-grams matched in numpy by :mod:`.ngram_counts`."""
+    import numpy as np
+
+    from .ngram_counts import clipped
+
+    hyp_len = hyp.lengths
+    ref_len = refs[0].lengths
+    for other in refs[1:]:  # closest_ref_len: the closest, the shorter on ties
+        lengths = other.lengths
+        nearer = np.abs(hyp_len - lengths) - np.abs(hyp_len - ref_len)
+        ref_len = np.where((nearer < 0) | ((nearer == 0) & (lengths < ref_len)), lengths, ref_len)
+    correct = clipped([hyp, *refs], range(1, order + 1))
+    totals = [np.maximum(hyp_len - n, 0) for n in range(order)]
+    return np.stack([hyp_len, ref_len, *correct.values(), *totals], axis=1)
 
 
 def statistics(hyp: Sequence[Hashable], refs: Sequence[Sequence[Hashable]], order: int = 4) -> list[int]:

@@ -1,7 +1,8 @@
-"""Clipped n-gram matches of many segments at once, in numpy: what chrF and ROUGE-N count.
+"""Clipped n-gram matches of many segments at once, in numpy: what chrF, ROUGE-N and BLEU count.
 
 For each order n and each segment, the size of the multiset intersection of the hypothesis's
-n-grams with each reference's (every n-gram matched at most as often as the other side has it).
+n-grams with each reference's (every n-gram matched at most as often as the other side has it),
+or, BLEU's, with the references' union (at most as often as the reference that has it most).
 Made one segment at a time, those n-grams are Python objects, six orders of them per side for
 chrF, and making them is most of the time (see bench/RESULTS.md). Here a batch of segments is
 one array of symbol numbers per side, and each order's n-grams are int64 keys built from the
@@ -15,7 +16,7 @@ one segment keep equal ranks, and ranks keep the segment's order), and packing g
 from __future__ import annotations
 
 from itertools import chain
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import numpy as np
 
@@ -50,6 +51,22 @@ def matches(sides: Sequence[Side], orders: Sequence[int]) -> dict[int, list[np.n
     """``{n: [matches with reference 1, …]}`` for each n in ``orders``: per segment, how many of
     the hypothesis's (``sides[0]``) n-grams the reference's n-grams match, clipped."""
     segments = len(sides[0].lengths)
+    return {n: [_common(keys[0], starts, ref, segments, used) for ref in keys[1:]] for n, keys, starts, used in _keyed(sides, orders)}
+
+
+def clipped(sides: Sequence[Side], orders: Sequence[int]) -> dict[int, np.ndarray]:
+    """``{n: matches}`` for each n in ``orders``: per segment, how many of the hypothesis's
+    n-grams match, each clipped to its largest count in any one reference (BLEU's clipping)."""
+    if len(sides) == 2:
+        return {n: found[0] for n, found in matches(sides, orders).items()}
+    segments = len(sides[0].lengths)
+    return {n: _ceiling_common(keys[0], starts, keys[1:], segments) for n, keys, starts, _ in _keyed(sides, orders)}
+
+
+def _keyed(sides: Sequence[Side], orders: Sequence[int]) -> Iterator[tuple[int, list[np.ndarray], np.ndarray, int]]:
+    """For each n in ``orders``: n, every side's n-gram keys, where each hypothesis segment's keys
+    begin, and how many low bits the keys use."""
+    segments = len(sides[0].lengths)
     dense, count = _dense([s.symbols for s in sides])
     # Each segment ends with a separator, the hypothesis's another than the references': an
     # n-gram across segments has one, so it matches nothing and needs no masking out.
@@ -58,15 +75,13 @@ def matches(sides: Sequence[Side], orders: Sequence[int]) -> dict[int, list[np.n
     keys = [np.repeat(np.arange(segments, dtype=np.int64), s.lengths + 1) for s in sides]  # order 0: the segment
     starts = np.concatenate(([0], np.cumsum(sides[0].lengths + 1)[:-1]))  # of each hypothesis segment
     used = max(1, segments.bit_length())
-    found: dict[int, list[np.ndarray]] = {}
     for n in range(1, max(orders) + 1):
         if used + width > _BITS:
             keys, used = _ranked(keys)
         keys = [(k[: max(len(x) - n + 1, 0)] << width) | x[n - 1 :] for k, x in zip(keys, symbols)]
         used += width
         if n in orders:
-            found[n] = [_common(keys[0], starts, ref, segments, used) for ref in keys[1:]]
-    return found
+            yield n, keys, starts, used
 
 
 def _separated(symbols: np.ndarray, lengths: np.ndarray, separator: int) -> np.ndarray:
@@ -95,6 +110,20 @@ def _common(hyp: np.ndarray, starts: np.ndarray, ref: np.ndarray, segments: int,
     common = np.minimum(np.diff(bounds) - from_ref, from_ref)
     shared = np.flatnonzero(common)
     return np.bincount(_segments_of(base[bounds[shared]], hyp, starts), weights=common[shared], minlength=segments).astype(np.int64)
+
+
+def _ceiling_common(hyp: np.ndarray, starts: np.ndarray, refs: Sequence[np.ndarray], segments: int) -> np.ndarray:
+    """Per segment, how many of its hypothesis keys match, each key at most as often as the
+    reference that has it most often has it (``starts``: where each segment's keys begin)."""
+    if not len(hyp):
+        return np.zeros(segments, np.int64)
+    keys, counts = np.unique(hyp, return_counts=True)
+    ceiling = np.zeros_like(counts)
+    for ref in map(np.sort, refs):
+        ceiling = np.maximum(ceiling, np.searchsorted(ref, keys, "right") - np.searchsorted(ref, keys, "left"))
+    common = np.minimum(counts, ceiling)
+    shared = np.flatnonzero(common)
+    return np.bincount(_segments_of(keys[shared], hyp, starts), weights=common[shared], minlength=segments).astype(np.int64)
 
 
 def _dense(arrays: list[np.ndarray]) -> tuple[list[np.ndarray], int]:

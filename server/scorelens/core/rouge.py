@@ -18,6 +18,8 @@ from .. import __version__
 from .tokenizers import ROUGE_TOKENIZERS, Tokenizer, rouge_tokenizer
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from .ngram_counts import Side
 
 # rouge-score's n-gram types: ``rouge1`` .. ``rouge9``
@@ -108,9 +110,7 @@ def ngram_scores_many(hyps: Sequence[Sequence[int]], refs: Sequence[Sequence[Seq
 def ngram_scores_of(sides: Sequence[Side], orders: Sequence[int]) -> list[tuple[float, ...]]:
     """Per segment, the (P, R, F) of each ROUGE-n in ``orders`` against its best reference, one
     flat tuple: :func:`ngram_scores` and :func:`best` of many segments at once (``sides``: the
-    hypotheses', then each reference's), their n-grams matched in numpy by :mod:`.ngram_counts`.
-    numpy's float64 division, product and sum are Python's, operation for operation, so the
-    figures are the same floats."""
+    hypotheses', then each reference's), their n-grams matched in numpy by :mod:`.ngram_counts`."""
     if not len(sides[0].lengths):
         return []
     import numpy as np
@@ -120,18 +120,48 @@ def ngram_scores_of(sides: Sequence[Side], orders: Sequence[int]) -> list[tuple[
     found = matches(sides, orders)
     columns = []
     for n in orders:
-        hyp_count = np.maximum(np.maximum(sides[0].lengths - n + 1, 0), 1)
-        per_ref = []
-        for hits, ref in zip(found[n], sides[1:]):
-            precision = hits / hyp_count
-            recall = hits / np.maximum(np.maximum(ref.lengths - n + 1, 0), 1)
-            total = precision + recall
-            f = np.where(total > 0, 2 * precision * recall / np.where(total > 0, total, 1), 0.0)
-            per_ref.append(np.stack((precision, recall, f)))
-        # the first reference with the best F, as best()
-        top = np.argmax(np.stack([p[2] for p in per_ref]), axis=0)
-        columns.append(np.choose(top, per_ref).T if len(per_ref) > 1 else per_ref[0].T)
+        hyp_count = np.maximum(sides[0].lengths - n + 1, 0)
+        per_ref = [_figures(hits, hyp_count, np.maximum(ref.lengths - n + 1, 0)) for hits, ref in zip(found[n], sides[1:])]
+        columns.append(_best_of(per_ref)[0].T)
     return list(map(tuple, np.hstack(columns).tolist()))
+
+
+def lcs_scores_many(hyps: Sequence[Sequence[int]], refs: Sequence[Sequence[Sequence[int]]]) -> tuple[np.ndarray, np.ndarray]:
+    """Per segment, ROUGE-L's (P, R, F) against its best reference (one row each) and which
+    reference that is: :func:`lcs_scores` and :func:`best` of many segments at once (``refs[k]``:
+    every segment's k-th reference), one rapidfuzz call a pair, the figures in numpy."""
+    import numpy as np
+
+    hyp_len = np.fromiter(map(len, hyps), np.int64, len(hyps))
+    per_ref = []
+    for column in refs:
+        hits = np.fromiter(map(LCSseq.similarity, hyps, column), np.int64, len(hyps))
+        # an empty side has no hits: its figures are 0, as lcs_scores gives
+        per_ref.append(_figures(hits, hyp_len, np.fromiter(map(len, column), np.int64, len(hyps))))
+    figures, top = _best_of(per_ref)
+    return figures.T, top
+
+
+def _figures(hits: np.ndarray, hyp_count: np.ndarray, ref_count: np.ndarray) -> np.ndarray:
+    """:func:`_from_ngram_hits` of many segments: their precisions, recalls and F in three rows.
+    numpy's float64 division, product and sum are Python's, operation for operation, so the
+    figures are the same floats."""
+    import numpy as np
+
+    precision = hits / np.maximum(hyp_count, 1)
+    recall = hits / np.maximum(ref_count, 1)
+    total = precision + recall
+    f = np.where(total > 0, 2 * precision * recall / np.where(total > 0, total, 1), 0.0)
+    return np.stack((precision, recall, f))
+
+
+def _best_of(per_ref: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The :func:`_figures` of each segment's best reference, and its index: the first with the
+    best F, as :func:`best`."""
+    import numpy as np
+
+    top = np.argmax(np.stack([figures[2] for figures in per_ref]), axis=0)
+    return (np.choose(top, per_ref) if len(per_ref) > 1 else per_ref[0]), top
 
 
 def rouge_l(hyp: Sequence[str], ref: Sequence[str]) -> RougeScore:

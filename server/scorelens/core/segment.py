@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import accumulate, chain, count, repeat
+from operator import itemgetter
 from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence
 
 from . import bleu, chrf, rouge, ter, wer
@@ -23,16 +24,21 @@ from .rouge import ROUGE_N
 from .tokenizers import RougeScoreTokenizer, jiwer_words
 
 if TYPE_CHECKING:
+    import numpy as np
+
+    from .columnar import Columns
     from .ngram_counts import Side
 
 Tokens = tuple[int, ...]  # token numbers from the analyser's vocabulary
 # Segments whose chrF and ROUGE-N n-grams are matched together: measured fastest around 100
 # (their arrays stay in the CPU caches).
 BATCH = 100
-# Segments tokenized and matched together when ROUGE is scored alone (see Analyser.records):
-# a few tokens a text, not chrF's characters. ROUGE-1+2's matching measured 6.3 µs a line in
-# batches of 100, 4.7 at 500, 4.6 at 1,000.
-ROUGE_BATCH = 500
+# Segments scored together from their texts (see Analyser.records): a few tokens a text, not
+# chrF's characters. ROUGE-1+2's matching measured 6.3 µs a line in batches of 100, 4.7 at 500,
+# 4.6 at 1,000; BLEU's 7.9 at 100, 6.9 at 500, 7.3 at 1,000.
+TEXT_BATCH = 500
+# The metrics scored from texts (the others need a text's analysis: its characters, sentences).
+FROM_TEXTS = frozenset({"bleu", "rougeL", "wer", *ROUGE_N})
 Triple = tuple[float, float, float]  # precision, recall, F
 Counts = tuple[int, int, int, int]  # hits, substitutions, deletions, insertions
 
@@ -162,20 +168,6 @@ class _WordEntries(dict):
         return entry
 
 
-class _ByteTokenNumbers(dict):
-    """Numbers of rouge-score's unstemmed tokens given as bytes: the analyser's numbers of what
-    the tokenizer makes of each (stemmed when asked), -1 for a token it drops."""
-
-    def __init__(self, tokens: Callable[[str], list[str]], number: Callable[[str], int]) -> None:
-        self.tokens = tokens
-        self.number = number
-
-    def __missing__(self, token: bytes) -> int:
-        found = self.tokens(token.decode("ascii"))
-        numbered = self[token] = self.number(found[0]) if found else -1
-        return numbered
-
-
 def _outside_lcs(hyp: Tokens, ref: Tokens, f: float) -> bool:
     """Whether a token lies outside the LCS: lengths differ, or equal lengths with LCS < length (F < 1)."""
     return len(hyp) != len(ref) or (bool(hyp) and f < 1)
@@ -194,7 +186,8 @@ class Analyser:
     are on and BLEU's tokenizer is word-local (13a) or BLEU is off, a plain text is split once
     and each of its words looked up for all three at once (a word's entry is made the first time
     it is met); other texts go through each tokenizer. Lowercasing is word-local too: its one context rule
-    (Greek final sigma) stops at whitespace.
+    (Greek final sigma) stops at whitespace. Segments scored for BLEU, ROUGE-L, ROUGE-N and WER
+    alone go from texts to records without analyses, a batch at a time (:meth:`records`).
     """
 
     def __init__(self, config: ScoringConfig) -> None:
@@ -219,16 +212,33 @@ class Analyser:
         jiwer = jiwer_words(self.lower).tokens
         self.word_numbers = lambda text: tuple(map(number, jiwer(text)))
         self.chrf_words = lambda text: tuple(map(number, chrf.words(text)))
+        word_number = (lambda word: number(word.lower())) if self.lower else number
         self.by_word = None
         if bleu_word is not None and self.bleu + self.rouge + self.wer > 1:  # one stream is as fast alone
-            word_number = (lambda word: number(word.lower())) if self.lower else number
             self.by_word = _WordEntries(bleu_word, rouge_word if self.rouge else _nothing, word_number).__getitem__
-        # ROUGE-N and ROUGE-L alone, with rouge-score's tokenizer: scored straight from texts
-        tokenizer = config.rouge.tokenizer
-        self.from_texts = bool(metrics) and metrics <= {"rougeL", *ROUGE_N} and isinstance(tokenizer, RougeScoreTokenizer)
-        if self.from_texts:
-            self.unstemmed = tokenizer.unstemmed
-            self.byte_numbers = _ByteTokenNumbers(tokenizer.tokens, number).__getitem__
+        # Scored from texts (see records): each stream's tokens of a word, for the word-local
+        # ones (for a plain text), and of a text (the others, and a text that is not plain).
+        # With several streams, a word's tokens are those of its entry, made once for both ways:
+        # an edit after a cold start from texts finds its words' entries.
+        self.from_texts = bool(metrics) and metrics <= FROM_TEXTS
+        self.word_streams: dict[str, Callable[[str], Tokens]] = {}
+        self.text_streams: dict[str, Callable[[str], Tokens]] = {}
+        entry = self.by_word
+        if self.bleu:
+            if bleu_word is not None:
+                self.word_streams["bleu"] = (lambda word: entry(word)[0]) if entry else bleu_word
+            self.text_streams["bleu"] = self.bleu_tokens
+        self.split = str.split
+        if self.rouge:
+            self.word_streams["rouge"] = (lambda word: entry(word)[1]) if entry else rouge_word
+            tokenizer = config.rouge.tokenizer
+            if not (self.bleu or self.wer) and isinstance(tokenizer, RougeScoreTokenizer):
+                # ROUGE alone: rouge-score's unstemmed tokens are the units, looked up as bytes
+                self.split = tokenizer.ascii_words
+                self.word_streams["rouge"] = lambda token: rouge_word(token.decode("ascii"))
+        if self.wer:
+            self.word_streams["words"] = (lambda word: (entry(word)[2],)) if entry else (lambda word: (word_number(word),))
+            self.text_streams["words"] = self.word_numbers
 
     def __call__(self, text: str) -> Analysis:
         bleu_tokens = rouge_tokens = word_numbers = None
@@ -271,81 +281,90 @@ class Analyser:
         """Records of segments given by their texts, one column of texts per side (hypothesis
         first); no analysis is kept (a corpus makes the few it needs later on demand)."""
         if self.from_texts:
-            return self._rouge_records(columns)
+            return self._records_from_texts(columns)
         hyps = list(map(self, columns[0]))
         refs = list(zip(*[map(self, column) for column in columns[1:]]))
         return self.statistics_many(hyps, refs)
 
-    def _rouge_records(self, columns: Sequence[Sequence[str]]) -> list[Record]:
-        """ROUGE alone: a batch's texts tokenized together, each side's tokens one array of
-        numbers that ROUGE-N matches and ROUGE-L slices (no per-text objects but the tokens)."""
+    @cached_property
+    def _columns(self) -> Columns:
+        from .columnar import Columns  # numpy is loaded only when scoring from texts
+
+        return Columns(self.word_streams, self.text_streams, split=self.split)
+
+    def _records_from_texts(self, columns: Sequence[Sequence[str]]) -> list[Record]:
+        """:meth:`records` of :data:`FROM_TEXTS` metrics: a batch's texts made into token
+        arrays together (:mod:`.columnar`), BLEU's and ROUGE-N's n-grams matched for the whole
+        batch, ROUGE-L and WER one rapidfuzz call per segment (no per-text objects)."""
+        import numpy as np
+
         records: list[Record] = []
-        for start in range(0, len(columns[0]), ROUGE_BATCH):
-            batch = [column[start : start + ROUGE_BATCH] for column in columns]
-            sides = list(map(self._rouge_side, batch))
-            rouge_n = rouge.ngram_scores_of(sides, self.rouge_n) if self.rouge_n else repeat(None)
-            lcs = self._best_lcs_many(sides) if self.rouge_l else repeat((None, 0, False))
-            dropped = {
-                i
-                for texts in batch
-                if not "".join(texts).isascii()  # one call for an ASCII column
-                for i, text in enumerate(texts)
-                if not text.isascii() and RougeScoreTokenizer.dropped(text)
-            }
-            records += [
-                Record(None, rouge_l, rouge_ref, None, None, None, i in dropped, differs, n)
-                for i, (rouge_l, rouge_ref, differs), n in zip(range(len(batch[0])), lcs, rouge_n)
-            ]
+        for start in range(0, len(columns[0]), TEXT_BATCH):
+            batch = [column[start : start + TEXT_BATCH] for column in columns]
+            hyp, *refs = map(self._columns.side, batch)
+            # whether the segment has a finding, as statistics() has it
+            differs = np.zeros(len(batch[0]), bool)
+            bleu_stats = rouge_l = word_counts = rouge_n = repeat(None)
+            rouge_ref = repeat(0)
+            if self.bleu:
+                stats = bleu.statistics_of(hyp["bleu"], [r["bleu"] for r in refs], self.order)
+                differs |= stats[:, 2] < stats[:, 0]  # an unmatched unigram
+                bleu_stats = map(tuple, stats.tolist())
+            if self.rouge_n:
+                rouge_n = rouge.ngram_scores_of([hyp["rouge"], *(r["rouge"] for r in refs)], self.rouge_n)
+            if self.rouge_l:
+                figures, top, outside = _best_lcs_many([hyp["rouge"], *(r["rouge"] for r in refs)])
+                differs |= outside  # a token outside the LCS
+                rouge_l, rouge_ref = map(tuple, figures.tolist()), top.tolist()
+            if self.wer:
+                # jiwer has one reference per hypothesis: the first
+                hyp_words, ref_words = hyp["words"], refs[0]["words"]
+                word_counts = list(map(wer.tally, _sequences(ref_words), _sequences(hyp_words)))
+                hits = np.fromiter(map(itemgetter(0), word_counts), np.int64, len(word_counts))
+                differs |= (hits != hyp_words.lengths) | (hits != ref_words.lengths)  # a word error
+            dropped = repeat(False)
+            if self.check_dropped:
+                dropped = np.zeros(len(batch[0]), bool)
+                for texts in batch:
+                    if not "".join(texts).isascii():  # one call for an ASCII column
+                        dropped[[i for i, text in enumerate(texts) if not text.isascii() and RougeScoreTokenizer.dropped(text)]] = True
+                dropped = dropped.tolist()
+            records += map(Record, bleu_stats, rouge_l, rouge_ref, repeat(None), word_counts, repeat(None), dropped, differs.tolist(), rouge_n)
         return records
 
-    def _rouge_side(self, texts: Sequence[str]) -> Side:
-        """One side of a batch: its texts' token numbers end to end."""
-        import numpy as np  # loaded only when ROUGE is on
-
-        from .ngram_counts import Side
-
-        tokens = self.unstemmed(texts)
-        lengths = np.fromiter(map(len, tokens), np.int64, len(tokens))
-        symbols = np.fromiter(map(self.byte_numbers, chain.from_iterable(tokens)), np.int64, int(lengths.sum()))
-        left_out = symbols < 0
-        if left_out.any():
-            lengths -= np.bincount(np.repeat(np.arange(len(texts)), lengths)[left_out], minlength=len(texts))
-            symbols = symbols[~left_out]
-        return Side(symbols, lengths)
-
-    @staticmethod
-    def _best_lcs_many(sides: Sequence[Side]) -> list[tuple[Triple, int, bool]]:
-        """Per segment, ROUGE-L's kept (P, R, F), the reference it was kept from, and whether a
-        token lies outside the LCS, as :meth:`statistics` has them."""
-        numbers = [s.symbols.tolist() for s in sides]
-        starts = [list(accumulate(s.lengths.tolist(), initial=0)) for s in sides]
-        found = []
-        for i in range(len(sides[0].lengths)):
-            hyp, *refs = [side[at[i] : at[i + 1]] for side, at in zip(numbers, starts)]
-            per_ref = [rouge.lcs_scores(hyp, ref) for ref in refs]
-            k = rouge.best(per_ref)
-            found.append((per_ref[k], k, _outside_lcs(hyp, refs[k], per_ref[k][2])))
-        return found
-
     def statistics_many(self, hyps: Sequence[Analysis], refs: Sequence[Sequence[Analysis]]) -> list[Record]:
-        """:meth:`statistics` of many segments (``refs[i]``: segment i's references): chrF's and
-        ROUGE-N's n-grams matched for all of them at once, a batch at a time."""
+        """:meth:`statistics` of many segments (``refs[i]``: segment i's references): BLEU's,
+        chrF's and ROUGE-N's n-grams matched for all of them at once, a batch at a time."""
         records: list[Record] = []
         for start in range(0, len(hyps), BATCH):
             hyp_batch = hyps[start : start + BATCH]
             ref_batch = refs[start : start + BATCH]
             columns = list(zip(*ref_batch))  # every segment's k-th reference
-            chrf_stats = rouge_n = repeat(None)
+            bleu_stats = chrf_stats = rouge_n = repeat(None)
+            if self.bleu:
+                from .ngram_counts import Side
+
+                stats = bleu.statistics_of(Side.of_numbers([h.bleu for h in hyp_batch]), [Side.of_numbers([r.bleu for r in c]) for c in columns], self.order)
+                bleu_stats = map(tuple, stats.tolist())
             if self.chrf is not None:
                 chrf_stats = iter(chrf.statistics_many([h.chrf for h in hyp_batch], [[r.chrf for r in c] for c in columns], self.chrf))
             if self.rouge_n:
                 rouge_n = iter(rouge.ngram_scores_many([h.rouge for h in hyp_batch], [[r.rouge for r in c] for c in columns], self.rouge_n))
-            records += map(self.statistics, hyp_batch, ref_batch, chrf_stats, rouge_n)
+            records += map(self.statistics, hyp_batch, ref_batch, bleu_stats, chrf_stats, rouge_n)
         return records
 
-    def statistics(self, hyp: Analysis, refs: Sequence[Analysis], chrf_stats: tuple[int, ...] | None = None, rouge_n: tuple[float, ...] | None = None) -> Record:
-        """The segment's record; ``chrf_stats`` and ``rouge_n`` when :meth:`statistics_many` has them already."""
-        bleu_stats = bleu.numbered_statistics(hyp.bleu, [r.bleu for r in refs], self.order) if hyp.bleu is not None else None
+    def statistics(
+        self,
+        hyp: Analysis,
+        refs: Sequence[Analysis],
+        bleu_stats: tuple[int, ...] | None = None,
+        chrf_stats: tuple[int, ...] | None = None,
+        rouge_n: tuple[float, ...] | None = None,
+    ) -> Record:
+        """The segment's record; ``bleu_stats``, ``chrf_stats`` and ``rouge_n`` when
+        :meth:`statistics_many` has them already."""
+        if hyp.bleu is not None and bleu_stats is None:
+            bleu_stats = bleu.numbered_statistics(hyp.bleu, [r.bleu for r in refs], self.order)
         rouge_l = rouge_lsum = None
         rouge_ref = 0
         if hyp.rouge is not None and (self.rouge_l or self.rouge_lsum):
@@ -380,6 +399,31 @@ class Analyser:
         ter_stats = ter.numbered_statistics(hyp.ter[0], [r.ter[1] for r in refs]) if hyp.ter is not None else None
         differs = differs or (ter_stats is not None and ter_stats[2] > 0)
         return Record(bleu_stats, rouge_l, rouge_ref, rouge_lsum, word_counts, char_counts, dropped, differs, rouge_n, chrf_stats, ter_stats)
+
+
+def _sequences(side: Side) -> Sequence[Sequence[int]]:
+    """Each segment's tokens of a side, for rapidfuzz: a string of one code point a token when
+    the numbers are code points (rapidfuzz reads a str in C, where it converts a list element by
+    element), else a list."""
+    if not len(side.symbols) or side.symbols.max() < 0x110000:
+        joined = side.symbols.astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
+    else:
+        joined = side.symbols.tolist()
+    ends = list(accumulate(side.lengths.tolist()))
+    return [joined[a:b] for a, b in zip([0, *ends], ends)]
+
+
+def _best_lcs_many(sides: Sequence[Side]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per segment, ROUGE-L's kept (P, R, F) (a row each), the reference it was kept from, and
+    whether a token lies outside the LCS, as :meth:`Analyser.statistics` has them."""
+    import numpy as np
+
+    hyps, *refs = map(_sequences, sides)
+    figures, top = rouge.lcs_scores_many(hyps, refs)
+    hyp_len = sides[0].lengths
+    ref_len = np.choose(top, [s.lengths for s in sides[1:]])
+    outside = (hyp_len != ref_len) | ((hyp_len > 0) & (figures[:, 2] < 1))  # as _outside_lcs
+    return figures, top, outside
 
 
 @lru_cache(maxsize=1)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import sys
 from functools import cache, lru_cache
-from typing import Iterable, Protocol, Sequence
+from typing import Protocol, Sequence
 
 import regex
 from rapidfuzz.distance import Levenshtein
@@ -191,11 +191,14 @@ def _empty_span(origin: list[Span], i: int, end: int) -> Span:
 
 class TokenizerIntl:
     name = "intl"
-    _rules = [
-        (regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),
-        (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
-        (regex.compile(r"(\p{S})"), r" \1 "),
-    ]
+
+    def __init__(self) -> None:
+        # compiled for the one instance made when first used (see bleu_tokenizer), not at import
+        self._rules = [
+            (regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),
+            (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
+            (regex.compile(r"(\p{S})"), r" \1 "),
+        ]
 
     def tokens(self, text: str) -> list[str]:
         line = text.rstrip()
@@ -216,16 +219,17 @@ _CHINESE_RANGES = [
     (0x31A0, 0x31BF), (0xFE10, 0xFE1F), (0xFE30, 0xFE4F), (0x2600, 0x26FF), (0x2700, 0x27BF),
     (0x3200, 0x32FF), (0x3300, 0x33FF),
 ]
-_CHINESE_CHAR = re.compile(
-    "([" + "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in _CHINESE_RANGES) + "])"
-)
 
 
 class TokenizerZh:
     name = "zh"
 
+    def __init__(self) -> None:
+        # compiled for the one instance made when first used, not at import (2 ms)
+        self._chinese = re.compile("([" + "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in _CHINESE_RANGES) + "])")
+
     def tokens(self, text: str) -> list[str]:
-        return _mteval_rules(_CHINESE_CHAR.sub(r" \1 ", text.strip())).split()
+        return _mteval_rules(self._chinese.sub(r" \1 ", text.strip())).split()
 
     spans = staticmethod(locate)
 
@@ -381,12 +385,12 @@ class RougeScoreTokenizer:
     # every byte but [a-z0-9] to a space
     _ascii_alnum = bytes(b if chr(b) in "0123456789abcdefghijklmnopqrstuvwxyz" else 32 for b in range(256))
 
-    def unstemmed(self, texts: Iterable[str]) -> list[list[bytes]]:
-        """Each text's tokens before stemming, as ASCII bytes: :meth:`tokens` of many texts at
-        half the cost (no regex, no code-point strings). Lowercased, each non-ASCII code point
-        encodes as one ``?``, which becomes a space as every other non-``[a-z0-9]`` byte does."""
-        table = self._ascii_alnum
-        return [t.lower().encode("ascii", "replace").translate(table).split() for t in texts]
+    @classmethod
+    def ascii_words(cls, text: str) -> list[bytes]:
+        """The text's tokens before stemming, as ASCII bytes: :meth:`tokens` at half the cost (no
+        regex, no code-point strings). Lowercased, each non-ASCII code point encodes as one
+        ``?``, which becomes a space as every other byte but ``[a-z0-9]`` does."""
+        return text.lower().encode("ascii", "replace").translate(cls._ascii_alnum).split()
 
     _non_ascii_word_char = regex.compile(r"[^\x00-\x7f](?<=[\p{L}\p{N}])")
 
@@ -400,12 +404,13 @@ class UnicodeRougeTokenizer:
     """Lowercased letter/number runs of every script; Han and kana one character per token."""
 
     name = "unicode"
-    _token = regex.compile(
-        r"[\p{Han}\p{Hiragana}\p{Katakana}]\p{M}*|(?:(?![\p{Han}\p{Hiragana}\p{Katakana}])[\p{L}\p{N}\p{M}])+"
-    )
 
     def __init__(self, stem: bool = False) -> None:
         self.stem = stem
+        # compiled for the instances made when first used (see rouge_tokenizer), not at import
+        self._token = regex.compile(
+            r"[\p{Han}\p{Hiragana}\p{Katakana}]\p{M}*|(?:(?![\p{Han}\p{Hiragana}\p{Katakana}])[\p{L}\p{N}\p{M}])+"
+        )
 
     # Tokens never span whitespace, and lowercasing's one context rule (Greek final sigma)
     # stops at whitespace: a text's tokens are its words' tokens.
