@@ -8,8 +8,8 @@ a time, yielding in between, and stops early when a newer request for the same d
 supersedes it (or ``$/cancelRequest`` cancels it). The answer is written as that JSON text.
 After a cold re-score all pieces are built ahead, in the background. A request that would have
 to build more than :data:`BUILD_SECONDS` of pieces itself (the whole of a 100,000-line document
-right after it opened: over ten seconds of alignments) is answered with the pieces there are, if the client
-can be asked to refresh its hints: the rest are built in the background, and a
+right after it opened: over ten seconds of alignments) is answered with the pieces there are, if
+the client can be asked to refresh its hints: the rest are built in the background, and a
 ``workspace/inlayHint/refresh`` follows once they are. Tooltips are filled in on
 ``inlayHint/resolve`` only, as they need the segment's full scores.
 """
@@ -76,8 +76,9 @@ def _hints(ls, review: Review, segment: int, ppl: str) -> list[tuple[int, int, s
 def _segment_text(ls, review: Review, segment: int, first: int, document: int, build: bool = True) -> bytes | None:
     """All of a segment's hints as answer JSON (their entries joined by commas; empty if none),
     cached by the segment's texts and perplexity, all they are made from; None if not cached and
-    not to ``build``. When lines above it come or go, only the line numbers in it are moved. One encoded text per segment: the hints as
-    objects as well held 200 MB more for a whole 100,000-line document."""
+    not to ``build``. When lines above it come or go, only the line numbers in it are moved. One
+    encoded text per segment: the hints as objects as well held 200 MB more for a whole
+    100,000-line document."""
     corpus = review.corpus
     ppl = fluency.label(review, 0, segment)  # once the model answered
     key = (*(corpus.text(side, segment) for side in range(corpus.references + 1)), ppl)
