@@ -917,9 +917,9 @@ async function bigfileReportStallsMemory(page, vs, { BIG, lines, middle, before 
       // Undo until the two lines are as before the typing (VS Code decides the undo stops).
       const typedLine = middle + 5;
       const restored = (rows) => [0, 1].every((k) => rows.find((r) => r.line === typedLine + k)?.text === lines[typedLine + k - 1]);
-      for (let i = 0; i < 6 && !restored(await vs.editorLines()); i++) {
+      for (let i = 0; i < 6 && !restored(await vs.lineTexts()); i++) {
         await page.keyboard.press('Control+Z');
-        await vs.waitFor('the text after an undo', () => vs.editorLines(), restored, 3000).catch(() => undefined);
+        await vs.waitFor('the text after an undo', () => vs.lineTexts(), restored, 3000).catch(() => undefined);
       }
       await page.waitForTimeout(3000); // the last re-score's diagnostics, hints and report refresh
     });

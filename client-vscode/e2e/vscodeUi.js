@@ -127,6 +127,10 @@ class VsCode {
       const lineAt = (y) => numbers.find((n) => y >= n.rect.top && y < n.rect.bottom)?.line;
       const isHint = (node) => /(^|\s)dyn-rule-/.test(node.parentElement?.className ?? '');
       const rows = new Map();
+      // One Range for every character: the browser updates each live Range on every DOM change
+      // until it is collected, so a Range per character (thousands a call, polled) made each of
+      // the workbench's own line renders take milliseconds a line while this test watched.
+      const range = document.createRange();
       for (const view of editor.querySelectorAll('.view-lines .view-line')) {
         const rect = view.getBoundingClientRect();
         const line = lineAt(rect.top + rect.height / 2);
@@ -140,7 +144,6 @@ class VsCode {
             continue;
           }
           for (let i = 0; i < node.data.length; i++) {
-            const range = document.createRange();
             range.setStart(node, i);
             range.setEnd(node, i + 1);
             const r = range.getBoundingClientRect();
@@ -160,6 +163,33 @@ class VsCode {
         .sort((a, b) => a.line - b.line)
         .map(({ chars, ...row }) => ({ ...row, charBoxes: chars.map((c) => [c.x, c.y]) }));
     }, kind);
+  }
+
+  /**
+   * The active editor's rendered lines, number and document text only (inlay hints left out),
+   * matched by their position style, without measuring anything: cheap enough to poll while the
+   * workbench's long tasks are recorded, where editorLines' box of every character is a long task
+   * of the test's own.
+   */
+  async lineTexts() {
+    return this.page.evaluate(() => {
+      const editor = document.querySelector('.editor-group-container.active .monaco-editor');
+      if (!editor) return [];
+      const numberAt = new Map(
+        [...editor.querySelectorAll('.margin-view-overlays > div')].map((d) => [d.style.top, Number(d.querySelector('.line-numbers')?.textContent)]),
+      );
+      return [...editor.querySelectorAll('.view-lines .view-line')]
+        .map((view) => {
+          let text = '';
+          const walker = document.createTreeWalker(view, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            if (!/(^|\s)dyn-rule-/.test(node.parentElement?.className ?? '')) text += node.data;
+          }
+          return { line: numberAt.get(view.style.top), text: text.replace(/\u00a0/g, ' ') };
+        })
+        .filter((row) => row.line)
+        .sort((a, b) => a.line - b.line);
+    });
   }
 
   /**

@@ -114,6 +114,32 @@ async def test_insertion_and_deletion_with_fixes_applied_and_rescored(client):
     assert final["scores"]["bleu"]["score"] > first["scores"]["bleu"]["score"]
 
 
+async def test_pull_names_its_result_and_an_unchanged_one_is_not_sent_again(client):
+    if client.profile != "neovim":
+        pytest.skip("this profile gets pushed diagnostics")
+    uri, _ = write_pair(client, "pull", "the uh cat sat\n", "the cat sat\n")
+    await scores(client, uri)
+
+    async def pull(previous=None):
+        return await client.text_document_diagnostic_async(
+            types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri), previous_result_id=previous)
+        )
+
+    first = await pull()
+    assert first.kind == "full" and first.result_id and by_code(first.items, "wer.insertion")
+    again = await pull(first.result_id)
+    assert again.kind == "unchanged" and again.result_id == first.result_id
+    # a client that lost what it had (no id, or another server's) gets it all again
+    assert (await pull()).kind == "full"
+    assert (await pull("0-1")).kind == "full"
+    change(client, uri, 2, (0, 4), (0, 7), "")
+    await scores(client, uri, version=2)
+    fixed = await pull(first.result_id)
+    assert fixed.kind == "full" and fixed.result_id != first.result_id
+    assert not by_code(fixed.items, "wer.insertion")
+    assert (await pull(fixed.result_id)).kind == "unchanged"
+
+
 async def test_apply_fix_command_round_trip(client):
     uri, _ = write_pair(client, "cmd", "a red car\n", "a blue car\n")
     await scores(client, uri)

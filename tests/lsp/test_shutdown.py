@@ -76,6 +76,34 @@ def test_requests_after_shutdown_get_invalid_request():
         server.stderr.close()
 
 
+@pytest.mark.timeout(30)
+def test_shutdown_while_an_open_waits_for_the_clients_settings():
+    # The server asks workspace/configuration on open; the client shuts down before answering.
+    server = _start()
+    try:
+        start = _session_start()
+        start[0] = _frame(
+            {"id": 1, "method": "initialize", "params": {"capabilities": {"workspace": {"configuration": True}}, "rootUri": SAMPLES.as_uri()}}
+        )
+        server.stdin.write(b"".join(start))
+        server.stdin.flush()
+        while _read(server.stdout).get("method") != "workspace/configuration":
+            pass
+        server.stdin.write(_frame({"id": 2, "method": "shutdown"}))
+        server.stdin.flush()
+        while "id" not in (answer := _read(server.stdout)) or answer["id"] != 2:
+            pass
+        assert answer.get("result", "missing") is None, answer
+        server.stdin.write(_frame({"method": "exit"}))
+        server.stdin.close()
+        assert server.wait(20) == 0
+    finally:
+        server.kill()
+        server.wait()
+        server.stdout.close()
+        server.stderr.close()
+
+
 def test_a_closed_pipe_ends_the_server_without_tracebacks():
     # As Neovim closes: shutdown, two more requests, then both pipes closed without reading the answers.
     server = _start()

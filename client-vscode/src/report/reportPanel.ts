@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { Report, ReportQuery, ScoresParams } from '../protocol';
 import { FromWebview, ToWebview } from './messages';
+import { reportPage } from './page';
 import { PAGE_SIZE, SUMMARY_ONLY, fileNameOf, shapeReport, worstFirst } from './reportData';
 
 export type ReportSource = (uri: string, query: ReportQuery) => Promise<Report | null>;
@@ -26,6 +27,8 @@ export class ReportPanel implements vscode.Disposable {
   private query: ReportQuery | undefined;
   /** Bumped by each refresh: an answer to an older one is not shown. */
   private generation = 0;
+  /** The bundled script and stylesheet, read once, for the page (see page.ts). */
+  private assets: Promise<{ script: string; style: string }> | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -104,14 +107,16 @@ export class ReportPanel implements vscode.Disposable {
   }
 
   private createPanel(): vscode.WebviewPanel {
-    const assets = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
     const panel = vscode.window.createWebviewPanel(
       'scorelens.report',
       'ScoreLens Report',
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-      { enableScripts: true, localResourceRoots: [assets] },
+      { enableScripts: true, localResourceRoots: [] },
     );
-    panel.webview.html = html(panel.webview, assets);
+    void this.readAssets().then(
+      ({ script, style }) => (panel.webview.html = reportPage(randomBytes(18).toString('base64'), script, style)),
+      (error) => void vscode.window.showErrorMessage(`ScoreLens: the report's page could not be read: ${String(error)}`),
+    );
     panel.webview.onDidReceiveMessage((message: FromWebview) => {
       if (message.type === 'ready' && this.lastMessage) void panel.webview.postMessage(this.lastMessage);
       if (message.type === 'reveal') void this.reveal(message.line);
@@ -130,6 +135,19 @@ export class ReportPanel implements vscode.Disposable {
     return panel;
   }
 
+  private readAssets(): Promise<{ script: string; style: string }> {
+    const read = async (name: string) =>
+      new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', name)));
+    this.assets ??= Promise.all([read('report.js'), read('report.css')]).then(
+      ([script, style]) => ({ script, style }),
+      (error) => {
+        this.assets = undefined; // the next opening tries again
+        throw error;
+      },
+    );
+    return this.assets;
+  }
+
   /** Shows the hypothesis at `line`, in the editor group already showing it if there is one. */
   private async reveal(line: number): Promise<void> {
     if (!this.hypothesis) return;
@@ -145,24 +163,3 @@ export class ReportPanel implements vscode.Disposable {
   }
 }
 
-function html(webview: vscode.Webview, assets: vscode.Uri): string {
-  const nonce = randomBytes(18).toString('base64');
-  const css = webview.asWebviewUri(vscode.Uri.joinPath(assets, 'report.css'));
-  const js = webview.asWebviewUri(vscode.Uri.joinPath(assets, 'report.js'));
-  // Nothing but our own bundled files: the report works offline and runs no foreign code.
-  const csp = `default-src 'none'; style-src ${webview.cspSource}; img-src ${webview.cspSource} data:; script-src 'nonce-${nonce}';`;
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${css}">
-<title>ScoreLens Report</title>
-</head>
-<body>
-<main id="report"><p class="muted">Loading the report…</p></main>
-<script nonce="${nonce}" src="${js}"></script>
-</body>
-</html>`;
-}

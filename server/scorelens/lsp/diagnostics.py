@@ -13,9 +13,12 @@ says how many were left out and how to see them. They are built a slice at a tim
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
+import secrets
 import time
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import attrs
 from lsprotocol import types
@@ -28,6 +31,9 @@ from ..core.fluency import OOV, UNLIKELY
 from ..textfile import BOM, BOM_NOTE
 from . import fluency
 from .reviews import SLICE_SECONDS, Review
+
+if TYPE_CHECKING:
+    from .server import RawResult
 
 SOURCE = "scorelens"
 _SEVERITY = {
@@ -50,6 +56,10 @@ EDIT_REACH = 20
 # sending thousands would have every re-score walk them all.
 MAX_VISIBLE_RANGES = 16
 _CONVERTER = default_converter()
+# A pull's resultId: this process's mark, so an id a client kept from an earlier server is not
+# taken for one of this server's, and a number per distinct answer.
+RESULT_ID_PREFIX = secrets.token_hex(4)
+_result_numbers = itertools.count(1)
 
 
 @attrs.define
@@ -538,7 +548,9 @@ def offer_pull(ls) -> None:
         types.TEXT_DOCUMENT_DIAGNOSTIC,
         types.DiagnosticOptions(identifier=SOURCE, inter_file_dependencies=True, workspace_diagnostics=False),
     )
-    async def pull(ls, params: types.DocumentDiagnosticParams) -> dict:
+    async def pull(ls, params: types.DocumentDiagnosticParams) -> dict | RawResult:
+        from .server import RawResult  # the server imports this module
+
         uri = params.text_document.uri
         items: list[str] = []
         for review in ls.reviews_of(uri):
@@ -548,8 +560,17 @@ def offer_pull(ls) -> None:
                 if found is not None:
                     break
             items.extend(found.get(uri, []))
-        ls.published[uri] = ",".join(items)  # what the client holds: a scroll re-pulls only if it changes
-        return {"kind": "full", "items": json.loads(f"[{ls.published[uri]}]")}
+        content = ",".join(items)
+        if ls.published.get(uri) != content or uri not in ls.result_ids:
+            ls.published[uri] = content  # what the client holds: a scroll re-pulls only if it changes
+            ls.result_ids[uri] = f"{RESULT_ID_PREFIX}-{next(_result_numbers)}"
+        result_id = ls.result_ids[uri]
+        if params.previous_result_id == result_id:
+            # VS Code pulls after each change and again when asked to refresh: the second answer
+            # would replace every marker of the document with the same ones
+            return {"kind": "unchanged", "resultId": result_id}
+        head = f'{{"kind":"full","resultId":{json.dumps(result_id)},"items":['.encode()
+        return RawResult([content.encode()] if content else [], head, b"]}")
 
 
 async def looked_elsewhere(ls, review: Review) -> None:

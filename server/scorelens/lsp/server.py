@@ -84,9 +84,12 @@ class ScoreLensProtocol(GuardedProtocol):
         super()._execute_handler(msg_id, handler, callback, args, kwargs)
         # pygls files a notification's future (async or generator handler: didOpen, didChange, ...)
         # among the pending requests and never takes it out: one entry more per keystroke.
+        # Taken out on the loop's next turn: pygls's shutdown cancels the pending futures while it
+        # walks the table, and a generator's future calls back at once.
         future = self._request_futures.get(msg_id)
         if future is not None and callback == self._check_handler_result:
-            future.add_done_callback(lambda _: self._request_futures.pop(msg_id, None))
+            loop = asyncio.get_running_loop()
+            future.add_done_callback(lambda _: loop.call_soon_threadsafe(self._request_futures.pop, msg_id, None))
 
     def send_request(self, method, params=None, callback=None, msg_id=None):
         """Send a request to the client, forgotten if it is not answered in ``CLIENT_ANSWER_S``.
@@ -119,7 +122,8 @@ class ScoreLensProtocol(GuardedProtocol):
         if error is None and isinstance(result, RawResult):
             # tens of thousands of inlay hints, encoded once: not converted to objects and back
             self._result_types.pop(msg_id, None)
-            self.writer.send(f'{{"jsonrpc":"2.0","id":{json.dumps(msg_id)},"result":['.encode(), result.items, b"]}")
+            head = f'{{"jsonrpc":"2.0","id":{json.dumps(msg_id)},"result":'.encode() + result.head
+            self.writer.send(head, result.items, result.tail + b"}")
             return
         super()._send_response(msg_id, result, error)
 
@@ -140,10 +144,14 @@ class ScoreLensProtocol(GuardedProtocol):
 
 
 class RawResult:
-    """A request's result already encoded: the items of a JSON array, each as UTF-8 JSON text."""
+    """A request's result already encoded: the items of a JSON array, each as UTF-8 JSON text,
+    between ``head`` and ``tail`` (by default the array's brackets; an object whose last member
+    is the array ends it with its own)."""
 
-    def __init__(self, items: list[bytes]) -> None:
+    def __init__(self, items: list[bytes], head: bytes = b"[", tail: bytes = b"]") -> None:
         self.items = items
+        self.head = head
+        self.tail = tail
 
 
 class _Pipe:
@@ -312,6 +320,9 @@ class ScoreLensServer(LanguageServer):
         # the last diagnostics notification sent per document, so an identical one is not sent
         # again (for a pulling client: the items it last pulled)
         self.published: dict[str, str] = {}
+        # for a pulling client, the resultId of what ``published`` holds: a pull that names it is
+        # answered "unchanged", and the client keeps its diagnostics as they are
+        self.result_ids: dict[str, str] = {}
         self.comparisons = Comparisons()
         # per document, the line ranges the client shows (scorelens/visibleRanges)
         self.visible: dict[str, list[tuple[int, int]]] = {}
@@ -744,6 +755,9 @@ def did_close(ls: ScoreLensServer, params: types.DidCloseTextDocumentParams) -> 
     uri = params.text_document.uri
     ls.documents.open.pop(uri, None)
     ls.visible.pop(uri, None)
+    if ls.pull_diagnostics:  # the client drops a closed document's pulled diagnostics
+        ls.published.pop(uri, None)
+        ls.result_ids.pop(uri, None)
     review = ls.reviews.pop(uri, None)
     if review is not None:
         if review.task is not None:
