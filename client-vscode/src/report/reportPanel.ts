@@ -102,6 +102,9 @@ export class ReportPanel implements vscode.Disposable {
   }
 
   private post(message: ToWebview): void {
+    // While the user types, most refreshes change nothing the report shows (its figures are
+    // rounded, its rows the worst of many): the webview would redraw it all, on the workbench's thread.
+    if (this.lastMessage && JSON.stringify(message) === JSON.stringify(this.lastMessage)) return;
     this.lastMessage = message;
     void this.panel?.webview.postMessage(message);
   }
@@ -122,6 +125,7 @@ export class ReportPanel implements vscode.Disposable {
       if (message.type === 'reveal') void this.reveal(message.line);
       if (message.type === 'query') {
         this.query = message.query;
+        this.lastMessage = undefined; // the webview waits for an answer (dimmed), even an unchanged one
         void this.refresh();
       }
     });
