@@ -3,6 +3,7 @@
 // DevTools protocol) and the extension host's resident memory (from ps, in code-server's session).
 'use strict';
 const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
 
 /** Starts collecting the page's long tasks (main-thread tasks over 50 ms) into a window global. */
 async function watchLongTasks(page) {
@@ -31,17 +32,31 @@ async function takeLongTasks(page) {
  * from the same site run on it too) and returns `body`'s value, the functions with the most self
  * time and the self time per script. A built-in (a DOM call, `send`) is named with the script that
  * called it, so `replaceWith <- report.js` is the report's own rendering and `<- workbench.js` VS Code's.
+ * With `saveAs` (a path without extension), the profile and a performance trace of the same time
+ * are written there, `.cpuprofile` and `.trace.json`, for Chrome DevTools' Performance panel.
  */
-async function profiled(page, body, top = 15) {
+async function profiled(page, body, { top = 15, saveAs } = {}) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
   await cdp.send('Profiler.start');
+  const events = [];
+  if (saveAs) {
+    cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
+    await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
+  }
   let value, profile;
   try {
     value = await body();
   } finally {
+    if (saveAs) {
+      const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+      await cdp.send('Tracing.end');
+      await complete;
+      fs.writeFileSync(`${saveAs}.trace.json`, JSON.stringify(events));
+    }
     ({ profile } = await cdp.send('Profiler.stop'));
+    if (saveAs) fs.writeFileSync(`${saveAs}.cpuprofile`, JSON.stringify(profile));
     await cdp.detach().catch(() => undefined);
   }
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));

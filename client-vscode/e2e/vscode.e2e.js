@@ -22,6 +22,8 @@ const EDIT = ' and more words here';
 const log = (...args) => console.log(new Date().toISOString().slice(11, 19), ...args);
 
 const results = [];
+/** With E2E_TRACE set, where the profiled steps' trace and profile go (see perf.js's profiled). */
+const traced = (name) => (process.env.E2E_TRACE ? path.join(artifacts, name) : undefined);
 /** Measured durations (ms), written to figures.json: the README quotes the bigfile scenario's. */
 const figures = {};
 let shot = 0;
@@ -799,6 +801,45 @@ async function bigfile(page, vs) {
 }
 
 /**
+ * At the end of `line` (1-based): types, presses Enter, types a line and undoes it all, under the
+ * profiler, with the workbench's long tasks recorded from the first key to 3 s after the last undo.
+ * `lines`: the document before, to tell when the undos are done. Also returns the status bar's
+ * scores before the first key.
+ */
+async function typeEnterAndUndo(page, vs, lines, line, name) {
+  await vs.focusEditor();
+  await vs.goToLine(line);
+  await page.keyboard.press('End');
+  await page.waitForTimeout(2000); // what the jump started settles
+  const statusBefore = await vs.scoresStatus();
+  await takeLongTasks(page);
+  const start = Date.now();
+  let keysMs;
+  const { hottest, byScript, callers } = await profiled(page, async () => {
+    const keys = Date.now();
+    await page.keyboard.type(' and then some', { delay: 50 });
+    await page.keyboard.press('Enter');
+    keysMs = Date.now() - keys;
+    await page.keyboard.type('A new line', { delay: 50 });
+    await page.waitForTimeout(2000);
+    // Undo until the two lines are as before the typing (VS Code decides the undo stops).
+    const restored = (rows) => [0, 1].every((k) => rows.find((r) => r.line === line + k)?.text === lines[line + k - 1]);
+    for (let i = 0; i < 6 && !restored(await vs.lineTexts()); i++) {
+      await page.keyboard.press('Control+Z');
+      await vs.waitFor('the text after an undo', () => vs.lineTexts(), restored, 3000).catch(() => undefined);
+    }
+    await page.waitForTimeout(3000); // the last re-score's diagnostics, hints and report refresh
+  }, { saveAs: traced(name) });
+  return { statusBefore, keysMs, wallMs: Date.now() - start, longTasks: await takeLongTasks(page), hottest, byScript, callers };
+}
+
+function typingSummary({ longTasks, keysMs, hottest }) {
+  const over = longTasks.over100ms.join(', ') || 'none';
+  return `long tasks ${longTasks.count}, longest ${longTasks.longestMs} ms, ${longTasks.totalMs} ms in all (over 100 ms: ${over}); ` +
+    `15 keys and Enter in ${keysMs} ms (750 ms of key delays); busiest: ${hottest.slice(0, 4).join('; ')}`;
+}
+
+/**
  * Before the big pair opens: the extension host's memory once ScoreLens has started (its server
  * running), and the workbench's long tasks watched from then on.
  */
@@ -847,7 +888,7 @@ async function bigfileReportStallsMemory(page, vs, { BIG, lines, middle, before 
       await webview.waitForSelector('tr.segment', { timeout: 30_000 });
       figures.reportRowsMs = Date.now() - start;
       return webview;
-    });
+    }, { saveAs: traced('report-open') });
     figures.reportOpenHottestFunctions = hottest;
     figures.reportOpenTimeByScript = byScript;
     figures.reportOpenHottestCallers = callers;
@@ -900,37 +941,15 @@ async function bigfileReportStallsMemory(page, vs, { BIG, lines, middle, before 
 
   await step(page, 'typing, Enter and undo in the 100,000 lines with the report open: long tasks recorded, scores back after the undo', async () => {
     await page.locator(`.tab[aria-label*="${BIG}"]`).first().click();
-    await vs.focusEditor();
-    await vs.goToLine(middle + 5);
-    await page.keyboard.press('End');
-    await page.waitForTimeout(2000); // what the jump started settles
-    const status = await vs.scoresStatus();
-    await takeLongTasks(page);
-    const start = Date.now();
-    const { hottest, byScript, callers } = await profiled(page, async () => {
-      const keys = Date.now();
-      await page.keyboard.type(' and then some', { delay: 50 });
-      await page.keyboard.press('Enter');
-      figures.typingKeysAndEnterMs = Date.now() - keys;
-      await page.keyboard.type('A new line', { delay: 50 });
-      await page.waitForTimeout(2000);
-      // Undo until the two lines are as before the typing (VS Code decides the undo stops).
-      const typedLine = middle + 5;
-      const restored = (rows) => [0, 1].every((k) => rows.find((r) => r.line === typedLine + k)?.text === lines[typedLine + k - 1]);
-      for (let i = 0; i < 6 && !restored(await vs.lineTexts()); i++) {
-        await page.keyboard.press('Control+Z');
-        await vs.waitFor('the text after an undo', () => vs.lineTexts(), restored, 3000).catch(() => undefined);
-      }
-      await page.waitForTimeout(3000); // the last re-score's diagnostics, hints and report refresh
-    });
-    figures.typingWallMs = Date.now() - start;
-    figures.typingLongTasks = await takeLongTasks(page);
-    figures.typingHottestFunctions = hottest;
-    figures.typingTimeByScript = byScript;
-    figures.typingHottestCallers = callers;
-    const { over100ms } = figures.typingLongTasks;
-    await vs.waitFor('the scores of before the typing', () => vs.scoresStatus(), (t) => t === status, 30_000);
-    return `long tasks ${JSON.stringify(figures.typingLongTasks)} (over 100 ms: ${over100ms.join(', ') || 'none'}); 15 keys and Enter in ${figures.typingKeysAndEnterMs} ms (750 ms of key delays); busiest: ${hottest.slice(0, 4).join('; ')}`;
+    const typed = await typeEnterAndUndo(page, vs, lines, middle + 5, 'typing');
+    figures.typingKeysAndEnterMs = typed.keysMs;
+    figures.typingWallMs = typed.wallMs;
+    figures.typingLongTasks = typed.longTasks;
+    figures.typingHottestFunctions = typed.hottest;
+    figures.typingTimeByScript = typed.byScript;
+    figures.typingHottestCallers = typed.callers;
+    await vs.waitFor('the scores of before the typing', () => vs.scoresStatus(), (t) => t === typed.statusBefore, 30_000);
+    return typingSummary(typed);
   });
 
   await step(page, 'closing the files and the report keeps nothing: the extension host within 20 % of before once collected', async () => {
@@ -956,6 +975,19 @@ async function bigfileReportStallsMemory(page, vs, { BIG, lines, middle, before 
     const summary = `extension host ${was} MB before (JS heap ${figures.extensionHostHeapBeforeOpenMb} MB), ${open} MB with the report open, ${samples.join(' → ')} MB in the ${samples.length * 2} s after closing, ${collected.rssMb} MB after a forced garbage collection (JS heap ${collected.heapUsedMb} MB)`;
     assert.ok(collected.rssMb <= limit, summary);
     return summary;
+  });
+
+  await step(page, 'the same typing, Enter and undo in an unpaired copy of the file: VS Code\'s own long tasks, for comparison', async () => {
+    const PLAIN = 'unpaired.txt';
+    fs.copyFileSync(path.join(workspace, BIG), path.join(workspace, PLAIN));
+    await vs.openFile(PLAIN, PLAIN, { large: true });
+    const typed = await typeEnterAndUndo(page, vs, lines, middle + 5, 'typing-unpaired');
+    assert.equal(await vs.scoresStatus(), undefined, 'ScoreLens scored a file with no reference');
+    figures.unpairedTypingKeysAndEnterMs = typed.keysMs;
+    figures.unpairedTypingLongTasks = typed.longTasks;
+    figures.unpairedTypingHottestFunctions = typed.hottest;
+    await vs.runCommand('File: Revert File');
+    return typingSummary(typed);
   });
 }
 

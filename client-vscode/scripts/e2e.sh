@@ -14,6 +14,8 @@
 # needs PyPI for ScoreLens's dependencies) and "bigfile" (a generated 100,000-line pair,
 # e2e/bigfile.py: where the user looks, the effect of an edit; its figures go to figures.json).
 # E2E_SCENARIOS (space-separated names) runs only those, e.g. `E2E_SCENARIOS=bigfile make test-e2e`.
+# E2E_TRACE=1 also writes a performance trace and CPU profile of the bigfile scenario's profiled steps
+# (report opening, typing) next to its screenshots, for Chrome DevTools' Performance panel.
 # Prints "vscode e2e: N passed, N failed"; exits non-zero on any failure.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)

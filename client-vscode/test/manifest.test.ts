@@ -32,6 +32,12 @@ function documentedSettings(): DocumentedSetting[] {
   });
 }
 
+/**
+ * Defaults the extension sets for VS Code where the server's suit it less: VS Code draws squiggles
+ * for a file's first 500 diagnostics only, and every diagnostic sent costs the workbench on each edit.
+ */
+const VS_CODE_DEFAULTS: Record<string, unknown> = { 'scorelens.maxProblems': 500 };
+
 describe('contributed settings', { skip: !fs.existsSync(protocolDoc) && 'docs/protocol.md not found' }, () => {
   const documented = documentedSettings();
 
@@ -41,7 +47,7 @@ describe('contributed settings', { skip: !fs.existsSync(protocolDoc) && 'docs/pr
   it('contributes every documented setting with its default', () => {
     for (const setting of documented) {
       assert.ok(properties[setting.name], `${setting.name} is not contributed`);
-      assert.deepEqual(properties[setting.name].default, setting.default, setting.name);
+      assert.deepEqual(properties[setting.name].default, VS_CODE_DEFAULTS[setting.name] ?? setting.default, setting.name);
     }
   });
   it('offers exactly the documented values of every enum', () => {
