@@ -82,28 +82,32 @@ def peers(hyps: list[str], refs: list[str]) -> float:
 
 
 # With --loop-steps the server runs under this wrapper, which times each step of its event loop
-# and writes those over 1 ms (start and seconds, on the clock the client reads too) at exit.
+# and writes those over 1 ms (start and seconds, on the clock the client reads too, and the
+# seconds of CPU its thread had meanwhile: on a loaded machine a step's length can be the time
+# the process waited for a core) at exit.
 LOOP_STEPS = """
 import asyncio.events, atexit, os, sys, time
 steps, run = [], asyncio.events.Handle._run
 def timed(self):
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.thread_time()
     try:
         return run(self)
     finally:
         if (took := time.perf_counter() - start) > 0.001:
-            steps.append((start, took))
+            steps.append((start, took, time.thread_time() - cpu))
 asyncio.events.Handle._run = timed
-atexit.register(lambda: open(os.environ["SCORELENS_LOOP_STEPS"], "w").write("\\n".join(f"{a} {b}" for a, b in steps)))
+atexit.register(lambda: open(os.environ["SCORELENS_LOOP_STEPS"], "w").write("\\n".join(f"{a} {b} {c}" for a, b, c in steps)))
 from scorelens.cli import main
 sys.exit(main(["serve"]))
 """
 
 
-def longest_step(path: Path, windows: list[tuple[float, float]]) -> float:
-    """The longest step of the server's event loop that overlapped one of ``windows``."""
+def longest_step(path: Path, windows: list[tuple[float, float]]) -> tuple[float, float]:
+    """The longest step of the server's event loop that overlapped one of ``windows``, in seconds
+    and in seconds of CPU time (the most CPU time of those steps)."""
     steps = [tuple(map(float, line.split())) for line in path.read_text().splitlines()]
-    return max((took for start, took in steps if any(a < start + took and start < b for a, b in windows)), default=0.0)
+    during = [(took, cpu) for start, took, cpu in steps if any(a < start + took and start < b for a, b in windows)]
+    return max((took for took, _ in during), default=0.0), max((cpu for _, cpu in during), default=0.0)
 
 
 def peak_memory_mb(pid: int) -> float:
@@ -449,7 +453,7 @@ async def main() -> None:
     if args.loop_steps:
         print(
             "longest step of the server's event loop while warm whole-document hints were in flight: "
-            + ", ".join(f"{r['lines']:,} lines {1000 * r['longest_step']:.1f} ms" for r in rows)
+            + ", ".join(f"{r['lines']:,} lines {1000 * r['longest_step'][0]:.1f} ms ({1000 * r['longest_step'][1]:.1f} ms of CPU)" for r in rows)
         )
 
 

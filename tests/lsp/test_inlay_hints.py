@@ -105,7 +105,7 @@ async def test_cancelled_and_superseded_requests_stop_early(client):
 
 async def test_a_request_that_would_wait_for_the_pieces_gets_those_built_then_a_refresh(client):
     # 30,000 segments' alignments take seconds on any machine; the server builds them in the
-    # background after its first diagnostics, and a request answers after at most half a second
+    # background after its first diagnostics, and a request answers after building for 0.25 s
     lines = 30_000
     hyp = [f"line {i} the red car" for i in range(lines)]
     ref = [f"line {i} the blue car" for i in range(lines)]
