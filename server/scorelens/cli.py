@@ -538,6 +538,9 @@ def worker_pool(jobs: int) -> Iterator[PoolMap]:
     """
     import multiprocessing  # imported only when used
 
+    if "fork" not in multiprocessing.get_all_start_methods():  # Windows: scored in this process
+        yield map
+        return
     context = multiprocessing.get_context("fork")
     workers: list = []
 
