@@ -577,6 +577,7 @@ def worker_pool(jobs: int) -> Iterator[PoolMap]:
             if isinstance(found, BaseException):
                 raise found
             results.update(found)
+            worker.join()  # its results sent, it is ending
         return [results[i] for i in range(len(chunks))]
 
     try:
