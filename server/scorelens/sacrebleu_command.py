@@ -251,7 +251,7 @@ def _records(config: ScoringConfig, columns: list[list[str]]) -> list[Record]:
         chunks = ([column[i : i + POOL_CHUNK] for column in columns] for i in range(0, len(columns[0]), POOL_CHUNK))
         with worker_pool(jobs) as pool_map:
             return list(chain.from_iterable(pool_map(partial(score_texts, config), chunks)))
-    return score_texts(config, columns)
+    return list(score_texts(config, columns))
 
 
 def _bleu_verbose(s: bleu.BleuScore) -> str:

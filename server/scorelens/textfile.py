@@ -75,7 +75,12 @@ def read_bytes(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES, limit: str 
             raise too_large(str(path), max_bytes, limit)
         os.set_blocking(fd, True)
         with os.fdopen(fd, "rb", closefd=False) as f:
-            data = f.read(max_bytes + 1)  # one byte more tells a file that grew past the limit
+            # the size fstat gave and one byte more, which tells a file that grew: then on to
+            # the limit and one byte more (asked for at once, the limit's buffer is allocated
+            # and shrunk: 8 ms of a 14 MB file)
+            data = f.read(min(st.st_size, max_bytes) + 1)
+            if len(data) > st.st_size:
+                data += f.read(max_bytes + 1 - len(data))
     except OSError as exc:
         raise UnreadableText(f"{path}: cannot read it ({exc.strerror or exc})") from None
     finally:

@@ -34,7 +34,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 from . import bleu, chrf, rouge, ter, wer
 from .config import ScoringConfig
 from .findings import Finding, segment_findings
-from .segment import Analyser, Analysis, Record, SegmentStatistics, score_texts
+from .segment import Analyser, Analysis, Record, RecordColumns, SegmentStatistics, score_texts
 from .text import common_ends, segment_count, segment_spans, split_lines
 
 # ``map(function, chunks)``, e.g. ``ProcessPoolExecutor.map``: results in the chunks' order
@@ -118,6 +118,11 @@ class Corpus:
         self._analyse = Analyser(self.config)
         self._empty = self._analyse("")
         self._results: list[Record | None] = []
+        # segments scored from texts whose records are not made yet: (first segment, their
+        # columns). Their totals are summed from the columns; a command that prints the corpus
+        # scores never needs the records (making 100,000 takes 40 ms), an editor makes them
+        # when it asks for a segment's statistics or edits.
+        self._unmade: list[tuple[int, RecordColumns]] = []
         self._differs = bytearray()  # per segment: 1 if it has findings, for a fast skip over the rest
         self._dirty: set[int] = set()
         self._tail: int | None = None
@@ -279,6 +284,7 @@ class Corpus:
         """The corpus scores with one segment left out (its statistics taken from the sums, ROUGE
         the mean of the others): what the segment contributes is ``scores()`` minus these."""
         self.refresh()
+        self._make_records()
         record = self._results[segment]
         sums = {Record._fields[f]: [t - v for t, v in zip(into, record[f])] for f, into in self._sums}
         return self._scores(sums, len(self) - 1)
@@ -319,12 +325,14 @@ class Corpus:
 
     def statistics(self, segment: int) -> SegmentStatistics:
         self.refresh()
+        self._make_records()
         return SegmentStatistics.of(self._results[segment])
 
     def segment_statistics(self, metric: str) -> list[tuple]:
         """Every segment's raw statistics for one metric, in segment order: a :class:`Record`
         field (``"bleu"``, ``"rouge_l"``, ``"wer"``...). The significance tests resample these."""
         self.refresh()
+        self._make_records()
         if metric not in Record._fields or metric in ("rouge_ref", "dropped", "differs"):
             raise ValueError(f"no per-segment statistics named {metric!r}")
         column = [getattr(r, metric) for r in self._results]
@@ -455,6 +463,8 @@ class Corpus:
         (a cold start, re-pairing after a line count changed) is scored through it.
         """
         n = len(self)
+        if self.dirty:
+            self._make_records()  # what changes is re-scored against the records it replaces
         results = self._results
         while len(results) > n:
             self._account(results.pop(), -1)
@@ -514,18 +524,24 @@ class Corpus:
             statistics = self._analyse.statistics
             new = [self._scored_apart(i) or statistics(self._analysis(0, i), self._references(i)) for i in range(start, stop)]
         elif self._analyse.from_texts:
-            new = self._analyse.records(self._columns(start, stop))
+            new = self._analyse.scored(self._columns(start, stop))
         else:
             hyps = self._analyses(0, start, stop)
             refs = list(zip(*[self._analyses(side, start, stop) for side in range(1, len(self._sides))])) or [(self._empty,)] * len(hyps)
             new = self._analyse.statistics_many(hyps, refs)
         old = [r for r in self._results[start:stop] if r is not None]
-        self._results[start:stop] = new
-        self._differs[start:stop] = bytes(map(itemgetter(_DIFFERS), new))
         self._account_all(old, -1)
-        self._account_all(new, 1)
+        if isinstance(new, RecordColumns):
+            self._results[start:stop] = [None] * (stop - start)
+            self._unmade.append((start, new))
+            self._differs[start:stop] = new.differs.tobytes()
+            self._account_columns(new)
+        else:
+            self._results[start:stop] = new
+            self._differs[start:stop] = bytes(map(itemgetter(_DIFFERS), new))
+            self._account_all(new, 1)
 
-    def _pooled_records(self, start: int, stop: int, pool_map: PoolMap) -> list[Record]:
+    def _pooled_records(self, start: int, stop: int, pool_map: PoolMap) -> list[Record] | RecordColumns:
         """Records of segments ``[start, stop)`` scored from their texts, a chunk per call.
 
         Analyses are not sent back (pickling them would cost more than making them): the few
@@ -533,7 +549,16 @@ class Corpus:
         """
         columns = self._columns(start, stop)
         chunks = ([column[i : i + POOL_CHUNK] for column in columns] for i in range(0, stop - start, POOL_CHUNK))
-        return list(chain.from_iterable(pool_map(partial(score_texts, self.config), chunks)))
+        scored = pool_map(partial(score_texts, self.config), chunks)
+        if self._analyse.from_texts:
+            return RecordColumns.joined(list(scored))
+        return list(chain.from_iterable(scored))
+
+    def _make_records(self) -> None:
+        """The records of the segments :meth:`_rescore_range` left as columns."""
+        for start, columns in self._unmade:
+            self._results[start : start + len(columns)] = columns
+        self._unmade.clear()
 
     def _columns(self, start: int, stop: int) -> list[list[str]]:
         """The texts of segments ``[start, stop)``, a column per side (a missing segment is empty)."""
@@ -553,6 +578,15 @@ class Corpus:
                 into[k] += sign * total
         self._dropped += sign * sum(map(itemgetter(_DROPPED), records))
         self._differing += sign * sum(map(itemgetter(_DIFFERS), records))
+
+    def _account_columns(self, scored: RecordColumns) -> None:
+        """Add the records of ``scored`` to the totals, as :meth:`_account_all` would: the same
+        sums of the same numbers, column by column."""
+        for field_, into in self._sums:
+            for k, values in enumerate(getattr(scored, Record._fields[field_]).T.tolist()):
+                into[k] += sum(values)
+        self._dropped += int(scored.dropped.sum())
+        self._differing += int(scored.differs.sum())
 
     def _account(self, r: Record | None, sign: int) -> None:
         if r is None:

@@ -104,15 +104,13 @@ def ngram_scores_many(hyps: Sequence[Sequence[int]], refs: Sequence[Sequence[Seq
         return []
     from .ngram_counts import Side  # numpy is loaded only when ROUGE-N is on
 
-    return ngram_scores_of([Side.of_numbers(hyps), *(Side.of_numbers(column) for column in refs)], orders)
+    return list(map(tuple, ngram_scores_of([Side.of_numbers(hyps), *(Side.of_numbers(column) for column in refs)], orders).tolist()))
 
 
-def ngram_scores_of(sides: Sequence[Side], orders: Sequence[int]) -> list[tuple[float, ...]]:
+def ngram_scores_of(sides: Sequence[Side], orders: Sequence[int]) -> np.ndarray:
     """Per segment, the (P, R, F) of each ROUGE-n in ``orders`` against its best reference, one
-    flat tuple: :func:`ngram_scores` and :func:`best` of many segments at once (``sides``: the
+    row: :func:`ngram_scores` and :func:`best` of many segments at once (``sides``: the
     hypotheses', then each reference's), their n-grams matched in numpy by :mod:`.ngram_counts`."""
-    if not len(sides[0].lengths):
-        return []
     import numpy as np
 
     from .ngram_counts import matches
@@ -123,7 +121,7 @@ def ngram_scores_of(sides: Sequence[Side], orders: Sequence[int]) -> list[tuple[
         hyp_count = np.maximum(sides[0].lengths - n + 1, 0)
         per_ref = [_figures(hits, hyp_count, np.maximum(ref.lengths - n + 1, 0)) for hits, ref in zip(found[n], sides[1:])]
         columns.append(_best_of(per_ref)[0].T)
-    return list(map(tuple, np.hstack(columns).tolist()))
+    return np.hstack(columns)
 
 
 def lcs_scores_many(hyps: Sequence[Sequence[int]], refs: Sequence[Sequence[Sequence[int]]]) -> tuple[np.ndarray, np.ndarray]:

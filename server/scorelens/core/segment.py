@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import accumulate, chain, count, repeat
 from operator import itemgetter
-from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 from . import bleu, chrf, rouge, ter, wer
 from .config import ScoringConfig
@@ -76,6 +76,56 @@ class Record(NamedTuple):
     rouge_n: tuple[float, ...] | None = None  # (P, R, F) of each enabled ROUGE-N, shortest n first
     chrf: tuple[int, ...] | None = None  # chrF's (hyp, ref, match) counts per order
     ter: tuple[int, int, int] | None = None  # (num_edits, ref_words, shifts)
+
+
+class RecordColumns:
+    """Records of many segments as columns of numbers in arrays (a row a segment; None for a
+    metric that is off), iterated as the records. What a worker process sends back: an array
+    pickles in one piece, where records pickle one at a time (on 100,000 segments of ROUGE-1+2,
+    0.15 s to pickle and 0.07 s to unpickle), and only the fields scored from texts are kept.
+    """
+
+    __slots__ = ("bleu", "rouge_l", "rouge_ref", "wer", "rouge_n", "dropped", "differs")
+
+    def __init__(self, bleu_: np.ndarray | None, rouge_l: np.ndarray | None, rouge_ref: np.ndarray, wer_: np.ndarray | None, rouge_n: np.ndarray | None, dropped: np.ndarray, differs: np.ndarray) -> None:
+        self.bleu = bleu_
+        self.rouge_l = rouge_l
+        self.rouge_ref = rouge_ref
+        self.wer = wer_
+        self.rouge_n = rouge_n
+        self.dropped = dropped
+        self.differs = differs
+
+    @classmethod
+    def joined(cls, parts: Sequence[RecordColumns]) -> RecordColumns:
+        """The segments of ``parts``, one after another."""
+        import numpy as np
+
+        columns = ([getattr(part, name) for part in parts] for name in cls.__slots__)
+        return cls(*(None if column[0] is None else np.concatenate(column) for column in columns))
+
+    def __len__(self) -> int:
+        return len(self.differs)
+
+    def __iter__(self) -> Iterator[Record]:
+        def rows(column: np.ndarray | None) -> Iterable:
+            return repeat(None) if column is None else map(tuple, column.tolist())
+
+        fields = zip(
+            rows(self.bleu),
+            rows(self.rouge_l),
+            self.rouge_ref.tolist(),
+            repeat(None),
+            rows(self.wer),
+            repeat(None),
+            self.dropped.tolist(),
+            self.differs.tolist(),
+            rows(self.rouge_n),
+            repeat(None),
+            repeat(None),
+        )
+        # tuple.__new__ makes each record in C; Record(...) would run its __new__ in Python
+        return map(tuple.__new__, repeat(Record), fields)
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,8 +330,12 @@ class Analyser:
     def records(self, columns: Sequence[Sequence[str]]) -> list[Record]:
         """Records of segments given by their texts, one column of texts per side (hypothesis
         first); no analysis is kept (a corpus makes the few it needs later on demand)."""
+        return list(self.scored(columns))
+
+    def scored(self, columns: Sequence[Sequence[str]]) -> Iterable[Record]:
+        """:meth:`records`, as a :class:`RecordColumns` where the metrics are scored from texts."""
         if self.from_texts:
-            return self._records_from_texts(columns)
+            return self._scored_from_texts(columns) if len(columns[0]) else []
         hyps = list(map(self, columns[0]))
         refs = list(zip(*[map(self, column) for column in columns[1:]]))
         return self.statistics_many(hyps, refs)
@@ -292,45 +346,41 @@ class Analyser:
 
         return Columns(self.word_streams, self.text_streams, split=self.split)
 
-    def _records_from_texts(self, columns: Sequence[Sequence[str]]) -> list[Record]:
-        """:meth:`records` of :data:`FROM_TEXTS` metrics: a batch's texts made into token
+    def _scored_from_texts(self, columns: Sequence[Sequence[str]]) -> RecordColumns:
+        """:meth:`scored` of :data:`FROM_TEXTS` metrics: a batch's texts made into token
         arrays together (:mod:`.columnar`), BLEU's and ROUGE-N's n-grams matched for the whole
         batch, ROUGE-L and WER one rapidfuzz call per segment (no per-text objects)."""
         import numpy as np
 
-        records: list[Record] = []
+        parts = []
         for start in range(0, len(columns[0]), TEXT_BATCH):
             batch = [column[start : start + TEXT_BATCH] for column in columns]
             hyp, *refs = map(self._columns.side, batch)
             # whether the segment has a finding, as statistics() has it
             differs = np.zeros(len(batch[0]), bool)
-            bleu_stats = rouge_l = word_counts = rouge_n = repeat(None)
-            rouge_ref = repeat(0)
+            bleu_stats = rouge_l = word_counts = rouge_n = None
+            rouge_ref = np.zeros(len(batch[0]), np.int64)
             if self.bleu:
-                stats = bleu.statistics_of(hyp["bleu"], [r["bleu"] for r in refs], self.order)
-                differs |= stats[:, 2] < stats[:, 0]  # an unmatched unigram
-                bleu_stats = map(tuple, stats.tolist())
+                bleu_stats = bleu.statistics_of(hyp["bleu"], [r["bleu"] for r in refs], self.order)
+                differs |= bleu_stats[:, 2] < bleu_stats[:, 0]  # an unmatched unigram
             if self.rouge_n:
                 rouge_n = rouge.ngram_scores_of([hyp["rouge"], *(r["rouge"] for r in refs)], self.rouge_n)
             if self.rouge_l:
-                figures, top, outside = _best_lcs_many([hyp["rouge"], *(r["rouge"] for r in refs)])
+                rouge_l, rouge_ref, outside = _best_lcs_many([hyp["rouge"], *(r["rouge"] for r in refs)])
                 differs |= outside  # a token outside the LCS
-                rouge_l, rouge_ref = map(tuple, figures.tolist()), top.tolist()
             if self.wer:
                 # jiwer has one reference per hypothesis: the first
                 hyp_words, ref_words = hyp["words"], refs[0]["words"]
-                word_counts = list(map(wer.tally, _sequences(ref_words), _sequences(hyp_words)))
-                hits = np.fromiter(map(itemgetter(0), word_counts), np.int64, len(word_counts))
+                word_counts = np.array(list(map(wer.tally, _sequences(ref_words), _sequences(hyp_words))), np.int64).reshape(-1, 4)
+                hits = word_counts[:, 0]
                 differs |= (hits != hyp_words.lengths) | (hits != ref_words.lengths)  # a word error
-            dropped = repeat(False)
+            dropped = np.zeros(len(batch[0]), bool)
             if self.check_dropped:
-                dropped = np.zeros(len(batch[0]), bool)
                 for texts in batch:
                     if not "".join(texts).isascii():  # one call for an ASCII column
                         dropped[[i for i, text in enumerate(texts) if not text.isascii() and RougeScoreTokenizer.dropped(text)]] = True
-                dropped = dropped.tolist()
-            records += map(Record, bleu_stats, rouge_l, rouge_ref, repeat(None), word_counts, repeat(None), dropped, differs.tolist(), rouge_n)
-        return records
+            parts.append(RecordColumns(bleu_stats, rouge_l, rouge_ref, word_counts, rouge_n, dropped, differs))
+        return RecordColumns.joined(parts)
 
     def statistics_many(self, hyps: Sequence[Analysis], refs: Sequence[Sequence[Analysis]]) -> list[Record]:
         """:meth:`statistics` of many segments (``refs[i]``: segment i's references): BLEU's,
@@ -433,14 +483,14 @@ def _analyser(config: ScoringConfig) -> Analyser:
     return Analyser(config)
 
 
-def score_texts(config: ScoringConfig, columns: Sequence[Sequence[str]]) -> list[Record]:
+def score_texts(config: ScoringConfig, columns: Sequence[Sequence[str]]) -> Iterable[Record]:
     """Records of segments given by their texts, one column of texts per side (hypothesis first).
 
     Pure and picklable: what a corpus hands to worker processes. Tokens are numbered from this
     process's own vocabulary; records hold only counts and scores, which depend on which tokens
     are equal and not on their numbers, so they equal those of the corpus's own analyser.
     """
-    return _analyser(config).records(columns)
+    return _analyser(config).scored(columns)
 
 
 def _sentences(a: Analysis) -> list[Tokens]:
