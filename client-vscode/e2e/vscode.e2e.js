@@ -871,8 +871,9 @@ async function waitClosely(what, probe, predicate, timeout = 20_000) {
 
 /**
  * The big pair's report (time to its first paint; paging, sorting and filtering all segments), the
- * workbench's long tasks while typing, pressing Enter and undoing with the report open, and the
- * extension host's memory after the files and the report close. Figures to figures.json.
+ * workbench's long tasks while typing, pressing Enter and undoing with the report open, the
+ * extension host's memory after the files and the report close, and the same typing in a copy of
+ * the file with no reference (VS Code's own long tasks). Figures to figures.json.
  */
 async function bigfileReportStallsMemory(page, vs, { BIG, UNPAIRED, lines, middle, before }) {
   const total = before.scores.segments;
