@@ -170,8 +170,12 @@ node -e '
 const fs = require("fs");
 let passed = 0, failed = 0;
 for (const name of process.argv[2].split(" ").filter(Boolean)) {
-  try { const r = JSON.parse(fs.readFileSync(`${process.argv[1]}/${name}/result.json`, "utf8")); passed += r.passed; failed += r.failed; }
-  catch { failed += 1; console.log(`${name}: no result`); }
+  try {
+    const r = JSON.parse(fs.readFileSync(`${process.argv[1]}/${name}/result.json`, "utf8"));
+    passed += r.passed; failed += r.failed;
+    // Again at the end: a CI log is often read from its tail.
+    for (const step of r.results.filter((s) => !s.ok)) console.log(`FAILED ${name}: ${step.name}: ${step.error.slice(0, 600)}`);
+  } catch { failed += 1; console.log(`${name}: no result`); }
 }
 console.log(`vscode e2e: ${passed} passed, ${failed} failed (screenshots in ${process.argv[1]})`);
 process.exit(failed ? 1 : 0);' "$ART" "$SCENARIOS"

@@ -2,14 +2,12 @@
 // keeping the same top line keeps the segments side by side.
 import * as vscode from 'vscode';
 import { lineToRevealAtTop } from './revealAtTop';
-
-/** How long an editor's own scroll events are ignored after we scrolled it (stops ping-pong when one file is shorter). */
-const ECHO_WINDOW_MS = 150;
+import { ScrollEchoes } from './scrollEchoes';
 
 export class ScrollSync implements vscode.Disposable {
   /** Document URI → the URIs it scrolls with. */
   private readonly links = new Map<string, Set<string>>();
-  private readonly drivenAt = new WeakMap<vscode.TextEditor, number>();
+  private readonly echoes = new ScrollEchoes<vscode.TextEditor>();
   private readonly disposables: vscode.Disposable[];
 
   constructor() {
@@ -27,7 +25,7 @@ export class ScrollSync implements vscode.Disposable {
 
   /** Scrolls `editor` so that `top` (0-based) is its first whole line, as far as the document allows. */
   align(editor: vscode.TextEditor, top: number): void {
-    this.drivenAt.set(editor, Date.now());
+    this.echoes.expect(editor, top, Date.now());
     const config = vscode.workspace.getConfiguration('editor', editor.document);
     const line = lineToRevealAtTop(top, editor.document.lineCount, {
       cursorSurroundingLines: config.get<number>('cursorSurroundingLines', 0),
@@ -52,7 +50,7 @@ export class ScrollSync implements vscode.Disposable {
     const partners = this.links.get(source.document.uri.toString());
     const top = source.visibleRanges[0]?.start.line;
     if (!partners || top === undefined) return;
-    if (Date.now() - (this.drivenAt.get(source) ?? 0) < ECHO_WINDOW_MS) return;
+    if (this.echoes.isEcho(source, top, Date.now())) return;
     for (const editor of vscode.window.visibleTextEditors) {
       if (editor === source || !partners.has(editor.document.uri.toString())) continue;
       if (editor.visibleRanges[0]?.start.line !== top) this.align(editor, top);
