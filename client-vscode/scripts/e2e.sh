@@ -16,7 +16,9 @@
 # E2E_SCENARIOS (space-separated names) runs only those, e.g. `E2E_SCENARIOS=bigfile make test-e2e`.
 # E2E_TRACE=1 also writes a performance trace and CPU profile of the bigfile scenario's profiled steps
 # (report opening, typing) next to its screenshots, for Chrome DevTools' Performance panel.
-# Prints "vscode e2e: N passed, N failed"; exits non-zero on any failure.
+# E2E_EXTRA_SETTINGS (a JSON object) is merged into the user settings, for experiments, e.g.
+# `E2E_EXTRA_SETTINGS='{"scorelens.maxProblems": 100}' E2E_TRACE=1 E2E_SCENARIOS=bigfile make test-e2e`.
+# Prints "vscode e2e: N passed, N failed", then each failed step again; exits non-zero on any failure.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 EXT=$(dirname "$HERE")
@@ -112,6 +114,9 @@ run_scenario() {
   "files.autoSave": "off"
 }
 JSON
+  if [ -n "${E2E_EXTRA_SETTINGS:-}" ]; then
+    "$PYTHON" -c 'import json,sys; p=sys.argv[1]; s=json.load(open(p)); s.update(json.loads(sys.argv[2])); json.dump(s, open(p, "w"))' "$dir/user-data/User/settings.json" "$E2E_EXTRA_SETTINGS"
+  fi
   if [ "$name" = restricted ]; then
     # A workspace that tries to pick the program ScoreLens runs, and its settings.
     printf '#!/bin/sh\ntouch "%s/evil-interpreter-ran"\nexit 1\n' "$dir" > "$dir/evil-python"
