@@ -222,19 +222,14 @@ async def other_clients(wire: Wire, uri: str, hyps: list[str], change, keystroke
     cold, size = await hints()
     # An answer that left out pieces not built yet is followed by a refresh once they are (as
     # Neovim 0.11, which asks again): the cold figure is until the answer with all of them.
+    # A partial answer is told by asking again at once: that request builds more pieces itself, so
+    # only an answer that had them all comes back the same. The refresh follows the last piece.
     complete = cold
     began = time.perf_counter() - cold
-    while True:
-        try:
-            await asyncio.wait_for(wire.hints_refreshed.wait(), 120)
-        except asyncio.TimeoutError:
-            break
-        wire.hints_refreshed.clear()
-        _, now = await hints()
+    if (await hints())[1] != size:
+        await asyncio.wait_for(wire.hints_refreshed.wait(), 120)
+        await hints()
         complete = time.perf_counter() - began
-        if now == size:
-            break
-        size = now
     windows.clear()
     warm, hovers, after_hints = [], [], []
     for _ in range(5):

@@ -2,7 +2,7 @@
 wrapper.py, which logs when the inlay-hint requests are read, parsed, handled (drained, settled,
 collected), answered and written, each event-loop step over 10 ms with its CPU time, and each
 garbage collection; the client logs when it sent each hint request and read its first and last
-bytes. The benchmark's wait for a second refresh after the complete answer is cut to 3 s.
+bytes.
 
     PYTHONPATH=server .venv/bin/python bench/hint_trace/driver.py --lines 100000 --out /tmp/t.log
     python3 bench/hint_trace/show.py /tmp/t.log     # the first request's timeline
@@ -29,19 +29,6 @@ async def treq(self, method, params):
         sends.append((time.perf_counter(), "client-got-hint", self.sizes.get(self.next_id)))
     return r
 bench.Wire.request = treq
-class OnceEvent(asyncio.Event):
-    """The bench waits 120 s for a second refresh after the complete answer: here 3 s."""
-    waited = 0
-    async def wait(self):
-        self.waited += 1
-        if self.waited > 1:
-            return await asyncio.wait_for(super().wait(), 3)
-        return await super().wait()
-init = bench.Wire.__init__
-def tinit(self, *a, **k):
-    init(self, *a, **k)
-    self.hints_refreshed = OnceEvent()
-bench.Wire.__init__ = tinit
 async def main():
     p = argparse.ArgumentParser(); p.add_argument("--lines", type=int, default=100000); p.add_argument("--keystrokes", type=int, default=200); p.add_argument("--out")
     a = p.parse_args()

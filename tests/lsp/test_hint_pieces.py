@@ -32,6 +32,7 @@ def _review() -> tuple[SimpleNamespace, Review]:
         hint_documents=inlay_hints._Documents(),
         hint_requests={},
         client_supports=lambda *path: False,
+        next_slice=lambda: asyncio.sleep(0),
     )
     return ls, review
 

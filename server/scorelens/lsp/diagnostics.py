@@ -12,7 +12,6 @@ says how many were left out and how to see them. They are built a slice at a tim
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import json
 import secrets
@@ -496,7 +495,7 @@ async def gathered(ls, review: Review) -> dict[str, list[str]] | None:
     in between (what is under way for the change publishes)."""
     corpus = review.corpus
     while (found := collect(ls, review, time.perf_counter() + SLICE_SECONDS)) is None:
-        await asyncio.sleep(0)
+        await ls.next_slice()
         if ls.reviews.get(review.uri) is not review or review.corpus is not corpus or corpus.dirty:
             return None
     return found

@@ -149,7 +149,7 @@ async def _prepare(ls, review: Review) -> None:
             # full collections walk millions of them, longer as the build goes on (on 100,000
             # lines ten of them, up to 0.2-0.7 s each, held the loop).
             gc.freeze()
-            await asyncio.sleep(0)
+            await ls.next_slice()
             if ls.reviews.get(review.uri) is not review or review.corpus is not corpus or corpus.dirty:
                 return  # changed meanwhile: what is left is built when asked for
             deadline = time.perf_counter() + SLICE_SECONDS
@@ -191,7 +191,7 @@ async def _collect(ls, review: Review, start: int, end: int, ticket: object, bui
             pieces.extend(_entries(text, start, end))
         segment += 1
         if time.perf_counter() > deadline:
-            await asyncio.sleep(0)
+            await ls.next_slice()
             superseded = ls.hint_requests.get(review.uri) is not ticket
             if superseded or review.corpus is not corpus or corpus.dirty or review.versions != versions:
                 return None

@@ -100,7 +100,7 @@ async def table(ls, review: Review) -> SegmentTable | None:
         if built is not None:
             review.table, review.table_of = built, key
             return built
-        await asyncio.sleep(0)
+        await ls.next_slice()
         if ls.reviews.get(review.uri) is not review or _table_key(review) != key or review.corpus.dirty:
             return None
     raise AssertionError("a table build ends with its table")
@@ -169,7 +169,7 @@ async def report(ls, review: Review, query: RowQuery) -> dict | None:
     segments = []
     for n, i in enumerate(order[query.offset : stop]):
         if n % ROWS_PER_YIELD == ROWS_PER_YIELD - 1:
-            await asyncio.sleep(0)  # every row of 100,000 segments takes a second or more
+            await ls.next_slice()  # every row of 100,000 segments takes a second or more
             if ls.reviews.get(review.uri) is not review or _table_key(review) != key or corpus.dirty:
                 return None
         segments.append(_row(corpus, t, i))
