@@ -228,7 +228,7 @@ async def other_clients(wire: Wire, uri: str, hyps: list[str], change, keystroke
     began = time.perf_counter() - cold
     if (await hints())[1] != size:
         await asyncio.wait_for(wire.hints_refreshed.wait(), 120)
-        await hints()
+        size = (await hints())[1]
         complete = time.perf_counter() - began
     windows.clear()
     warm, hovers, after_hints = [], [], []
