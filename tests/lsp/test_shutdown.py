@@ -6,9 +6,11 @@ stderr once the client has gone.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 
 import pytest
 from lsp_support import SAMPLES
@@ -33,10 +35,19 @@ def _read(stream) -> dict:
     return json.loads(stream.read(length))
 
 
-def _start() -> subprocess.Popen:
-    return subprocess.Popen(
+@contextlib.contextmanager
+def _server() -> Iterator[subprocess.Popen]:
+    """The server over stdio, killed and its pipes closed however the test ends."""
+    server = subprocess.Popen(
         [sys.executable, "-m", "scorelens", "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
+    try:
+        yield server
+    finally:
+        server.kill()
+        server.wait()
+        server.stdout.close()
+        server.stderr.close()
 
 
 def _session_start() -> list[bytes]:
@@ -55,8 +66,7 @@ def _inlay_hints(msg_id: int) -> bytes:
 
 @pytest.mark.timeout(30)  # without an answer the read below would wait for ever
 def test_requests_after_shutdown_get_invalid_request():
-    server = _start()
-    try:
+    with _server() as server:
         server.stdin.write(b"".join(_session_start()) + _frame({"id": 2, "method": "shutdown"}) + _inlay_hints(3))
         server.stdin.flush()
         answers = {}
@@ -69,18 +79,12 @@ def test_requests_after_shutdown_get_invalid_request():
         server.stdin.write(_frame({"method": "exit"}))
         server.stdin.close()
         assert server.wait(20) == 0
-    finally:
-        server.kill()
-        server.wait()
-        server.stdout.close()
-        server.stderr.close()
 
 
 @pytest.mark.timeout(30)
 def test_shutdown_while_an_open_waits_for_the_clients_settings():
     # The server asks workspace/configuration on open; the client shuts down before answering.
-    server = _start()
-    try:
+    with _server() as server:
         start = _session_start()
         start[0] = _frame(
             {"id": 1, "method": "initialize", "params": {"capabilities": {"workspace": {"configuration": True}}, "rootUri": SAMPLES.as_uri()}}
@@ -97,24 +101,14 @@ def test_shutdown_while_an_open_waits_for_the_clients_settings():
         server.stdin.write(_frame({"method": "exit"}))
         server.stdin.close()
         assert server.wait(20) == 0
-    finally:
-        server.kill()
-        server.wait()
-        server.stdout.close()
-        server.stderr.close()
 
 
 def test_a_closed_pipe_ends_the_server_without_tracebacks():
     # As Neovim closes: shutdown, two more requests, then both pipes closed without reading the answers.
-    server = _start()
-    try:
+    with _server() as server:
         server.stdout.close()
         server.stdin.write(b"".join(_session_start()) + _frame({"id": 2, "method": "shutdown"}) + _inlay_hints(3) + _inlay_hints(4))
         server.stdin.close()
         assert server.wait(20) == 0
         stderr = server.stderr.read().decode()
         assert "Traceback" not in stderr and "BrokenPipeError" not in stderr, stderr
-    finally:
-        server.kill()
-        server.wait()
-        server.stderr.close()
