@@ -209,33 +209,38 @@ def test_items_are_joined_with_commas_across_slices():
         assert json.loads(body) == list(range(count)) and header == b"Content-Length: %d" % len(body)
 
 
-async def test_between_slices_the_loop_waits_while_output_waits(monkeypatch):
-    """Work done in slices on the event loop gives the writing thread a moment, without the
-    interpreter lock, while it has messages to write: a yield alone released the lock only in a
-    select() that does not wait, and the thread got it when the work was done (a hint answer
-    queued at 0.26 s was written after 1.1-5.3 s while the background build ran)."""
+async def test_between_slices_the_loop_lets_the_threads_run(monkeypatch):
+    """Work done in slices on the event loop waits a moment, without the interpreter lock, while
+    the writing thread has messages to write, and at least every THREADS_TURN_EVERY_S: a yield
+    alone released the lock only in a select() that does not wait, and the threads (pygls's
+    reading ones, the writing one) got it when the work was done (a hover sent while the hints
+    were built in the background was read 3.2-3.8 s later)."""
+    import time
+
     from pygls.io_ import StdoutWriter
     from scorelens.lsp import server as srv
 
     read_end, write_end = os.pipe()
     pipe = srv._Pipe(StdoutWriter(open(write_end, "wb")), SimpleNamespace(_stop_event=None))
-    ls = SimpleNamespace(protocol=SimpleNamespace(writer=pipe))
+    ls = SimpleNamespace(protocol=SimpleNamespace(writer=pipe), _threads_turn=time.perf_counter())
     waits = []
 
     async def sleep(delay):
         waits.append(delay)
 
     monkeypatch.setattr(srv.asyncio, "sleep", sleep)
-    await srv.ScoreLensServer.next_slice(ls)
+    await srv.ScoreLensServer.next_slice(ls)  # nothing to write, the threads' turn just now
     message = b"Content-Length: 200000\r\n\r\n" + b" " * 200_000  # more than the pipe holds: not all written
     pipe.write(message)
     await srv.ScoreLensServer.next_slice(ls)
-    monkeypatch.undo()
-    assert waits == [0, srv.OUTPUT_TURN_S]
     received = 0
     while received < len(message):
         received += len(os.read(read_end, 1 << 16))
     pipe.flush()
     assert not pipe.waiting
+    ls._threads_turn -= srv.THREADS_TURN_EVERY_S
+    await srv.ScoreLensServer.next_slice(ls)  # nothing to write, but a turn is due
+    monkeypatch.undo()
+    assert waits == [0, srv.THREADS_TURN_S, srv.THREADS_TURN_S]
     pipe.close()
     os.close(read_end)

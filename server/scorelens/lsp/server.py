@@ -263,9 +263,10 @@ class _Pipe:
 
 SLICE_ITEMS = 1024  # a message's items joined at a time by the writing thread (~0.5 MB of hints)
 DRAIN_POLL_S = 0.005
-# How long the event loop waits between two slices of work while output waits for the writing
-# thread (see ScoreLensServer.next_slice).
-OUTPUT_TURN_S = 0.001
+# How long the event loop waits between two slices of work to let the threads run, and how much
+# work it does at most without that wait (see ScoreLensServer.next_slice).
+THREADS_TURN_S = 0.001
+THREADS_TURN_EVERY_S = 0.02
 
 
 def _chunks(message: bytes | tuple[bytes, list[bytes], bytes]):
@@ -312,6 +313,7 @@ class ScoreLensServer(LanguageServer):
             max_workers=2,
         )
         self.documents = Documents()
+        self._threads_turn = time.perf_counter()  # when next_slice last let the threads run
         self.worker = Worker()
         self.models = Models()
         self.pairings = Pairings()
@@ -567,12 +569,19 @@ class ScoreLensServer(LanguageServer):
     async def next_slice(self) -> None:
         """Between two slices of work on the event loop. Yielding to the loop alone releases the
         interpreter lock only for an instant, in a select() that does not wait, and CPython counts
-        that as the lock changing hands: the writing thread, woken meanwhile, got it only when the
-        work was done (a hint answer queued 0.26 s after its request was written after 1.1-5.3 s,
-        while the background build ran). So while output waits, the loop waits a moment, without
-        the lock."""
+        that as the lock changing hands: a thread woken meanwhile never gets to ask for it, and
+        pygls reads the input, and ScoreLens writes its output, in threads. While the inlay hints
+        were built in the background a hover was read 3.2-3.8 s after it was sent, and a hint
+        answer queued 0.26 s after its request was written after 1.1-5.3 s, both once the build
+        was done. So the loop waits a moment without the lock while output waits, and at least
+        every THREADS_TURN_EVERY_S of work (input cannot be seen waiting: the reading thread has
+        taken it from the pipe)."""
         writer = self.protocol.writer
-        await asyncio.sleep(OUTPUT_TURN_S if writer is not None and writer.waiting else 0)
+        if (writer is not None and writer.waiting) or time.perf_counter() - self._threads_turn >= THREADS_TURN_EVERY_S:
+            await asyncio.sleep(THREADS_TURN_S)
+            self._threads_turn = time.perf_counter()
+        else:
+            await asyncio.sleep(0)
 
     async def settled(self, review: Review) -> None:
         """Wait until the review's latest edit is scored, for a request to answer from.
