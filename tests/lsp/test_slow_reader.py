@@ -222,14 +222,15 @@ async def test_between_slices_the_loop_lets_the_threads_run(monkeypatch):
 
     read_end, write_end = os.pipe()
     pipe = srv._Pipe(StdoutWriter(open(write_end, "wb")), SimpleNamespace(_stop_event=None))
-    ls = SimpleNamespace(protocol=SimpleNamespace(writer=pipe), _threads_turn=time.perf_counter())
+    # the threads' last turn in the future: not due, however slow the machine
+    ls = SimpleNamespace(protocol=SimpleNamespace(writer=pipe), _threads_turn=time.perf_counter() + 3600)
     waits = []
 
     async def sleep(delay):
         waits.append(delay)
 
     monkeypatch.setattr(srv.asyncio, "sleep", sleep)
-    await srv.ScoreLensServer.next_slice(ls)  # nothing to write, the threads' turn just now
+    await srv.ScoreLensServer.next_slice(ls)  # nothing to write, no turn due
     message = b"Content-Length: 200000\r\n\r\n" + b" " * 200_000  # more than the pipe holds: not all written
     pipe.write(message)
     await srv.ScoreLensServer.next_slice(ls)
@@ -238,7 +239,7 @@ async def test_between_slices_the_loop_lets_the_threads_run(monkeypatch):
         received += len(os.read(read_end, 1 << 16))
     pipe.flush()
     assert not pipe.waiting
-    ls._threads_turn -= srv.THREADS_TURN_EVERY_S
+    ls._threads_turn = time.perf_counter() - srv.THREADS_TURN_EVERY_S
     await srv.ScoreLensServer.next_slice(ls)  # nothing to write, but a turn is due
     monkeypatch.undo()
     assert waits == [0, srv.THREADS_TURN_S, srv.THREADS_TURN_S]

@@ -137,8 +137,8 @@ class Review:
         found = [0] if uri == self.uri else []
         return found + [k + 1 for k, ref in enumerate(self.pairing.references) if ref == uri]
 
-    async def refresh(self, progress=None, worker: Worker | None = None, next_slice=None) -> bool:
-        """Re-score what is dirty, awaiting ``next_slice()`` (else yielding) between slices;
+    async def refresh(self, progress=None, worker: Worker | None = None, next_slice=lambda: asyncio.sleep(0)) -> bool:
+        """Re-score what is dirty, awaiting ``next_slice()`` between slices;
         ``progress(done, total)`` if long. Long segments are scored by ``worker`` first, if given.
         True if it took more than one slice or a long segment (a cold start or a huge text, not a
         keystroke)."""
@@ -175,7 +175,7 @@ class Review:
                 size = max(1, min(2 * size, int(size * SLICE_SECONDS / took)))
                 if progress is not None:
                     progress(min(scored, len(corpus)), len(corpus))
-                await (next_slice() if next_slice is not None else asyncio.sleep(0))
+                await next_slice()
                 scored += size
         finally:
             if collecting:
