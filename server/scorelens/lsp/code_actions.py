@@ -60,14 +60,14 @@ def register(server) -> None:
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix])
     )
-    async def code_actions(ls, params: types.CodeActionParams) -> list[types.CodeAction]:
+    def code_actions(ls, params: types.CodeActionParams):
         # From the server's own findings at the requested range: clients echo diagnostics back in
         # part only (Vim ALE sends {code, message, range}, without source or data).
         uri, wanted = params.text_document.uri, params.range
         review = ls.reviews.get(uri)
         if review is None:
             return []
-        await ls.settled(review)
+        yield from ls.settling(review)
         actions: list[types.CodeAction] = []
         lines_with_findings = set()
         for diag in diagnostics.on_lines(ls, review, wanted.start.line, wanted.end.line):

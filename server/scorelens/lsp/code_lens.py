@@ -14,12 +14,12 @@ from .describe import short
 
 def register(server) -> None:
     @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
-    async def code_lens(ls, params: types.CodeLensParams) -> list[types.CodeLens]:
+    def code_lens(ls, params: types.CodeLensParams):
         uri = params.text_document.uri
         review = ls.reviews.get(uri)
         if review is None or review.corpus is None:
             return []
-        await ls.settled(review)
+        yield from ls.settling(review)
         scores = review.corpus.scores()
         top = types.Range(types.Position(0, 0), types.Position(0, 0))
         names = ", ".join(PurePosixPath(r).name for r in review.pairing.references)

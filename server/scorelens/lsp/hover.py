@@ -23,18 +23,18 @@ def described(ls, review, segment: int, others=(), side: int = 0) -> types.Marku
 
 def register(server) -> None:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
-    async def hover(ls, params: types.HoverParams) -> types.Hover | None:
+    def hover(ls, params: types.HoverParams):
         uri, line = params.text_document.uri, params.position.line
         for review in ls.reviews_of(uri):
             if review.corpus is None:
                 continue
-            await ls.settled(review)
+            yield from ls.settling(review)
             for side in review.sides(uri):
                 segment = review.corpus.segment_at(side, line)
                 if segment is not None and segment < len(review.corpus):
                     others = [r for r in systems_of(ls, review) if r is not review] if side == 0 else []
                     for r in others:
-                        await ls.settled(r)
+                        yield from ls.settling(r)
                     if review.corpus is None:
                         return None
                     others = [r for r in others if r.corpus is not None and len(r.corpus) == len(review.corpus)]

@@ -21,8 +21,10 @@ from .pairing import Pairing
 from .settings import Settings
 from .worker import Worker
 
-# Work done between two yields to the event loop, so a request or a keystroke waits at most this.
-SLICE_SECONDS = 0.004
+# Work done between two yields to the event loop, so a request or a keystroke waits at most this
+# (a hover sent while inlay hints were built in the background: 4.7-4.9 ms median end to end with
+# 2 ms, 6.0-6.6 ms with 4 ms; the whole build ~5% longer).
+SLICE_SECONDS = 0.002
 # The adaptive debounce (scorelens.debounceMs unset) waits only for a re-score slower than
 # this, or while keystrokes come faster than re-scores finish; it waits as long as a re-score
 # has been taking, at least MIN_WAIT_S (so a burst coalesces) and at most MAX_WAIT_S.

@@ -22,7 +22,7 @@ from typing import Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcContentModified, JsonRpcException, JsonRpcInternalError, JsonRpcInvalidRequest
-from pygls.io_ import StdoutWriter
+from pygls.io_ import StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import default_converter, lsp_method
 from pygls.protocol.json_rpc import RPCRequest
@@ -39,7 +39,7 @@ from .pairing import Pairing, Pairings, files_in, named_like_reference
 from .positions import Columns
 from .reviews import STAY_S, Problem, Review
 from .settings import Settings, language_of, parse, scoring_config
-from .wire import BoundedReader, GuardedProtocol
+from .wire import BoundedReader, GuardedProtocol, MessageReader
 from .worker import Worker
 
 log = logging.getLogger(__name__)
@@ -267,6 +267,7 @@ DRAIN_POLL_S = 0.005
 # work it does at most without that wait (see ScoreLensServer.next_slice).
 THREADS_TURN_S = 0.001
 THREADS_TURN_EVERY_S = 0.02
+SWITCH_INTERVAL_S = 0.0005
 
 
 def _chunks(message: bytes | tuple[bytes, list[bytes], bytes]):
@@ -336,6 +337,20 @@ class ScoreLensServer(LanguageServer):
         self.comparisons = Comparisons()
         # per document, the line ranges the client shows (scorelens/visibleRanges)
         self.visible: dict[str, list[tuple[int, int]]] = {}
+
+    def start_io(self, stdin: BoundedReader, stdout=None) -> None:
+        """pygls's, but reading each message in one trip through a thread (:class:`.MessageReader`)."""
+        self._stop_event = threading.Event()
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        reader = MessageReader(stdin, self.thread_pool)
+        try:
+            asyncio.run(run_async(self._stop_event, reader, self.protocol, log, self.report_server_error))
+        except BrokenPipeError:
+            log.error("the connection to the client is lost; stopping")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
 
     # -- reporting -------------------------------------------------------------------------
 
@@ -575,39 +590,58 @@ class ScoreLensServer(LanguageServer):
         answer queued 0.26 s after its request was written after 1.1-5.3 s, both once the build
         was done. So the loop waits a moment without the lock while output waits, and at least
         every THREADS_TURN_EVERY_S of work (input cannot be seen waiting: the reading thread has
-        taken it from the pipe)."""
+        taken it from the pipe).
+
+        Otherwise it yields twice. A task woken while a slice ran (the reader's, by a message
+        read) is queued behind the slicing task, which queued itself again as it yielded: one
+        yield would run another slice before it."""
         writer = self.protocol.writer
         if (writer is not None and writer.waiting) or time.perf_counter() - self._threads_turn >= THREADS_TURN_EVERY_S:
             await asyncio.sleep(THREADS_TURN_S)
             self._threads_turn = time.perf_counter()
         else:
             await asyncio.sleep(0)
+            await asyncio.sleep(0)
+
+    def settle_now(self, review: Review, scored: bool = False) -> bool:
+        """Score what is left of the review's latest edit here and now if it is little (a
+        keystroke's segments); whether nothing is left to wait for. ContentModified if the review
+        was replaced (settings or pairing changed), or, ``scored``, lost its corpus."""
+        if self.reviews.get(review.uri) is not review or (scored and review.corpus is None):
+            raise JsonRpcContentModified("the document's pairing or settings changed; ask again")
+        corpus, task = review.corpus, review.task
+        if corpus is None:
+            return True
+        if (corpus.pending <= SCORE_IN_REQUEST and not corpus.long_pending()) or task is None or task.done():
+            corpus.refresh()
+            return True
+        return False
 
     async def settled(self, review: Review) -> None:
         """Wait until the review's latest edit is scored, for a request to answer from.
 
-        Little left to score (a keystroke's segments) is scored here and now, so requests are
-        answered while edits keep coming; more, or a long segment, is waited for through the
-        re-score's slices and its worker. An
-        edit meanwhile restarts the re-score and the wait goes on: the answer is from the newest
-        text. Only the client's own cancellation cancels the request; a review replaced meanwhile
-        (settings or pairing changed) answers ContentModified.
+        Little left to score is scored at once (:meth:`settle_now`), so requests are answered
+        while edits keep coming; more, or a long segment, is waited for through the re-score's
+        slices and its worker. An edit meanwhile restarts the re-score and the wait goes on: the
+        answer is from the newest text. Only the client's own cancellation cancels the request;
+        a review replaced meanwhile (settings or pairing changed) answers ContentModified.
         """
         scored = review.corpus is not None
-        while True:
-            if self.reviews.get(review.uri) is not review or (scored and review.corpus is None):
-                raise JsonRpcContentModified("the document's pairing or settings changed; ask again")
-            corpus, task = review.corpus, review.task
-            if corpus is None:
-                return
-            if (corpus.pending <= SCORE_IN_REQUEST and not corpus.long_pending()) or task is None or task.done():
-                corpus.refresh()
-                return
+        while not self.settle_now(review, scored):
             try:
-                await asyncio.shield(task)
+                await asyncio.shield(review.task)
             except asyncio.CancelledError:
                 if asyncio.current_task().cancelling():
                     raise  # the client cancelled
+
+    def settling(self, review: Review):
+        """:meth:`settled` for a request handler written as a generator, ``yield from
+        ls.settling(review)``: pygls answers such a handler in the call that reads the request when
+        it does not wait, where an ``async`` one is started, and answered, each on a later turn
+        of the event loop, both behind any slice of background work (an inlay-hint build, a
+        re-score) that turn has first."""
+        if not self.settle_now(review):
+            yield self.settled, (review,), {}
 
     # -- document events -------------------------------------------------------------------
 
@@ -848,6 +882,10 @@ def main() -> None:
     for feature in (code_actions, code_lens, commands, compare, diagnostics, hover, inlay_hints, report):
         feature.register(server)
     logging.basicConfig(level=logging.WARNING)
+    # The threads that read the input and write the output wait for the interpreter's lock this
+    # long at most while the event loop works (CPython's default is 5 ms, at each of a message's
+    # hops: a hover sent during a background build took 16-22 ms with it, 5-7 ms with this).
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     logging.getLogger("pygls.protocol.json_rpc").addFilter(_AnswersAreNotFailures())
     try:
         server.start_io(stdin=BoundedReader(sys.stdin.buffer))
