@@ -163,3 +163,30 @@ async def test_notifications_leave_no_pending_entry():
         await asyncio.sleep(0.01)
     await asyncio.sleep(0.01)
     assert ls.protocol._request_futures == {}
+
+
+async def test_what_a_generator_request_waited_on_leaves_no_pending_entry():
+    """pygls files the future of each handler a generator request handler waits on (hover, code
+    lens and code actions wait so for a re-score) under an id of its own making, and never
+    removes it: the server takes it out when done."""
+    from scorelens.lsp.server import ScoreLensServer
+
+    ls = ScoreLensServer()
+    sent = []
+    ls.protocol.set_writer(type("Sink", (), {"write": lambda self, data: sent.append(data), "close": lambda self: None})())
+
+    async def wait(k):
+        await asyncio.sleep(0)
+        return k
+
+    @ls.feature("scorelens/test")
+    def handler(ls, params):
+        value = yield wait, (params.k,), {}
+        return value
+
+    for k in range(50):
+        ls.protocol.handle_message(ls.protocol.structure_message({"jsonrpc": "2.0", "id": k, "method": "scorelens/test", "params": {"k": k}}))
+    while len(sent) < 50:
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.01)
+    assert ls.protocol._request_futures == {}

@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 import uuid
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -82,12 +83,15 @@ class ScoreLensProtocol(GuardedProtocol):
 
     def _execute_handler(self, msg_id, handler, callback, args=None, kwargs=None):
         super()._execute_handler(msg_id, handler, callback, args, kwargs)
-        # pygls files a notification's future (async or generator handler: didOpen, didChange, ...)
-        # among the pending requests and never takes it out: one entry more per keystroke.
-        # Taken out on the loop's next turn: pygls's shutdown cancels the pending futures while it
-        # walks the table, and a generator's future calls back at once.
+        # pygls files a notification's future (async or generator handler: didOpen, didChange, ...),
+        # and that of each handler a generator handler waits on (ScoreLensServer.settling), among
+        # the pending requests and never takes it out: one entry more per keystroke. Only a
+        # request's own is taken out, when it is answered; the others are taken out here, on the
+        # loop's next turn: pygls's shutdown cancels the pending futures while it walks the table,
+        # and a generator's future calls back at once.
         future = self._request_futures.get(msg_id)
-        if future is not None and callback == self._check_handler_result:
+        answer = isinstance(callback, partial) and callback.func == self._send_handler_result
+        if future is not None and not answer:
             loop = asyncio.get_running_loop()
             future.add_done_callback(lambda _: loop.call_soon_threadsafe(self._request_futures.pop, msg_id, None))
 
