@@ -6,6 +6,8 @@
 
 /** How long after a request any position counts as ours (a reveal can stop short of the line asked for, at a document's end). */
 export const SETTLE_MS = 150;
+/** Requests remembered per editor: a reveal the editor does not report (it showed that line already) is never matched. */
+export const KEPT = 64;
 
 export class ScrollEchoes<Editor extends object> {
   /** The first lines asked of each editor, oldest first, and when the last was asked. */
@@ -16,6 +18,7 @@ export class ScrollEchoes<Editor extends object> {
     const entry = this.asked.get(editor);
     if (entry) {
       entry.tops.push(top);
+      if (entry.tops.length > KEPT) entry.tops.shift();
       entry.at = now;
     } else {
       this.asked.set(editor, { tops: [top], at: now });

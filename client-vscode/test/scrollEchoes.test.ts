@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ScrollEchoes, SETTLE_MS } from '../src/scrollEchoes';
+import { KEPT, ScrollEchoes, SETTLE_MS } from '../src/scrollEchoes';
 
 describe('ScrollEchoes', () => {
   const editor = {};
@@ -31,6 +31,16 @@ describe('ScrollEchoes', () => {
     echoes.expect(editor, 190, 0);
     assert.equal(echoes.isEcho(editor, 180, SETTLE_MS - 1), true);
     assert.equal(echoes.isEcho(editor, 170, SETTLE_MS + 1), false);
+  });
+
+  it('remembers the latest requests only, as some are never reported', () => {
+    const asked = (): ScrollEchoes<object> => {
+      const echoes = new ScrollEchoes<object>();
+      for (let top = 0; top < 10 * KEPT; top++) echoes.expect(editor, top, 0);
+      return echoes;
+    };
+    assert.equal(asked().isEcho(editor, 9 * KEPT, 1_000), true, 'the oldest kept');
+    assert.equal(asked().isEcho(editor, 9 * KEPT - 1, 1_000), false, 'one older');
   });
 
   it('knows nothing of editors it was not asked to scroll', () => {
