@@ -342,11 +342,11 @@ class ScoreLensServer(LanguageServer):
         # per document, the line ranges the client shows (scorelens/visibleRanges)
         self.visible: dict[str, list[tuple[int, int]]] = {}
 
-    def start_io(self, stdin: BoundedReader, stdout=None) -> None:
+    def start_io(self, stdin: BoundedReader | None = None, stdout=None) -> None:
         """pygls's, but reading each message in one trip through a thread (:class:`.MessageReader`)."""
         self._stop_event = threading.Event()
         self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
-        reader = MessageReader(stdin, self.thread_pool)
+        reader = MessageReader(stdin or BoundedReader(sys.stdin.buffer), self.thread_pool)
         try:
             asyncio.run(run_async(self._stop_event, reader, self.protocol, log, self.report_server_error))
         except BrokenPipeError:
@@ -892,7 +892,7 @@ def main() -> None:
     sys.setswitchinterval(SWITCH_INTERVAL_S)
     logging.getLogger("pygls.protocol.json_rpc").addFilter(_AnswersAreNotFailures())
     try:
-        server.start_io(stdin=BoundedReader(sys.stdin.buffer))
+        server.start_io()
     finally:
         if server.protocol.writer is not None:
             server.protocol.writer.flush()  # the input ended (no exit): what is queued is still sent
