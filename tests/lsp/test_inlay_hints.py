@@ -120,3 +120,16 @@ async def test_a_request_that_would_wait_for_the_pieces_gets_those_built_then_a_
     assert len(every) == 2 * lines  # "→blue" and the line's scores
     place = lambda h: (h.position.line, h.position.character, h.label)
     assert set(map(place, part)) <= set(map(place, every))
+
+
+async def test_a_request_for_a_screen_of_lines_is_answered_whole_however_long_it_builds(client):
+    # VS Code asks for the lines it shows. Cut short, the rest of them would come with the refresh
+    # after the whole document's background build: on 100,000 lines, 47 s after the jump there.
+    lines = 30_000
+    hyp = [f"line {i} the red car" for i in range(lines)]
+    ref = [f"line {i} the blue car" for i in range(lines)]
+    uri, _ = write_pair(client, "screen", "\n".join(hyp) + "\n", "\n".join(ref) + "\n")
+    await scores(client, uri)
+    middle = types.Range(types.Position(20_000, 0), types.Position(21_000, 0))  # WHOLE_ANSWER_LINES
+    hints = await client.text_document_inlay_hint_async(types.InlayHintParams(types.TextDocumentIdentifier(uri), middle))
+    assert len(hints) == 2 * 1001  # "→blue" and the line's scores on each line, the last one's too

@@ -6,8 +6,9 @@ only the line numbers in that text are moved. A request —
 Neovim asks for the whole document after every change — joins cached text a slice of segments at
 a time, yielding in between, and stops early when a newer request for the same document
 supersedes it (or ``$/cancelRequest`` cancels it). The answer is written as that JSON text.
-After a cold re-score all pieces are built ahead, in the background. A request that would have
-to build more than :data:`BUILD_SECONDS` of pieces itself (the whole of a 100,000-line document
+After a cold re-score all pieces are built ahead, in the background. A request for more than
+:data:`WHOLE_ANSWER_LINES` lines that would have to build more than :data:`BUILD_SECONDS` of
+pieces itself (the whole of a 100,000-line document
 right after it opened: over ten seconds of alignments) is answered with the pieces there are, if
 the client can be asked to refresh its hints: the rest are built in the background, and a
 ``workspace/inlayHint/refresh`` follows once they are. Tooltips are filled in on
@@ -35,6 +36,10 @@ from .server import RawResult
 # so that a first answer comes within the 100 ms a whole-document answer on 10,000 lines should
 # take (0.25 s answered in 265-274 ms; 0.5 s in 0.5-0.8 s on 2 cores at a load average of 3-5).
 BUILD_SECONDS = 0.06
+# A request for at most this many lines (what an editor shows, however tall its window: VS Code
+# asks for the visible lines) is answered whole, whatever it takes to build: cut short, its missing
+# hints would come only after the whole document's background build (47 s on 100,000 lines).
+WHOLE_ANSWER_LINES = 1000
 
 
 def _json(label: str, padding_left: bool, padding_right: bool) -> str:
@@ -213,8 +218,8 @@ async def _answer(ls, uri: str, start: int, end: int, ticket: object) -> RawResu
         await ls.settled(review)  # ContentModified if the review is replaced meanwhile
         if review.corpus is None:
             continue
-        refreshable = ls.client_supports("workspace", "inlay_hint", "refresh_support")
-        collected = await _collect(ls, review, start, end, ticket, time.perf_counter() + BUILD_SECONDS if refreshable else None)
+        partial = end - start > WHOLE_ANSWER_LINES and ls.client_supports("workspace", "inlay_hint", "refresh_support")
+        collected = await _collect(ls, review, start, end, ticket, time.perf_counter() + BUILD_SECONDS if partial else None)
         if ls.hint_requests.get(uri) is not ticket:
             return None  # a newer request for this document is answered instead
         if collected is not None:

@@ -25,6 +25,10 @@ from .worker import Worker
 # (a hover sent while inlay hints were built in the background: 4.7-4.9 ms median end to end with
 # 2 ms, 6.0-6.6 ms with 4 ms; every hint built after 5.3-6.1 s against 5.3-5.6 s, within the noise).
 SLICE_SECONDS = 0.002
+# A re-score's slices are longer: a call of the core's scoring costs ~1 ms whatever its size
+# (NumPy's set-up for a batch), so 2 ms slices scored ~7 segments each and a cold start of
+# 100,000 lines took 28-42 s instead of 5-7 s (8 ms). Requests wait for a re-score anyway.
+SCORE_SLICE_SECONDS = 0.008
 # The adaptive debounce (scorelens.debounceMs unset) waits only for a re-score slower than
 # this, or while keystrokes come faster than re-scores finish; it waits as long as a re-score
 # has been taking, at least MIN_WAIT_S (so a burst coalesces) and at most MAX_WAIT_S.
@@ -174,7 +178,7 @@ class Review:
                 if corpus.refresh(size):
                     return scored > FIRST_SLICE or bool(long)
                 took = max(time.perf_counter() - started, 1e-6)
-                size = max(1, min(2 * size, int(size * SLICE_SECONDS / took)))
+                size = max(1, min(2 * size, int(size * SCORE_SLICE_SECONDS / took)))
                 if progress is not None:
                     progress(min(scored, len(corpus)), len(corpus))
                 await next_slice()

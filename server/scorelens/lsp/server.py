@@ -89,11 +89,20 @@ class ScoreLensProtocol(GuardedProtocol):
         # request's own is taken out, when it is answered; the others are taken out here, on the
         # loop's next turn: pygls's shutdown cancels the pending futures while it walks the table,
         # and a generator's future calls back at once.
+        # A generator whose request was cancelled never looks at what its sub-handler raised
+        # (ContentModified once the document closed): taken here, or asyncio logs each as never
+        # retrieved.
         future = self._request_futures.get(msg_id)
         answer = isinstance(callback, partial) and callback.func == self._send_handler_result
         if future is not None and not answer:
             loop = asyncio.get_running_loop()
-            future.add_done_callback(lambda _: loop.call_soon_threadsafe(self._request_futures.pop, msg_id, None))
+
+            def done(future) -> None:
+                if not future.cancelled():
+                    future.exception()
+                loop.call_soon_threadsafe(self._request_futures.pop, msg_id, None)
+
+            future.add_done_callback(done)
 
     def send_request(self, method, params=None, callback=None, msg_id=None):
         """Send a request to the client, forgotten if it is not answered in ``CLIENT_ANSWER_S``.
