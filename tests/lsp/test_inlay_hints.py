@@ -103,21 +103,29 @@ async def test_cancelled_and_superseded_requests_stop_early(client):
         await _every_hint(client, uri)
 
 
-async def test_a_request_that_would_wait_for_the_pieces_gets_those_built_then_a_refresh(client):
-    # 30,000 segments' alignments take seconds on any machine; the server builds them in the
-    # background after its first diagnostics, and a request answers after building for 0.25 s
-    lines = 30_000
-    hyp = [f"line {i} the red car" for i in range(lines)]
-    ref = [f"line {i} the blue car" for i in range(lines)]
-    uri, _ = write_pair(client, "huge", "\n".join(hyp) + "\n", "\n".join(ref) + "\n")
+HUGE = 30_000  # lines: their segments' alignments take seconds on any machine
+
+
+async def _huge_pair(client, name: str) -> str:
+    """A scored pair of HUGE lines, each with one substitution; the server builds the hints of
+    its segments in the background after its first diagnostics."""
+    hyp = "".join(f"line {i} the red car\n" for i in range(HUGE))
+    ref = "".join(f"line {i} the blue car\n" for i in range(HUGE))
+    uri, _ = write_pair(client, name, hyp, ref)
     await scores(client, uri)
+    return uri
+
+
+async def test_a_request_that_would_wait_for_the_pieces_gets_those_built_then_a_refresh(client):
+    # a request for the whole document answers after building for BUILD_SECONDS
+    uri = await _huge_pair(client, "huge")
     refreshes = len(client.refreshes)
-    part = await client.text_document_inlay_hint_async(_whole(uri, lines))
-    assert len(part) < 2 * lines
+    part = await client.text_document_inlay_hint_async(_whole(uri, HUGE))
+    assert len(part) < 2 * HUGE
     while len(client.refreshes) == refreshes:
         await asyncio.sleep(0.05)
-    every = await client.text_document_inlay_hint_async(_whole(uri, lines))
-    assert len(every) == 2 * lines  # "→blue" and the line's scores
+    every = await client.text_document_inlay_hint_async(_whole(uri, HUGE))
+    assert len(every) == 2 * HUGE  # "→blue" and the line's scores
     place = lambda h: (h.position.line, h.position.character, h.label)
     assert set(map(place, part)) <= set(map(place, every))
 
@@ -125,11 +133,7 @@ async def test_a_request_that_would_wait_for_the_pieces_gets_those_built_then_a_
 async def test_a_request_for_a_screen_of_lines_is_answered_whole_however_long_it_builds(client):
     # VS Code asks for the lines it shows. Cut short, the rest of them would come with the refresh
     # after the whole document's background build: on 100,000 lines, 47 s after the jump there.
-    lines = 30_000
-    hyp = [f"line {i} the red car" for i in range(lines)]
-    ref = [f"line {i} the blue car" for i in range(lines)]
-    uri, _ = write_pair(client, "screen", "\n".join(hyp) + "\n", "\n".join(ref) + "\n")
-    await scores(client, uri)
+    uri = await _huge_pair(client, "screen")
     middle = types.Range(types.Position(20_000, 0), types.Position(21_000, 0))  # WHOLE_ANSWER_LINES
     hints = await client.text_document_inlay_hint_async(types.InlayHintParams(types.TextDocumentIdentifier(uri), middle))
     assert len(hints) == 2 * 1001  # "→blue" and the line's scores on each line, the last one's too
