@@ -1,4 +1,5 @@
-"""Shutdown as editors do it: requests after ``shutdown``, and a pipe closed without ``exit``.
+"""Shutdown as editors do it: requests after ``shutdown``, and a pipe closed without ``exit``;
+and what an ordinary session leaves on stderr.
 
 Driven over raw stdio (not pytest-lsp): the point is what the server writes to a pipe and to
 stderr once the client has gone.
@@ -112,3 +113,23 @@ def test_a_closed_pipe_ends_the_server_without_tracebacks():
         assert server.wait(20) == 0
         stderr = server.stderr.read().decode()
         assert "Traceback" not in stderr and "BrokenPipeError" not in stderr, stderr
+
+
+@pytest.mark.timeout(30)
+def test_a_cancellation_that_crossed_its_answer_leaves_nothing_on_stderr():
+    # VS Code cancels requests whose answers are already on their way, several a second while
+    # the user types; pygls warns of each, and VS Code shows stderr as error lines.
+    with _server() as server:
+        server.stdin.write(b"".join(_session_start()) + _inlay_hints(2))
+        server.stdin.flush()
+        while _read(server.stdout).get("id") != 2:
+            pass
+        server.stdin.write(_frame({"method": "$/cancelRequest", "params": {"id": 2}}) + _frame({"id": 3, "method": "shutdown"}))
+        server.stdin.flush()
+        while _read(server.stdout).get("id") != 3:
+            pass
+        server.stdin.write(_frame({"method": "exit"}))
+        server.stdin.close()
+        assert server.wait(20) == 0
+        stderr = server.stderr.read().decode()
+        assert "Cancel notification" not in stderr, stderr

@@ -882,9 +882,14 @@ def _answer(error: BaseException | None) -> bool:
 
 class _AnswersAreNotFailures(logging.Filter):
     """pygls logs a traceback for every error it answers with; a report overtaken by edits is
-    answered ContentModified while the user types, and a traceback for each would bury real ones."""
+    answered ContentModified while the user types, and a traceback for each would bury real ones.
+    It also warns of each ``$/cancelRequest`` for a request already answered: VS Code sends
+    several a second while the user types (the answer and the cancellation cross), and shows
+    each as an error line in the server's log."""
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg == 'Cancel notification for unknown message id "%s"':
+            return False
         return not (record.exc_info and _answer(record.exc_info[1]))
 
 
