@@ -29,6 +29,7 @@ import {
   VisibleRangesParams,
 } from './protocol';
 import { RestartPolicy, shutDownOnConnectionError } from './restartPolicy';
+import { byWord, merged } from './wordFindings';
 import {
   Discovery,
   ServerLaunch,
@@ -291,6 +292,13 @@ export class ServerManager implements vscode.Disposable {
         closed: () => this.onServerClosed(generation),
       },
       middleware: {
+        // pushed (publishDiagnostics) and pulled (textDocument/diagnostic) alike
+        handleDiagnostics: (uri, diagnostics, next) => next(uri, oneDiagnosticPerWord(diagnostics)),
+        provideDiagnostics: async (document, previousResultId, token, next) => {
+          const report = await next(document, previousResultId, token);
+          if (report && 'items' in report) report.items = oneDiagnosticPerWord(report.items);
+          return report;
+        },
         executeCommand: (command, args, next) => {
           const interceptor = this.interceptors.get(command);
           return interceptor ? interceptor(args) : next(command, args);
@@ -354,4 +362,17 @@ export class ServerManager implements vscode.Disposable {
     else if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'scorelens.interpreter');
     else if (choice === 'Show Log') this.log.show();
   }
+}
+
+/** The findings on one word as one diagnostic (see wordFindings.ts); any other diagnostic as it came. */
+function oneDiagnosticPerWord(diagnostics: vscode.Diagnostic[]): vscode.Diagnostic[] {
+  return byWord(diagnostics).map((group) => {
+    if (group.length === 1) return group[0];
+    const fields = merged(group);
+    const diagnostic = new vscode.Diagnostic(group[0].range, fields.message, fields.severity as vscode.DiagnosticSeverity);
+    diagnostic.source = group[0].source;
+    diagnostic.code = fields.code;
+    diagnostic.relatedInformation = fields.relatedInformation;
+    return diagnostic;
+  });
 }
