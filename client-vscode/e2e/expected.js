@@ -60,6 +60,28 @@ function squiggleRuns(findings, hypName) {
   return runs;
 }
 
+/** Codes of the findings on words, which the extension shows one diagnostic per word for (src/wordFindings.ts). */
+const WORD_FINDING = /^(bleu|wer|ter|lm)\.|^rouge\.outside-lcs$/;
+
+/**
+ * The hypothesis's Problems count while its references are closed: one for each word with a
+ * finding that is not a hint (the findings on a word are one diagnostic, as severe as the most
+ * severe of them), a deletion's word being the empty range where the words belong, and one for
+ * each other finding that is not a hint.
+ */
+function problemsShown(findings, hypName) {
+  const words = new Map(); // a word's range: whether a finding on it is not a hint
+  let others = 0;
+  for (const f of findings) {
+    const range = f.path === hypName ? [f.line, f.column, f.end_line, f.end_column]
+      : f.code === 'wer.deletion' ? [f.related.line, f.related.column, f.related.line, f.related.column] : undefined;
+    if (!range) continue;
+    if (!WORD_FINDING.test(f.code)) others += SQUIGGLED.test(f.code) ? 1 : 0;
+    else words.set(range.join(':'), words.get(range.join(':')) || SQUIGGLED.test(f.code));
+  }
+  return others + [...words.values()].filter(Boolean).length;
+}
+
 function toRuns(columns) {
   const sorted = [...new Set(columns)].sort((a, b) => a - b);
   const runs = [];
@@ -87,8 +109,7 @@ function expectations(workspace, hypName, hypText, references = [], options = []
     // While the reference is closed, the server shows each deletion on the hypothesis as well, as
     // an empty range where the words belong (VS Code widens it to the neighbouring word).
     deletionLines: new Set(squiggled.filter((f) => f.code === 'wer.deletion').map((f) => f.line)),
-    // So the hypothesis's Problems count is every finding that is not a hint.
-    problemsWhileReferencesClosed: squiggled.length,
+    problemsWhileReferencesClosed: problemsShown(check.findings, hypName),
   };
 }
 
