@@ -1,8 +1,8 @@
 // One diagnostic per word in VS Code: the server sends one per finding (docs/protocol.md), so a
 // changed word commonly carries two or three on the same range (BLEU unmatched, ROUGE-L outside
 // the LCS, a WER substitution). VS Code makes each a marker, a decoration and a squiggle painted
-// over the others, and on a 100,000-line pair painting them was most of the workbench's long tasks
-// while typing. No `vscode` import: the unit tests load this.
+// over the others; on a 100,000-line pair, painting was half of the workbench's long tasks over
+// 100 ms while typing (README, Big files in VS Code). No `vscode` import: the unit tests load this.
 
 /** The codes of findings on words, the ones merged; notes about the pairing or the whole document stay apart. */
 export const WORD_FINDINGS: ReadonlySet<string> = new Set([

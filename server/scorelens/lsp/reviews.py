@@ -21,13 +21,14 @@ from .pairing import Pairing
 from .settings import Settings
 from .worker import Worker
 
-# Work done between two yields to the event loop, so a request or a keystroke waits at most this
-# (a hover sent while inlay hints were built in the background: 4.7-4.9 ms median end to end with
+# Work done between two yields to the event loop by a background build or the diagnostics, so a
+# request or a keystroke waits at most this behind them (a hover sent while inlay hints were built in the background: 4.7-4.9 ms median end to end with
 # 2 ms, 6.0-6.6 ms with 4 ms; every hint built after 5.3-6.1 s against 5.3-5.6 s, within the noise).
 SLICE_SECONDS = 0.002
 # A re-score's slices are longer: a call of the core's scoring costs ~1 ms whatever its size
 # (NumPy's set-up for a batch), so 2 ms slices scored ~7 segments each and a cold start of
-# 100,000 lines took 28-42 s instead of 5-7 s (8 ms). Requests wait for a re-score anyway.
+# 100,000 lines took 28-42 s instead of 5-7 s (8 ms). A request waits for the re-score anyway; a
+# keystroke waits at most this.
 SCORE_SLICE_SECONDS = 0.008
 # The adaptive debounce (scorelens.debounceMs unset) waits only for a re-score slower than
 # this, or while keystrokes come faster than re-scores finish; it waits as long as a re-score
