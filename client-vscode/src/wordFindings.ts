@@ -5,7 +5,7 @@
 // 100 ms while typing (README, Big files in VS Code). No `vscode` import: the unit tests load this.
 
 /** The codes of findings on words, the ones merged; notes about the pairing or the whole document stay apart. */
-export const WORD_FINDINGS: ReadonlySet<string> = new Set([
+const WORD_FINDINGS: ReadonlySet<string> = new Set([
   'bleu.unmatched',
   'rouge.outside-lcs',
   'wer.substitution',

@@ -8,11 +8,11 @@ a time, yielding in between, and stops early when a newer request for the same d
 supersedes it (or ``$/cancelRequest`` cancels it). The answer is written as that JSON text.
 After a cold re-score all pieces are built ahead, in the background. A request for more than
 :data:`WHOLE_ANSWER_LINES` lines that would have to build more than :data:`BUILD_SECONDS` of
-pieces itself (the whole of a 100,000-line document
-right after it opened: over ten seconds of alignments) is answered with the pieces there are, if
-the client can be asked to refresh its hints: the rest are built in the background, and a
-``workspace/inlayHint/refresh`` follows once they are. Tooltips are filled in on
-``inlayHint/resolve`` only, as they need the segment's full scores.
+pieces itself (the whole of a 100,000-line document right after it opened: over ten seconds of
+alignments) is answered with the pieces there are, if the client can be asked to refresh its
+hints: the rest are built in the background, and a ``workspace/inlayHint/refresh`` follows once
+they are. Tooltips are filled in on ``inlayHint/resolve`` only, as they need the segment's full
+scores.
 """
 
 from __future__ import annotations
