@@ -491,6 +491,9 @@ async function trusted(page, vs) {
     const restored = await vs.waitFor('the pairing on the new server', () => vs.scoresStatus(), (t) => t === onlyFirst.status, 30_000);
     await snap();
     await vs.focusEditor();
+    // The palette lists Unpair once the extension has marked the editor paired again, as it shows
+    // the title bar's Open Reference Beside (one context key): a palette opened before lacks it.
+    await page.locator('.editor-group-container.active .editor-actions [aria-label*="Open Reference Beside"]').first().waitFor({ timeout: 20_000 });
     await vs.runCommand('ScoreLens: Unpair');
     const unpaired = await vs.waitFor('scores against both references again', () => vs.scoresStatus(), (t) => t === afterLive.status, 20_000);
     return `paired: ${paired}; after restart: ${restored}; unpaired: ${unpaired}`;
