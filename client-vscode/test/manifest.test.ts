@@ -36,7 +36,7 @@ function documentedSettings(): DocumentedSetting[] {
  * Defaults the extension sets for VS Code where the server's suit it less: VS Code draws squiggles
  * for a file's first 500 diagnostics only, and every diagnostic sent costs the workbench on each edit.
  */
-const VS_CODE_DEFAULTS: Record<string, unknown> = { 'scorelens.maxProblems': 500 };
+const VS_CODE_DEFAULTS: Record<string, unknown> = { 'scorelens.maxProblems': 500, 'scorelens.typingPauseMs': 300 };
 
 describe('contributed settings', { skip: !fs.existsSync(protocolDoc) && 'docs/protocol.md not found' }, () => {
   const documented = documentedSettings();

@@ -4,6 +4,7 @@ requests overtaken by edits, versions of what is published (both client profiles
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 import sacrebleu
@@ -60,6 +61,24 @@ async def test_lone_cr_then_lf_typed_is_one_line_break(client):
     assert s["scores"]["segments"] == 2
     assert s["scores"]["bleu"]["score"] == pytest.approx(100.0)
     assert by_code(await diagnostics(client, uri), "pairing.line-count-mismatch") == []
+
+
+async def test_typing_pause_holds_a_large_documents_keystrokes(client):
+    """scorelens.typingPauseMs through the server: two keys 50 ms apart in a pair of more than
+    LARGE_SEGMENTS lines are re-scored that long after the second."""
+    from scorelens.lsp.reviews import LARGE_SEGMENTS
+
+    client.set_configuration({"scorelens": {"typingPauseMs": 300}})  # debounceMs unset: adaptive
+    text = "the cat sat on the mat\n" * (LARGE_SEGMENTS + 1)
+    uri, _ = pair_files(client, "large", text, text)
+    await scores(client, uri)
+    change(client, uri, 2, (5, 0), (5, 0), "x")
+    await asyncio.sleep(0.05)
+    sent = time.monotonic()
+    change(client, uri, 3, (5, 1), (5, 1), "y")
+    s = await scores(client, uri, version=3)
+    assert time.monotonic() - sent >= 0.28
+    assert s["scores"]["segments"] == LARGE_SEGMENTS + 1
 
 
 async def test_requests_overtaken_by_edits_are_answered(client):
@@ -141,6 +160,19 @@ def test_pace_waits_only_for_bursts_and_slow_rescores():
     assert pace.delay(5.0, rescoring=False) == pytest.approx(0.080, rel=0.01)  # slow
     pace.measured(5.0)
     assert pace.delay(20.0, rescoring=False) == MAX_WAIT_S
+
+
+def test_pace_waits_for_typing_to_pause_when_asked():
+    from scorelens.lsp.reviews import Pace
+
+    pace = Pace()
+    pace.measured(0.004)
+    assert pace.delay(0.0, rescoring=False, pause=0.3) == 0  # the first key at once
+    assert pace.delay(0.05, rescoring=False, pause=0.3) == 0.3  # the next ones once they pause
+    assert pace.delay(0.29, rescoring=False, pause=0.3) == 0.3
+    assert pace.delay(1.0, rescoring=True, pause=0.3) == 0.3  # while the last one is scored
+    assert pace.delay(2.0, rescoring=False, pause=0.3) == 0  # after a pause
+    assert pace.delay(2.05, rescoring=False) == 0  # not asked: at once
 
 
 async def test_notifications_leave_no_pending_entry():

@@ -38,7 +38,7 @@ from .fluency import Models, attach
 from .documents import Documents, OpenDocument
 from .pairing import Pairing, Pairings, files_in, named_like_reference
 from .positions import Columns
-from .reviews import STAY_S, Problem, Review
+from .reviews import LARGE_SEGMENTS, STAY_S, Problem, Review
 from .settings import Settings, language_of, parse, scoring_config
 from .wire import BoundedReader, GuardedProtocol, MessageReader
 from .worker import Worker
@@ -531,7 +531,9 @@ class ScoreLensServer(LanguageServer):
         review.done.clear()
         if delay is None:
             fixed = review.settings.debounce_ms
-            delay = fixed / 1000 if fixed is not None else review.pace.delay(time.monotonic(), rescoring)
+            large = review.corpus is not None and len(review.corpus) > LARGE_SEGMENTS
+            pause = review.settings.typing_pause_ms / 1000 if large else 0.0
+            delay = fixed / 1000 if fixed is not None else review.pace.delay(time.monotonic(), rescoring, pause)
         review.task = asyncio.ensure_future(self._rescore(review, delay))
         review.task.add_done_callback(self._rescore_ended)
 

@@ -115,6 +115,7 @@ class Settings:
     max_problems: int = attrs.field(default=1000, validator=attrs.validators.ge(1))
     inlay_hints: InlayHintSettings = InlayHintSettings()
     debounce_ms: int | None = attrs.field(default=None, validator=attrs.validators.optional(attrs.validators.ge(0)))
+    typing_pause_ms: int = attrs.field(default=0, validator=attrs.validators.ge(0))
     run: str = attrs.field(default="onType", validator=_in(("onType", "onSave")))
     allow_outside_workspace: bool = False
     max_file_bytes: int = attrs.field(default=DEFAULT_MAX_BYTES, validator=attrs.validators.ge(1))
