@@ -39,7 +39,7 @@ MAX_WAIT_S = 0.150
 # scorelens.typingPauseMs applies to documents of more than LARGE_SEGMENTS segments: there each
 # publish has the editor lay its markers and hints out again over a large model. In VS Code on
 # 100,000 lines, typing, Enter and undo with the report open gave 1-6 workbench tasks over 100 ms
-# (mean 4, six runs) re-scored at once, 0-3 (mean 1, five runs) with a 300 ms debounce, where VS
+# (mean 4, seven runs) re-scored at once, 0-3 (mean 1, five runs) with a 300 ms debounce, where VS
 # Code alone had none; so its extension sets 300.
 LARGE_SEGMENTS = 10_000
 # How often progress is reported while a worker scores a long segment.
