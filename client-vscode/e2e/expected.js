@@ -61,7 +61,7 @@ function squiggleRuns(findings, hypName) {
 }
 
 /** Codes of the findings on words, which the extension shows one diagnostic per word for (src/wordFindings.ts). */
-const WORD_FINDING = /^(bleu|wer|ter|lm)\.|^rouge\.outside-lcs$/;
+const WORD_FINDING = /^(bleu\.unmatched|rouge\.outside-lcs|wer\.(substitution|insertion|deletion)|ter\.shift|lm\.(unlikely|oov))$/;
 
 /**
  * The hypothesis's Problems count while its references are closed: one for each word with a

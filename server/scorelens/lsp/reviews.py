@@ -22,8 +22,9 @@ from .settings import Settings
 from .worker import Worker
 
 # Work done between two yields to the event loop by a background build or the diagnostics, so a
-# request or a keystroke waits at most this behind them (a hover sent while inlay hints were built in the background: 4.7-4.9 ms median end to end with
-# 2 ms, 6.0-6.6 ms with 4 ms; every hint built after 5.3-6.1 s against 5.3-5.6 s, within the noise).
+# request or a keystroke waits at most this behind them (a hover sent while inlay hints were built
+# in the background: 4.7-4.9 ms median end to end with 2 ms, 6.0-6.6 ms with 4 ms; every hint
+# built after 5.3-6.1 s against 5.3-5.6 s, within the noise).
 SLICE_SECONDS = 0.002
 # A re-score's slices are longer: a call of the core's scoring costs ~1 ms whatever its size
 # (NumPy's set-up for a batch), so 2 ms slices scored ~7 segments each and a cold start of
