@@ -269,22 +269,7 @@ async function trusted(page, vs) {
   });
 
   await step(page, 'a quick fix changes the text and raises the score', async () => {
-    await vs.focusEditor();
-    await vs.goToLine(1);
-    await page.keyboard.press('Home');
-    const action = page.locator('.action-widget .monaco-list-row', { hasText: 'Replace with “Freiburg”' }).first();
-    // Pressed before the editor has asked for the line's code actions, Ctrl+. may show none: ask again.
-    for (let attempt = 1; ; attempt++) {
-      await page.keyboard.press('Control+.');
-      try {
-        await action.waitFor({ timeout: 7_000 });
-        break;
-      } catch (error) {
-        if (attempt === 3) throw error;
-        await page.keyboard.press('Escape');
-      }
-    }
-    await action.click();
+    await vs.quickFix(1, 'Replace with “Freiburg”');
     const row = await vs.waitFor('line 1 after the fix', async () => (await vs.editorLines()).find((r) => r.line === 1),
       (r) => r?.text.startsWith('Freiburg city council of Freiburg'), 15_000);
     const status = await vs.waitFor('scores after the fix', () => vs.scoresStatus(), (t) => t === afterFix.status, 30_000);
@@ -604,21 +589,7 @@ async function trusted(page, vs) {
     await snap();
     // Line 5 starts with "Also", which the reference has further on: a ter.shift with a move fix.
     await page.locator(`.tab[aria-label*="${HYP}"]`).first().click();
-    await vs.focusEditor();
-    await vs.goToLine(5);
-    await page.keyboard.press('Home');
-    const action = page.locator('.action-widget .monaco-list-row', { hasText: 'Move “Also” to where the reference has it' }).first();
-    for (let attempt = 1; ; attempt++) {
-      await page.keyboard.press('Control+.');
-      try {
-        await action.waitFor({ timeout: 7_000 });
-        break;
-      } catch (error) {
-        if (attempt === 3) throw error;
-        await page.keyboard.press('Escape');
-      }
-    }
-    await action.click();
+    await vs.quickFix(5, 'Move “Also” to where the reference has it');
     const moved = await vs.waitFor('line 5 after the move', async () => (await vs.editorLines()).find((r) => r.line === 5),
       (r) => r && !r.text.startsWith('Also') && /\balso\b/i.test(r.text), 15_000);
     const afterMove = expectations(workspace, HYP, live.split('\n').map((l, i) => (i === 4 ? moved.text : l)).join('\n'), [], MT);

@@ -74,6 +74,26 @@ class VsCode {
     await this.waitForEditorFocus();
   }
 
+  /** Takes the quick fix titled `title` on `line` (1-based), the cursor at the line's start. */
+  async quickFix(line, title) {
+    await this.focusEditor();
+    await this.goToLine(line);
+    await this.page.keyboard.press('Home');
+    const action = this.page.locator('.action-widget .monaco-list-row', { hasText: title }).first();
+    // Pressed before the editor has asked for the line's code actions, Ctrl+. may show none: ask again.
+    for (let attempt = 1; ; attempt++) {
+      await this.page.keyboard.press('Control+.');
+      try {
+        await action.waitFor({ timeout: 7_000 });
+        break;
+      } catch (error) {
+        if (attempt === 3) throw error;
+        await this.page.keyboard.press('Escape');
+      }
+    }
+    await action.click();
+  }
+
   /** The "Ln x, Col y" status bar item. */
   async cursorStatus() {
     return (await this.statusBarItems()).find((t) => /^Ln \d+, Col \d+/.test(t));
