@@ -834,6 +834,25 @@ async function bigfileBaseline(page) {
   await watchLongTasks(page);
 }
 
+/**
+ * Reverts and closes every editor, then samples the extension host's resident memory (MB) every
+ * 2 s for up to 30 s, stopping early once three samples are in and the last is within `limit`
+ * (0: the whole 30 s).
+ */
+async function closeAllAndSampleMemory(page, vs, limit = 0) {
+  await vs.runCommand('File: Revert File');
+  await vs.runCommand('View: Close All Editors');
+  await page.waitForSelector('.editor-group-container .tab', { state: 'detached', timeout: 20_000 });
+  const samples = [];
+  const end = Date.now() + 30_000;
+  while (Date.now() < end) {
+    samples.push(extensionHostRssMb(process.env.E2E_SESSION));
+    if (samples.length >= 3 && samples.at(-1) <= limit) break;
+    await page.waitForTimeout(2000);
+  }
+  return samples;
+}
+
 /** Polls `probe` every 20 ms until `predicate` holds: for timings finer than VsCode.waitFor's. */
 async function waitClosely(what, probe, predicate, timeout = 20_000) {
   const end = Date.now() + timeout;
@@ -945,17 +964,8 @@ async function bigfileReportStallsMemory(page, vs, { BIG, UNPAIRED, NOTES, lines
   });
 
   await step(page, 'closing the files and the report keeps nothing: the extension host within 20 % of before once collected', async () => {
-    await vs.runCommand('File: Revert File');
-    await vs.runCommand('View: Close All Editors');
-    await page.waitForSelector('.editor-group-container .tab', { state: 'detached', timeout: 20_000 });
     const limit = figures.extensionHostBeforeOpenMb * 1.2;
-    const samples = [];
-    const end = Date.now() + 30_000;
-    while (Date.now() < end) {
-      samples.push(extensionHostRssMb(process.env.E2E_SESSION));
-      if (samples.length >= 3 && samples.at(-1) <= limit) break;
-      await page.waitForTimeout(2000);
-    }
+    const samples = await closeAllAndSampleMemory(page, vs, limit);
     figures.extensionHostAfterCloseWaitS = samples.length * 2;
     figures.extensionHostAfterCloseMb = samples.at(-1);
     figures.extensionHostAfterCloseSamplesMb = samples;
@@ -969,15 +979,21 @@ async function bigfileReportStallsMemory(page, vs, { BIG, UNPAIRED, NOTES, lines
     return summary;
   });
 
-  await step(page, 'the same typing, Enter and undo in an unpaired copy of the file: VS Code\'s own long tasks, for comparison', async () => {
+  await step(page, 'the same typing, Enter and undo in an unpaired copy of the file, then closing it: VS Code\'s own long tasks and memory, for comparison', async () => {
+    const was = extensionHostRssMb(process.env.E2E_SESSION);
     await vs.openFile(UNPAIRED, UNPAIRED, { large: true });
     const typed = await typeEnterAndUndo(page, vs, lines, middle + 5, 'typing-unpaired');
     assert.equal(await vs.scoresStatus(), undefined, 'ScoreLens scored a file with no reference');
     figures.unpairedTypingKeysAndEnterMs = typed.keysMs;
     figures.unpairedTypingLongTasks = typed.longTasks;
     figures.unpairedTypingHottestFunctions = typed.hottest;
-    await vs.runCommand('File: Revert File');
-    return typingSummary(typed);
+    // What VS Code alone keeps uncollected after closing such a file, beside the paired run's figure
+    // (from a collected start: the step before forced a garbage collection).
+    const samples = await closeAllAndSampleMemory(page, vs);
+    figures.unpairedExtensionHostBeforeOpenMb = was;
+    figures.unpairedExtensionHostAfterCloseSamplesMb = samples;
+    const growth = Math.round((samples.at(-1) / was - 1) * 1000) / 10;
+    return `${typingSummary(typed)}; extension host ${was} MB before, ${samples.at(-1)} MB 30 s after closing (${growth >= 0 ? '+' : ''}${growth} %)`;
   });
 
   await step(page, 'VS Code\'s own Markdown preview opened beside, for comparison: what a webview takes here', async (snap) => {
