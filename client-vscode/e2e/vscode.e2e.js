@@ -991,6 +991,7 @@ async function bigfileReportStallsMemory(page, vs, { BIG, UNPAIRED, NOTES, lines
     // (from a collected start: the step before forced a garbage collection).
     const samples = await closeAllAndSampleMemory(page, vs);
     figures.unpairedExtensionHostBeforeOpenMb = was;
+    figures.unpairedExtensionHostAfterCloseMb = samples.at(-1);
     figures.unpairedExtensionHostAfterCloseSamplesMb = samples;
     const growth = Math.round((samples.at(-1) / was - 1) * 1000) / 10;
     return `${typingSummary(typed)}; extension host ${was} MB before, ${samples.at(-1)} MB 30 s after closing (${growth >= 0 ? '+' : ''}${growth} %)`;
