@@ -214,7 +214,8 @@ def check_cli_new(out, ours):
 
 
 def edits(hyps, refs, count, rng, metrics=DEFAULT):
-    """Median seconds of replace-one-line-then-scores, and of inserting a line (full re-pairing)."""
+    """Median seconds of replace-one-line-then-scores, of inserting a line (full re-pairing) and
+    of undoing that (the pairs of before, whose records the corpus kept)."""
     corpus = Corpus(text(hyps), [text(refs)], ScoringConfig(metrics=frozenset(metrics)))
     corpus.scores()
     n = len(hyps)
@@ -227,7 +228,8 @@ def edits(hyps, refs, count, rng, metrics=DEFAULT):
         corpus.scores()
         times.append(time.perf_counter() - t)
     insert, _ = timed(lambda: (corpus.replace_lines(0, n // 2, n // 2, ["an inserted line"]), corpus.scores()))
-    return statistics.median(times), insert
+    undo, _ = timed(lambda: (corpus.replace_lines(0, n // 2, n // 2 + 1, []), corpus.scores()))
+    return statistics.median(times), insert, undo
 
 
 _MEMORY_CHILD = """
@@ -315,8 +317,8 @@ def main_table(sizes: list[int], rows, args) -> list[str]:
     """The default metrics against their peers, the edits and the memory, on the largest size."""
     largest = max(sizes)
     hyps, refs, _ = generate(largest)
-    edit_median, insert = edits(hyps, refs, args.edits, random.Random(SEED))
-    edit_every, _ = edits(hyps, refs, args.edits, random.Random(SEED), EVERY)
+    edit_median, insert, undo = edits(hyps, refs, args.edits, random.Random(SEED))
+    edit_every, _, _ = edits(hyps, refs, args.edits, random.Random(SEED), EVERY)
     mem = None
     if not args.no_memory:
         with written(text(hyps), text(refs)) as files:
@@ -345,6 +347,7 @@ def main_table(sizes: list[int], rows, args) -> list[str]:
     lines.append(f"| one line replaced mid-document, then `scores()` (median of {args.edits}), BLEU + ROUGE-L + WER | {fmt_s(edit_median)} |")
     lines.append(f"| the same with every metric ({', '.join(EVERY)}) | {fmt_s(edit_every)} |")
     lines.append(f"| a line inserted mid-document (every later line re-paired), then `scores()` | {fmt_s(insert)} |")
+    lines.append(f"| that insertion undone (the pairs of before), then `scores()` | {fmt_s(undo)} |")
     if mem:
         lines.append(f"| peak memory, every metric held (whole process / added by the corpus) | {mem[0]:.0f} MB / {mem[1]:.0f} MB |")
     return lines

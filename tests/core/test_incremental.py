@@ -222,6 +222,43 @@ def test_insert_line_shifts_pairing_and_reuses_work():
     _close(c.scores(), before, "back to the start")
 
 
+@pytest.mark.parametrize("metrics", [["bleu", "rougeL", "wer"], METRICS])
+def test_undoing_a_line_count_change_finds_the_records_it_displaced(metrics):
+    """An inserted line re-pairs every later segment; undoing it pairs the texts as they were,
+    and their records are found, not scored again (a second of scoring on 100,000 lines); where
+    the counts even out further on (a line inserted, another deleted), the segments past both
+    are found too."""
+    from scorelens.core.segment import Analyser
+
+    hyp = [f"line {i} the cat sat" for i in range(50)]
+    ref = [f"line {i} the cat sat on the mat" for i in range(50)]
+    cfg = config(metrics)
+    c = Corpus("\n".join(hyp) + "\n", ["\n".join(ref) + "\n"], cfg)
+    before = c.scores()
+    scored = []  # segments scored, a number per call of the two ways a run of them is scored
+    real = {name: getattr(Analyser, name) for name in ("scored", "statistics_many")}
+
+    def spy(name):
+        def wrapper(self, columns_or_hyps, *args):
+            scored.append(len(columns_or_hyps[0] if name == "scored" else columns_or_hyps))
+            return real[name](self, columns_or_hyps, *args)
+        return wrapper
+
+    with mock.patch.multiple(Analyser, **{name: spy(name) for name in real}):
+        c.replace_lines(0, 10, 10, ["an inserted line"])
+        c.scores()
+        assert sum(scored) >= 40  # the new pairs are scored
+        scored.clear()
+        c.replace_lines(0, 10, 11, [])  # the undo
+        _close(c.scores(), before, "undone")
+        assert sum(scored) == 0
+        c.replace_lines(0, 10, 10, ["an inserted line"])
+        c.replace_lines(0, 30, 31, [])  # the old line 29 deleted: from line 30 on, the pairs of before
+        c.scores()
+        assert 0 < sum(scored) <= 21
+    assert_same(c, Corpus("\n".join(hyp[:10] + ["an inserted line"] + hyp[10:29] + hyp[30:]) + "\n", ["\n".join(ref) + "\n"], cfg))
+
+
 def test_corpus_is_freed_by_reference_counting_alone():
     # the language server freezes what a cold start made (gc.freeze): that is only safe while
     # a corpus holds no reference cycles

@@ -5,7 +5,9 @@ when a line count changes, every later segment is re-paired and marked dirty fro
 (the "tail"). :meth:`Corpus.refresh` re-scores dirty segments, optionally a bounded number at a
 time so a caller can interleave other work, and keeps running totals by subtracting each
 segment's old statistics and adding its new ones. Tokenizations live with the segment texts,
-so re-pairing after a line insertion re-uses them.
+so re-pairing after a line insertion re-uses them; and the records a change of line count
+displaces are kept (the last two changes'), so undoing it, or evening the counts out further on,
+takes back the records of the pairs it restores instead of scoring them again.
 
 A caller can pass ``refresh`` a ``map``-like callable (a process pool's, say): a large
 re-scoring then goes to it as chunks of texts, and only statistics come back. The core starts
@@ -27,7 +29,7 @@ import gc
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
-from itertools import chain
+from itertools import chain, groupby
 from operator import itemgetter
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -64,6 +66,42 @@ class _Side:
         # leading and trailing segments unchanged since the last Corpus.take_edited (None: all);
         # at first none, for a follower that starts with nothing
         self.edited: tuple[int, int] | None = (0, 0)
+
+
+class _Displaced:
+    """The records of segments ``start`` on as they were before a line count changed, with the
+    texts of every side they were scored from. Records scored as columns and not made yet are
+    made from them when first asked for, a run of columns at a time."""
+
+    __slots__ = ("start", "texts", "records", "columns", "stale")
+
+    def __init__(self, start: int, texts: list[list[str]], records: list[Record | None], columns: list[tuple[int, RecordColumns]], stale: set[int]) -> None:
+        self.start = start
+        self.texts = texts  # a list per side
+        self.records = records  # None: not made yet, or stale
+        self.columns = columns  # (first segment, columns) of those not made yet
+        self.stale = stale  # segments whose record was out of date
+
+    def record(self, i: int, texts: Sequence[str]) -> Record | None:
+        """Segment ``i``'s record if it was scored from ``texts`` (a text per side)."""
+        k = i - self.start
+        if not 0 <= k < len(self.records) or i in self.stale:
+            return None
+        for then, now in zip(self.texts, texts):
+            if (then[k] if k < len(then) else "") != now:
+                return None
+        if self.records[k] is None:
+            self._make(i)
+        return self.records[k]
+
+    def _make(self, i: int) -> None:
+        for n, (first, columns) in enumerate(self.columns):
+            if first <= i < first + len(columns):
+                del self.columns[n]
+                for j, r in enumerate(columns, first - self.start):
+                    if 0 <= j < len(self.records) and self.records[j] is None:
+                        self.records[j] = r
+                return
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +164,10 @@ class Corpus:
         self._differs = bytearray()  # per segment: 1 if it has findings, for a fast skip over the rest
         self._dirty: set[int] = set()
         self._tail: int | None = None
+        # what the last two changes of a line count re-paired, so that undoing one (or evening the
+        # counts again further on) finds the records of the pairs it restores instead of scoring
+        # half the document again (a second on 100,000 lines)
+        self._displaced: list[_Displaced] = []
         # results of long segments scored apart, by their texts (hypothesis first)
         self._apart: dict[tuple[str, ...], tuple[Record, list[Finding]]] = {}
         order = self.config.bleu.max_ngram_order
@@ -431,6 +473,8 @@ class Corpus:
     def _splice(self, side: int, start: int, end: int, new_texts: list[str]) -> None:
         """Segments ``[start, end)`` of a side became ``new_texts``; mark what must be re-scored."""
         s = self._sides[side]
+        if len(new_texts) != end - start:
+            self._displace(start)
         kept = len(s.texts) - end
         s.edited = (start, kept) if s.edited is None else (min(s.edited[0], start), min(s.edited[1], kept))
         s.texts[start:end] = new_texts
@@ -440,6 +484,16 @@ class Corpus:
         else:
             # later segments now pair with other texts
             self._tail = start if self._tail is None else min(self._tail, start)
+
+    def _displace(self, start: int) -> None:
+        """Keep the current records of segments ``start`` on, which a change of line count is
+        about to pair with other texts (references to what the corpus holds: no copies; records
+        not made yet stay columns until a re-scoring finds their texts again)."""
+        current = min(self._tail if self._tail is not None else len(self._results), len(self._results))
+        columns = [(first, c) for first, c in self._unmade if first < current and first + len(c) > start]
+        stale = {i for i in self._dirty if start <= i < current}
+        texts = [s.texts[start:current] for s in self._sides]
+        self._displaced = [*self._displaced[-1:], _Displaced(start, texts, self._results[start:current], columns, stale)]
 
     # -- scoring -------------------------------------------------------------------------
 
@@ -518,17 +572,15 @@ class Corpus:
         """Re-score segments ``[start, stop)`` in one pass (a cold start, or re-pairing after a
         line count changed): columns of analyses (of texts, for BLEU, ROUGE and WER alone) in,
         one record per segment out."""
-        if pool_map is not None and stop - start >= POOL_MINIMUM:
-            new = self._pooled_records(start, stop, pool_map)
-        elif self._apart:
-            statistics = self._analyse.statistics
-            new = [self._scored_apart(i) or statistics(self._analysis(0, i), self._references(i)) for i in range(start, stop)]
-        elif self._analyse.from_texts:
-            new = self._analyse.scored(self._columns(start, stop))
+        found = self._redisplaced(start, stop) if self._displaced else None
+        if found is not None and any(r is not None for r in found):
+            new = found
+            for missing, run in groupby(range(len(found)), lambda k: found[k] is None):
+                if missing:  # a run of segments not found: scored
+                    ks = list(run)
+                    new[ks[0] : ks[-1] + 1] = self._scored(start + ks[0], start + ks[-1] + 1, pool_map)
         else:
-            hyps = self._analyses(0, start, stop)
-            refs = list(zip(*[self._analyses(side, start, stop) for side in range(1, len(self._sides))])) or [(self._empty,)] * len(hyps)
-            new = self._analyse.statistics_many(hyps, refs)
+            new = self._scored(start, stop, pool_map)
         old = [r for r in self._results[start:stop] if r is not None]
         self._account_all(old, -1)
         if isinstance(new, RecordColumns):
@@ -540,6 +592,30 @@ class Corpus:
             self._results[start:stop] = new
             self._differs[start:stop] = bytes(map(itemgetter(_DIFFERS), new))
             self._account_all(new, 1)
+
+    def _redisplaced(self, start: int, stop: int) -> list[Record | None]:
+        """For each of segments ``[start, stop)``, a record kept by :meth:`_displace` for its
+        present texts, or None."""
+        found: list[Record | None] = [None] * (stop - start)
+        columns = self._columns(start, stop)
+        for displaced in self._displaced:
+            for k, texts in enumerate(zip(*columns)):
+                if found[k] is None:
+                    found[k] = displaced.record(start + k, texts)
+        return found
+
+    def _scored(self, start: int, stop: int, pool_map: PoolMap | None) -> list[Record] | RecordColumns:
+        """New records of segments ``[start, stop)``, from their analyses or their texts."""
+        if pool_map is not None and stop - start >= POOL_MINIMUM:
+            return self._pooled_records(start, stop, pool_map)
+        if self._apart:
+            statistics = self._analyse.statistics
+            return [self._scored_apart(i) or statistics(self._analysis(0, i), self._references(i)) for i in range(start, stop)]
+        if self._analyse.from_texts:
+            return self._analyse.scored(self._columns(start, stop))
+        hyps = self._analyses(0, start, stop)
+        refs = list(zip(*[self._analyses(side, start, stop) for side in range(1, len(self._sides))])) or [(self._empty,)] * len(hyps)
+        return self._analyse.statistics_many(hyps, refs)
 
     def _pooled_records(self, start: int, stop: int, pool_map: PoolMap) -> list[Record] | RecordColumns:
         """Records of segments ``[start, stop)`` scored from their texts, a chunk per call.
