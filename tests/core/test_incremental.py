@@ -225,9 +225,9 @@ def test_insert_line_shifts_pairing_and_reuses_work():
 @pytest.mark.parametrize("metrics", [["bleu", "rougeL", "wer"], METRICS])
 def test_undoing_a_line_count_change_finds_the_records_it_displaced(metrics):
     """An inserted line re-pairs every later segment; undoing it pairs the texts as they were,
-    and their records are found, not scored again (a second of scoring on 100,000 lines); where
-    the counts even out further on (a line inserted, another deleted), the segments past both
-    are found too."""
+    and their records are found, not scored again (a second or two on 100,000 lines), also
+    after several such changes undone one by one; where the counts even out further on (a line
+    deleted, another inserted), the segments past both are found too."""
     from scorelens.core.segment import Analyser
 
     hyp = [f"line {i} the cat sat" for i in range(50)]
@@ -252,11 +252,19 @@ def test_undoing_a_line_count_change_finds_the_records_it_displaced(metrics):
         c.replace_lines(0, 10, 11, [])  # the undo
         _close(c.scores(), before, "undone")
         assert sum(scored) == 0
-        c.replace_lines(0, 10, 10, ["an inserted line"])
-        c.replace_lines(0, 30, 31, [])  # the old line 29 deleted: from line 30 on, the pairs of before
+        for k in range(3):  # three lines inserted, each re-scored, then each taken out again
+            c.replace_lines(0, 5 + k, 5 + k, [f"inserted {k}"])
+            c.scores()
+        scored.clear()
+        for k in reversed(range(3)):
+            c.replace_lines(0, 5 + k, 6 + k, [])
+        _close(c.scores(), before, "undone again")
+        assert sum(scored) == 0
+        c.replace_lines(0, 20, 21, [])  # line 20 deleted, pairs never seen from there on...
+        c.replace_lines(0, 40, 40, ["an inserted line"])  # ... until one is inserted at 40
         c.scores()
         assert 0 < sum(scored) <= 21
-    assert_same(c, Corpus("\n".join(hyp[:10] + ["an inserted line"] + hyp[10:29] + hyp[30:]) + "\n", ["\n".join(ref) + "\n"], cfg))
+    assert_same(c, Corpus("\n".join(hyp[:20] + hyp[21:41] + ["an inserted line"] + hyp[41:]) + "\n", ["\n".join(ref) + "\n"], cfg))
 
 
 def test_corpus_is_freed_by_reference_counting_alone():

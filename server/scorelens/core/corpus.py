@@ -6,7 +6,7 @@ when a line count changes, every later segment is re-paired and marked dirty fro
 time so a caller can interleave other work, and keeps running totals by subtracting each
 segment's old statistics and adding its new ones. Tokenizations live with the segment texts,
 so re-pairing after a line insertion re-uses them; and the records a change of line count
-displaces are kept (the last two changes'), so undoing it, or evening the counts out further on,
+displaces are kept (the last few changes'), so undoing it, or evening the counts out further on,
 takes back the records of the pairs it restores instead of scoring them again.
 
 A caller can pass ``refresh`` a ``map``-like callable (a process pool's, say): a large
@@ -52,6 +52,8 @@ _DIFFERS = Record._fields.index("differs")
 LONG_SEGMENT_CHARS = 10_000
 # Segments scored apart whose results are kept for their texts (findings asked for later).
 APART_KEPT = 8
+# Changes of line count whose displaced records are kept (see Corpus._displace).
+DISPLACED_CHANGES = 8
 
 
 class _Side:
@@ -164,9 +166,9 @@ class Corpus:
         self._differs = bytearray()  # per segment: 1 if it has findings, for a fast skip over the rest
         self._dirty: set[int] = set()
         self._tail: int | None = None
-        # what the last two changes of a line count re-paired, so that undoing one (or evening the
+        # what the last changes of a line count re-paired, so that undoing them (or evening the
         # counts again further on) finds the records of the pairs it restores instead of scoring
-        # half the document again (a second on 100,000 lines)
+        # half the document again (a second or two on 100,000 lines)
         self._displaced: list[_Displaced] = []
         # results of long segments scored apart, by their texts (hypothesis first)
         self._apart: dict[tuple[str, ...], tuple[Record, list[Finding]]] = {}
@@ -490,10 +492,19 @@ class Corpus:
         about to pair with other texts (references to what the corpus holds: no copies; records
         not made yet stay columns until a re-scoring finds their texts again)."""
         current = min(self._tail if self._tail is not None else len(self._results), len(self._results))
+        if current <= start:
+            return  # all of them were displaced already, by a change not re-scored yet
         columns = [(first, c) for first, c in self._unmade if first < current and first + len(c) > start]
         stale = {i for i in self._dirty if start <= i < current}
         texts = [s.texts[start:current] for s in self._sides]
-        self._displaced = [*self._displaced[-1:], _Displaced(start, texts, self._results[start:current], columns, stale)]
+        self._displaced.append(_Displaced(start, texts, self._results[start:current], columns, stale))
+        # Several changes, then as many undos, need the records of before the first: at most as
+        # many records as the corpus has are kept (each a kilobyte or two), and those that reach
+        # furthest up (ties: the older) stay longest.
+        held = sum(len(d.records) for d in self._displaced)
+        while len(self._displaced) > DISPLACED_CHANGES or held > len(self._results):
+            last = max(range(len(self._displaced)), key=lambda k: (self._displaced[k].start, k))
+            held -= len(self._displaced.pop(last).records)
 
     # -- scoring -------------------------------------------------------------------------
 
