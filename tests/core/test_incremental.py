@@ -28,6 +28,7 @@ from texts import examples, line
 
 from scorelens.core import Corpus, ScoringConfig
 from scorelens.core import corpus as corpus_module
+from scorelens.core.segment import Analyser
 from scorelens.core.ter import TerConfig
 
 _BREAK = re.compile(r"\r\n|\r|\n")
@@ -228,8 +229,6 @@ def test_undoing_a_line_count_change_finds_the_records_it_displaced(metrics):
     and their records are found, not scored again (a second or two on 100,000 lines), also
     after several such changes undone one by one; where the counts even out further on (a line
     deleted, another inserted), the segments past both are found too."""
-    from scorelens.core.segment import Analyser
-
     hyp = [f"line {i} the cat sat" for i in range(50)]
     ref = [f"line {i} the cat sat on the mat" for i in range(50)]
     cfg = config(metrics)
