@@ -107,6 +107,11 @@ class RecordColumns:
     def __len__(self) -> int:
         return len(self.differs)
 
+    def __getitem__(self, rows: slice) -> RecordColumns:
+        """Some of the segments (views of the same arrays)."""
+        columns = (getattr(self, name) for name in self.__slots__)
+        return RecordColumns(*(None if column is None else column[rows] for column in columns))
+
     def __iter__(self) -> Iterator[Record]:
         def rows(column: np.ndarray | None) -> Iterable:
             return repeat(None) if column is None else map(tuple, column.tolist())

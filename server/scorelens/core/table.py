@@ -182,7 +182,13 @@ class TableBuilder:
         corpus changed meanwhile), then the table; with ``fluency`` (the hypothesis's, of the same
         texts) a ``ppl`` column too."""
         n = len(corpus)
-        statistics = {name: corpus.segment_statistics(name) for _, name, _, _ in self._specs}
+        while not corpus.make_records(CHUNK):
+            yield None
+        statistics: dict[str, list] = {}
+        for _, name, _, _ in self._specs:
+            if name not in statistics:
+                statistics[name] = corpus.segment_statistics(name)
+                yield None
         columns: dict[str, list[float]] = {}
         for column, name, formula, costly in self._specs:
             stats = statistics[name]
