@@ -177,7 +177,21 @@ def test_beam_rows_join_as_full_computation(seed, n, m):
         changed = ter._changed(start, length, target, n)
         assert hyp[: changed[0]] == shifted[: changed[0]] and hyp[changed[1] :] == shifted[changed[1] :]
         if shifted != hyp:
-            assert beam.distance(shifted, changed, lambda: forward, lambda: backward) == beam._trace(shifted, beam.rows)[0]
+            assert beam.distance(shifted, changed, lambda: forward, lambda: backward) == beam._beam_trace(shifted)[0]
+
+
+@examples(200)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, 70), m=st.integers(1, 70), vocabulary=st.integers(1, 8))
+def test_bit_trace_is_the_beam_trace_where_the_beam_cannot_matter(seed, n, m, vocabulary):
+    """Read back from the bit vectors, the trace is sacreBLEU's (ties and all) wherever
+    :meth:`_Beam.trace` takes it; few distinct words make many ties."""
+    rng = random.Random(seed)
+    hyp = [rng.randrange(vocabulary) for _ in range(n)]
+    ref = [rng.randrange(vocabulary) for _ in range(m)]
+    beam = ter._Beam(ref, n)
+    expected = beam._beam_trace(hyp)
+    if expected[0] < beam.floor:
+        assert beam._bit_trace(hyp) == expected
 
 
 def test_beam_floor_only_when_the_beam_matters():

@@ -8,10 +8,8 @@ segment keeps the statistics of the reference with the best sentence chrF (the f
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import dataclass
-from functools import cache
 from itertools import count
 from typing import Callable, Hashable, Sequence
 
@@ -78,14 +76,10 @@ def words(text: str) -> list[str]:
     return out
 
 
-@cache
-def _overlapping(n: int) -> re.Pattern:
-    return re.compile(f"(?=(.{{{n}}}))", re.S)
-
-
 def char_ngrams(text: str, n: int) -> Sequence[str]:
-    """The character n-grams of ``text``, in order."""
-    return text if n == 1 else _overlapping(n).findall(text)
+    """The character n-grams of ``text``, in order (slices: twice as fast as a regular
+    expression's overlapping matches)."""
+    return text if n == 1 else [text[i : i + n] for i in range(len(text) - n + 1)]
 
 
 def word_ngrams(words: Sequence[int], n: int) -> Sequence:
