@@ -259,7 +259,7 @@ class _Beam:
     def _bit_trace(self, words: Sequence[int]) -> tuple[int, str]:
         """The full table's trace, its rows kept as bit vectors of the differences between
         neighbouring cells (Hyyrö's form of Myers's algorithm: a row in a dozen integer
-        operations, where the cell-by-cell loop took ~0.5 ms a trace of two 25-word segments)."""
+        operations; two unrelated 25-word segments take 28 µs, cell by cell 120 µs)."""
         n_r = self.n_r
         mask = (1 << n_r) - 1
         where = self.where
