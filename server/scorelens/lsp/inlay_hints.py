@@ -196,6 +196,7 @@ async def _collect(ls, review: Review, start: int, end: int, ticket: object, bui
             pieces.extend(_entries(text, start, end))
         segment += 1
         if time.perf_counter() > deadline:
+            gc.freeze()  # what the slice built lives as long as the document (see _prepare)
             await ls.next_slice()
             superseded = ls.hint_requests.get(review.uri) is not ticket
             if superseded or review.corpus is not corpus or corpus.dirty or review.versions != versions:
