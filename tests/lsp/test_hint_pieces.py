@@ -1,6 +1,7 @@
 """Inlay-hint pieces built in the server's process (no client): what the background build and a
-request that builds leave to the garbage collector, and what a request past its build time does for the pieces it leaves
-out. Neither shows in an answer, only in pauses of the event loop on big documents."""
+request that builds leave to the garbage collector, and what a request past its build time does
+for the pieces it leaves out. Neither shows in an answer, only in pauses of the event loop on big
+documents."""
 
 from __future__ import annotations
 

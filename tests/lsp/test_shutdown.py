@@ -137,7 +137,7 @@ def test_a_cancellation_that_crossed_its_answer_leaves_nothing_on_stderr():
 
 def test_what_the_imports_made_is_frozen_before_serving():
     # ~60,000 objects that live as long as the process: left in the collector's generations,
-    # each full collection walked them again, holding the event loop 40-60 ms
+    # each full collection walked them again, holding the event loop 50-85 ms
     code = "import gc; from scorelens.lsp import server as s; s.server.start_io = lambda: print(gc.get_freeze_count()); s.main()"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
     assert int(run.stdout) > 30_000

@@ -908,9 +908,9 @@ def main() -> None:
     # hops: a hover sent during a background build took 16-22 ms with it, 5-7 ms with this).
     sys.setswitchinterval(SWITCH_INTERVAL_S)
     logging.getLogger("pygls.protocol.json_rpc").addFilter(_AnswersAreNotFailures())
-    # What the imports made (lsprotocol's ~1,500 attrs classes, their functions and descriptors:
-    # ~60,000 objects) lives as long as the process: frozen, out of the collector's generations,
-    # or each full collection walks it again, holding the event loop 40-60 ms.
+    # What the imports made (~60,000 objects, lsprotocol's attrs classes above all: costly to
+    # walk) lives as long as the process: frozen, out of the collector's generations, or each
+    # full collection walks it again, holding the event loop 50-85 ms.
     gc.freeze()
     try:
         server.start_io()
