@@ -252,7 +252,8 @@ class _Beam:
         their true values; a neighbour that is no shortest path's could not have won the
         comparison with its true value either, nor with the beam's (never lower).
         """
-        if Levenshtein.distance(words, self.ref) >= self.floor:
+        # (a beam covering every cell, the usual case, needs no distance to decide)
+        if self.floor < _INFINITY and Levenshtein.distance(words, self.ref) >= self.floor:
             return self._beam_trace(words)
         return self._bit_trace(words)
 
