@@ -1,16 +1,18 @@
-"""The batched n-gram matcher behind chrF, ROUGE-N and BLEU against the plain definition: the
-size of the multiset intersection of two segments' n-grams (Counter's ``&``), for every order
-asked."""
+"""The n-gram matchers behind chrF, ROUGE-N and BLEU (batched, and chrF's one segment) against
+the plain definition: the size of the multiset intersection of two segments' n-grams (Counter's
+``&``), for every order asked."""
 
 from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorelens.core import ngram_counts
-from scorelens.core.ngram_counts import Side, matches
+from scorelens.core.ngram_counts import Side, code_points, common_counts, matches
 
 # small alphabets make repeats (the clipping), a large one forces keys to be re-ranked
 ALPHABETS = ["ab", "ab c", "日本語の文字", "".join(map(chr, range(0x4E00, 0x4E00 + 5000))) + "😀"]
@@ -52,6 +54,22 @@ def test_number_matches_are_the_clipped_counts(pairs):
     found = matches([Side.of_numbers(hyps), Side.of_numbers(refs)], [1, 2, 3])
     for n in (1, 2, 3):
         assert found[n][0].tolist() == [clipped(h, r, n) for h, r in zip(hyps, refs)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(ALPHABETS).flatmap(lambda a: st.tuples(st.text(alphabet=a, max_size=30), st.text(alphabet=a, max_size=30))), st.integers(1, 9))
+def test_one_segments_text_matches_are_the_clipped_counts(pair, orders):
+    """chrF's per-segment matcher; the large alphabet's keys outgrow 58 bits and are re-ranked."""
+    hyp, ref = pair
+    assert common_counts(code_points(hyp), code_points(ref), orders) == [clipped(hyp, ref, n) for n in range(1, orders + 1)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 3), max_size=12), st.lists(st.sampled_from([0, 1, 2, (1 << 57) - 1]), max_size=12))
+def test_one_segments_number_matches_are_the_clipped_counts(hyp, ref):
+    """Word numbers, one of them as wide as a key may be: re-ranked from the second order on."""
+    found = common_counts(np.array(hyp, np.int64), np.array(ref, np.int64), 4)
+    assert found == [clipped(hyp, ref, n) for n in range(1, 5)]
 
 
 @settings(max_examples=300, deadline=None)

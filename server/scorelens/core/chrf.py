@@ -8,12 +8,8 @@ segment keeps the statistics of the reference with the best sentence chrF (the f
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
-from itertools import count
-from typing import Callable, Hashable, Sequence
-
-from rapidfuzz.distance import LCSseq
+from typing import Sequence
 
 from .. import __version__
 
@@ -76,49 +72,29 @@ def words(text: str) -> list[str]:
     return out
 
 
-def char_ngrams(text: str, n: int) -> Sequence[str]:
-    """The character n-grams of ``text``, in order (slices: twice as fast as a regular
-    expression's overlapping matches)."""
-    return text if n == 1 else [text[i : i + n] for i in range(len(text) - n + 1)]
-
-
-def word_ngrams(words: Sequence[int], n: int) -> Sequence:
-    """The word n-grams of a numbered word sequence, in order."""
-    return words if n == 1 else list(zip(*[words[i:] for i in range(n)]))
-
-
-def _common(hyp: Sequence, ref: Sequence, number: Callable[[Hashable], int]) -> int:
-    """Size of the multiset intersection of two n-gram sequences.
-
-    A set intersection when the hypothesis repeats no n-gram (the usual case from order 3 on);
-    else the longest common subsequence of the two sorted lists, n-grams numbered first (rapidfuzz
-    compares ints by value, other objects by their hash).
-    """
-    unique = set(hyp)
-    if len(unique) == len(hyp):
-        return len(unique.intersection(ref))
-    return LCSseq.similarity(sorted(map(number, hyp)), sorted(map(number, ref)))
-
-
 def statistics(hyp_chars: str, hyp_words: Sequence[int], refs: Sequence[tuple[str, Sequence[int]]], config: ChrfConfig) -> tuple[int, ...]:
     """The segment's statistics against its best reference: each side as :func:`chars` and
-    :func:`words` give it, words numbered (equal words equal numbers)."""
-    number = defaultdict(count().__next__).__getitem__
-    hyp_grams = [char_ngrams(hyp_chars, n) for n in range(1, config.char_order + 1)]
-    hyp_grams += [word_ngrams(hyp_words, n) for n in range(1, config.word_order + 1)]
+    :func:`words` give it, words numbered (equal words equal numbers). Its n-grams are matched
+    in numpy (:func:`.ngram_counts.common_counts`): this is what an edit re-scores."""
+    # numpy is loaded only when chrF is on
+    import numpy as np
+
+    from .ngram_counts import code_points, common_counts
+
+    hyp_codes, hyp_numbers = code_points(hyp_chars), np.array(hyp_words, np.int64)
     best: tuple[int, ...] = ()
     best_f = -1.0
     for ref_chars, ref_words in refs:
+        common = common_counts(hyp_codes, code_points(ref_chars), config.char_order)
+        if config.word_order:
+            common += common_counts(hyp_numbers, np.array(ref_words, np.int64), config.word_order)
+        sizes = [(n, len(hyp_chars), len(ref_chars)) for n in range(1, config.char_order + 1)]
+        sizes += [(n, len(hyp_words), len(ref_words)) for n in range(1, config.word_order + 1)]
         stats: list[int] = []
-        for n, h in enumerate(hyp_grams):
-            if n < config.char_order:
-                ref_count = max(len(ref_chars) - n, 0)
-                common = _common(h, char_ngrams(ref_chars, n + 1), number) if ref_count and h else 0
-            else:
-                ref_count = max(len(ref_words) - (n - config.char_order), 0)
-                common = _common(h, word_ngrams(ref_words, n - config.char_order + 1), number) if ref_count and h else 0
+        for (n, hyp_len, ref_len), matched in zip(sizes, common):
+            ref_count = max(ref_len - n + 1, 0)
             # sacreBLEU counts no hypothesis n-grams of an order the reference has none of
-            stats += (len(h) if ref_count else 0, ref_count, common)
+            stats += (max(hyp_len - n + 1, 0) if ref_count else 0, ref_count, matched)
         f = f_score(stats, config)
         if f > best_f:
             best_f, best = f, tuple(stats)
