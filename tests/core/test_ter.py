@@ -199,6 +199,24 @@ def test_beam_floor_only_when_the_beam_matters():
     assert ter._Beam(list(range(80)), 80).floor < ter._INFINITY
 
 
+def test_a_beam_said_to_keep_every_cell_leaves_none_out():
+    """The shortcut that skips the rows (first and last row whole) agrees with the rows."""
+    kept = 0
+    for n_h, n_r in itertools.product(range(90), range(90)):
+        beam = ter._Beam(list(range(n_r)), n_h)
+        assert beam.floor == beam._least_outside(), (n_h, n_r)
+        kept += beam.floor == ter._INFINITY
+    assert 0 < kept < 90 * 90
+
+
+def test_least_bound_is_the_least_over_the_cells():
+    for n_h, n_r in [(7, 3), (3, 7), (5, 5), (1, 9)]:
+        beam = ter._Beam(list(range(n_r)), n_h)
+        for i, a in itertools.product(range(n_h + 1), range(n_r + 1)):
+            for b in range(a, n_r + 1):
+                assert beam._least(i, a, b) == min(abs(i - j) + abs((n_h - i) - (n_r - j)) for j in range(a, b + 1))
+
+
 def test_alignment_keeps_the_shift():
     config = ter.TerConfig()
     number: dict[str, int] = {}

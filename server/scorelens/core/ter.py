@@ -19,7 +19,7 @@ import math
 import re
 from collections import defaultdict
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from itertools import accumulate
 from typing import NamedTuple, Sequence
 
@@ -201,29 +201,43 @@ class _Beam:
             self.where[word] = self.where.get(word, 0) | 1 << j
         self.n_h = n_h
         n_r = self.n_r = len(ref)
-        ratio = n_r / n_h if n_h else 1
-        beam = math.ceil(ratio / 2 + _BEAM_WIDTH) if _BEAM_WIDTH < ratio / 2 else _BEAM_WIDTH
-        self.rows = [(0, n_r + 1)]
-        floor = _INFINITY
+        self.ratio = n_r / n_h if n_h else 1
+        self.width = math.ceil(self.ratio / 2 + _BEAM_WIDTH) if _BEAM_WIDTH < self.ratio / 2 else _BEAM_WIDTH
+        # The pseudo-diagonal floor(i * ratio) grows with i: when the beam around it holds the
+        # whole first and last rows it holds every cell (segments of up to ~25 words), and no
+        # row's range need be made for the distance or the trace.
+        keeps_all = math.floor(n_h * self.ratio) <= self.width and (n_h < 2 or math.floor(self.ratio) + self.width > n_r)
+        self.floor = _INFINITY if keeps_all else self._least_outside()
+
+    @cached_property
+    def rows(self) -> list[tuple[int, int]]:
+        """Row i's cells in the beam: ``range(*rows[i])``."""
+        n_h, n_r = self.n_h, self.n_r
+        rows = [(0, n_r + 1)]
         for i in range(1, n_h + 1):
-            diag = math.floor(i * ratio)
-            lo = max(0, diag - beam)
-            hi = n_r + 1 if i == n_h else min(n_r + 1, diag + beam)
-            self.rows.append((lo, hi))
+            diag = math.floor(i * self.ratio)
+            rows.append((max(0, diag - self.width), n_r + 1 if i == n_h else min(n_r + 1, diag + self.width)))
+        return rows
+
+    def _least_outside(self) -> int:
+        """The least path-cost bound over the cells the beam leaves out (``floor``)."""
+        floor = _INFINITY
+        for i, (lo, hi) in enumerate(self.rows):
             if lo > 0:
                 floor = min(floor, self._least(i, 0, lo - 1))
-            if hi <= n_r:
-                floor = min(floor, self._least(i, hi, n_r))
-        self.floor = floor
+            if hi <= self.n_r:
+                floor = min(floor, self._least(i, hi, self.n_r))
+        return floor
 
     def _least(self, i: int, a: int, b: int) -> int:
-        """Least path-cost bound over cells (i, a..b): convex in j, kinks at j = i and
-        j = i - n_h + n_r, so its least value is at one of those or an end."""
-        n_h, n_r = self.n_h, self.n_r
-        return min(
-            abs(i - j) + abs((n_h - i) - (n_r - j))
-            for j in {a, b, min(max(i, a), b), min(max(i - n_h + n_r, a), b)}
-        )
+        """Least path-cost bound over cells (i, a..b): ``|j - p| + |j - q|`` with p = i and
+        q = i - n_h + n_r is least (``|p - q|``) between them, and grows away from them."""
+        p, q = sorted((i, i - self.n_h + self.n_r))
+        if b < p:
+            return (p - b) + (q - b)
+        if a > q:
+            return (a - p) + (a - q)
+        return q - p
 
     def _row(self, prev: list[int], i: int, word: int) -> list[int]:
         ref = self.ref
@@ -265,7 +279,7 @@ class _Beam:
         mask = (1 << n_r) - 1
         where = self.where
         vp, vn = mask, 0  # bit j-1: cell (i, j) is one more / one less than cell (i, j - 1)
-        vps, vns, hps, hns = [vp], [vn], [0], [0]  # hp/hn bit j: cell (i, j) against (i - 1, j)
+        rows = [(vp, vn, 0, 0)]  # and hp/hn bit j: cell (i, j) against (i - 1, j)
         for word in words:
             eq = where.get(word, 0)
             xv = eq | vn
@@ -276,20 +290,26 @@ class _Beam:
             hn <<= 1
             vp = (hn | ~(xv | hp)) & mask
             vn = hp & xv & mask
-            vps.append(vp)
-            vns.append(vn)
-            hps.append(hp)
-            hns.append(hn)
+            rows.append((vp, vn, hp, hn))
+        ref = self.ref
         i, j = len(words), n_r
         value = distance = i + vp.bit_count() - vn.bit_count()
         trace = []
         while i and j:
+            if words[i - 1] == ref[j - 1]:
+                # Neighbouring cells differ by at most one, so a match's diagonal neighbour has the
+                # cell's value and wins: nothing to read.
+                trace.append(" ")
+                i -= 1
+                j -= 1
+                continue
             bit = 1 << (j - 1)
-            left = value - (1 if vps[i] & bit else -1 if vns[i] & bit else 0)
-            up = value - (1 if hps[i] & bit << 1 else -1 if hns[i] & bit << 1 else 0)
-            corner = up - (1 if vps[i - 1] & bit else -1 if vns[i - 1] & bit else 0)
-            diagonal = corner if words[i - 1] == self.ref[j - 1] else corner + 1
-            op, best = " " if diagonal == corner else "s", diagonal
+            vp, vn, hp, hn = rows[i]
+            left = value - (1 if vp & bit else -1 if vn & bit else 0)
+            up = value - (1 if hp & bit << 1 else -1 if hn & bit << 1 else 0)
+            vp, vn = rows[i - 1][:2]
+            corner = up - (1 if vp & bit else -1 if vn & bit else 0)
+            op, best = "s", corner + 1
             if up + 1 < best:
                 op, best = "d", up + 1
             if left + 1 < best:
