@@ -81,7 +81,8 @@ def statistics(hyp_chars: str, hyp_words: Sequence[int], refs: Sequence[tuple[st
 
     from .ngram_counts import code_points, common_counts
 
-    hyp_codes, hyp_numbers = code_points(hyp_chars), np.array(hyp_words, np.int64)
+    hyp_codes = code_points(hyp_chars)
+    hyp_numbers = np.array(hyp_words, np.int64) if config.word_order else None
     best: tuple[int, ...] = ()
     best_f = -1.0
     for ref_chars, ref_words in refs:

@@ -6,7 +6,8 @@ or, BLEU's, with the references' union (at most as often as the reference that h
 Made one segment at a time, those n-grams are Python objects, six orders of them per side for
 chrF, and making them is most of the time (see bench/RESULTS.md). Here a batch of segments is
 one array of symbol numbers per side, and each order's n-grams are int64 keys built from the
-previous order's by a shift and an or: ``segment | symbol_1 | … | symbol_n``, packed.
+previous order's by a shift and an or: ``segment | symbol_1 | … | symbol_n``, packed. chrF's
+edits match one segment's the same way (:func:`common_counts`).
 
 Exact: a key holds the whole n-gram, never a hash of it. When the next symbol would not fit in
 62 bits, the keys so far are replaced by their dense ranks over every side (equal n-grams of
@@ -82,11 +83,15 @@ def common_counts(hyp: np.ndarray, ref: np.ndarray, orders: int) -> list[int]:
     # over each key its order, under it the side (as in _common)
     split = len(hyp) + 1
     tags = [n << _KEY_BITS + 1 | side for n in range(1, len(found) + 1) for side in (0, 1)]
-    merged = np.sort((np.concatenate(found) << 1) | np.repeat(tags, [size for k in found for size in (split, len(k) - split)]))
+    # (array methods and operators here: numpy's function wrappers cost as much as the work)
+    merged = np.concatenate(found) << 1
+    merged |= np.array(tags).repeat([size for k in found for size in (split, len(k) - split)])
+    merged.sort()
     base = merged >> 1
-    bounds = np.flatnonzero(np.concatenate(([True], base[1:] != base[:-1], [True])))  # runs of one key
-    from_ref = np.diff(np.concatenate(([0], np.cumsum(merged & 1)))[bounds])
-    common = np.minimum(np.diff(bounds) - from_ref, from_ref)
+    bounds = np.concatenate(([True], base[1:] != base[:-1], [True])).nonzero()[0]  # runs of one key
+    refs_before = np.concatenate(([0], (merged & 1).cumsum()))[bounds]
+    from_ref = refs_before[1:] - refs_before[:-1]
+    common = np.minimum(bounds[1:] - bounds[:-1] - from_ref, from_ref)
     return np.bincount(base[bounds[:-1]] >> _KEY_BITS, weights=common, minlength=orders + 1)[1:].astype(np.int64).tolist()
 
 
