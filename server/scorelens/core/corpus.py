@@ -333,21 +333,6 @@ class Corpus:
         metrics = self.config.metrics
         mean = (lambda totals: rouge.RougeScore(*(x / n for x in totals))) if n else (lambda totals: rouge.ZERO)
         nrefs = self.references
-        signatures = {}
-        if "bleu" in metrics:
-            signatures["bleu"] = bleu.signature(self.config.bleu, nrefs)
-        for key in ("rougeL", "rougeLsum"):
-            if key in metrics:
-                signatures[key] = rouge.signature(self.config.rouge, nrefs)
-        for key in self.config.rouge_n:
-            signatures[key] = rouge.signature(self.config.rouge, nrefs)
-        if "chrf" in metrics:
-            signatures["chrf"] = chrf.signature(self.config.chrf, nrefs)
-        for key, unit in (("wer", "word"), ("cer", "char")):
-            if key in metrics:
-                signatures[key] = wer.signature(unit, self.config.wer_transform, nrefs)
-        if "ter" in metrics:
-            signatures["ter"] = ter.signature(self.config.ter, nrefs)
         return CorpusScores(
             segments=n,
             bleu=bleu.score(sums["bleu"], self.config.bleu) if "bleu" in metrics else None,
@@ -356,7 +341,7 @@ class Corpus:
             wer=wer.ErrorCounts(*sums["wer"]) if "wer" in metrics else None,
             cer=wer.ErrorCounts(*sums["cer"]) if "cer" in metrics else None,
             dropped_segments=self._dropped,
-            signatures=signatures,
+            signatures=dict(_signatures(self.config, nrefs)),
             rouge_n={key: mean(sums["rouge_n"][3 * i : 3 * i + 3]) for i, key in enumerate(self.config.rouge_n)},
             chrf=chrf.score(sums["chrf"], self.config.chrf) if "chrf" in metrics else None,
             ter=ter.score(sums["ter"], nrefs) if "ter" in metrics else None,
@@ -737,6 +722,28 @@ def _collector_paused(pause: bool) -> Iterator[None]:
         yield
     finally:
         gc.enable()
+
+
+@lru_cache(maxsize=8)
+def _signatures(config: ScoringConfig, nrefs: int | None) -> dict[str, str]:
+    """Each enabled metric's signature (made once: every edit's scores carry them)."""
+    metrics = config.metrics
+    signatures = {}
+    if "bleu" in metrics:
+        signatures["bleu"] = bleu.signature(config.bleu, nrefs)
+    for key in ("rougeL", "rougeLsum"):
+        if key in metrics:
+            signatures[key] = rouge.signature(config.rouge, nrefs)
+    for key in config.rouge_n:
+        signatures[key] = rouge.signature(config.rouge, nrefs)
+    if "chrf" in metrics:
+        signatures["chrf"] = chrf.signature(config.chrf, nrefs)
+    for key, unit in (("wer", "word"), ("cer", "char")):
+        if key in metrics:
+            signatures[key] = wer.signature(unit, config.wer_transform, nrefs)
+    if "ter" in metrics:
+        signatures["ter"] = ter.signature(config.ter, nrefs)
+    return signatures
 
 
 @lru_cache(maxsize=8)
