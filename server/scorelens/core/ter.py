@@ -204,7 +204,7 @@ class _Beam:
         self.ratio = n_r / n_h if n_h else 1
         self.width = math.ceil(self.ratio / 2 + _BEAM_WIDTH) if _BEAM_WIDTH < self.ratio / 2 else _BEAM_WIDTH
         # The pseudo-diagonal floor(i * ratio) grows with i: when the beam around it holds the
-        # whole first and last rows it holds every cell (segments of up to ~25 words), and no
+        # whole first and last rows it holds every cell (references of up to ~25 words), and no
         # row's range need be made for the distance or the trace.
         keeps_all = math.floor(n_h * self.ratio) <= self.width and (n_h < 2 or math.floor(self.ratio) + self.width > n_r)
         self.floor = _INFINITY if keeps_all else self._least_outside()
@@ -230,8 +230,8 @@ class _Beam:
         return floor
 
     def _least(self, i: int, a: int, b: int) -> int:
-        """Least path-cost bound over cells (i, a..b): ``|j - p| + |j - q|`` with p = i and
-        q = i - n_h + n_r is least (``|p - q|``) between them, and grows away from them."""
+        """Least path-cost bound over cells (i, a..b): ``|j - p| + |j - q|``, p and q being i and
+        i - n_h + n_r in order, is least (``q - p``) between them and grows away from them."""
         p, q = sorted((i, i - self.n_h + self.n_r))
         if b < p:
             return (p - b) + (q - b)
