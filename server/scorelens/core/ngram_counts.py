@@ -82,7 +82,7 @@ def common_counts(hyp: np.ndarray, ref: np.ndarray, orders: int) -> list[int]:
     # an order's keys up to the separator's place are the hypothesis's, the rest the reference's;
     # over each key its order, under it the side (as in _common)
     split = len(hyp) + 1
-    tags = [n << _KEY_BITS + 1 | side for n in range(1, len(found) + 1) for side in (0, 1)]
+    tags = [(n << (_KEY_BITS + 1)) | side for n in range(1, len(found) + 1) for side in (0, 1)]
     # (array methods and operators here: numpy's function wrappers cost as much as the work)
     merged = np.concatenate(found) << 1
     merged |= np.array(tags).repeat([size for k in found for size in (split, len(k) - split)])
