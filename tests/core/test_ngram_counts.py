@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -67,7 +66,7 @@ def test_one_segments_text_matches_are_the_clipped_counts(pair, orders):
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.integers(0, 3), max_size=12), st.lists(st.sampled_from([0, 1, 2, (1 << 57) - 1]), max_size=12))
 def test_one_segments_number_matches_are_the_clipped_counts(hyp, ref):
-    """Word numbers, one of them as wide as a key may be: re-ranked from the second order on."""
+    """Word numbers, one of them as wide as a key may be: numbered densely before packing."""
     found = common_counts(np.array(hyp, np.int64), np.array(ref, np.int64), 4)
     assert found == [clipped(hyp, ref, n) for n in range(1, 5)]
 
