@@ -21,7 +21,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-# 63 bits of an int64, one of them for a side's tag (see _common)
+# 63 bits of an int64, one of them for a side's tag (see _shared)
 _BITS = 62
 # common_counts's keys: 58 bits, over them the order (up to 9: 4 bits) and the side's bit
 _KEY_BITS = 58
@@ -80,19 +80,14 @@ def common_counts(hyp: np.ndarray, ref: np.ndarray, orders: int) -> list[int]:
         used += width
         found.append(keys)
     # an order's keys up to the separator's place are the hypothesis's, the rest the reference's;
-    # over each key its order, under it the side (as in _common)
+    # over each key its order, under it the side (as _shared reads them)
     split = len(hyp) + 1
     tags = [(n << (_KEY_BITS + 1)) | side for n in range(1, len(found) + 1) for side in (0, 1)]
-    # (array methods and operators here: numpy's function wrappers cost as much as the work)
     merged = np.concatenate(found) << 1
     merged |= np.array(tags).repeat([size for k in found for size in (split, len(k) - split)])
     merged.sort()
-    base = merged >> 1
-    bounds = np.concatenate(([True], base[1:] != base[:-1], [True])).nonzero()[0]  # runs of one key
-    refs_before = np.concatenate(([0], (merged & 1).cumsum()))[bounds]
-    from_ref = refs_before[1:] - refs_before[:-1]
-    common = np.minimum(bounds[1:] - bounds[:-1] - from_ref, from_ref)
-    return np.bincount(base[bounds[:-1]] >> _KEY_BITS, weights=common, minlength=orders + 1)[1:].astype(np.int64).tolist()
+    keys, common = _shared(merged)
+    return np.bincount(keys >> _KEY_BITS, weights=common, minlength=orders + 1)[1:].astype(np.int64).tolist()
 
 
 def _ranks(values: np.ndarray) -> np.ndarray:
@@ -155,14 +150,20 @@ def _common(hyp: np.ndarray, starts: np.ndarray, ref: np.ndarray, segments: int,
         shared = np.flatnonzero(common)
         return np.bincount(_segments_of(shared, hyp, starts), weights=common[shared], minlength=segments).astype(np.int64)
     # one sort of both sides, each key tagged with its side in the lowest bit
-    merged = np.sort(np.concatenate((hyp << 1, (ref << 1) | 1)))
+    keys, common = _shared(np.sort(np.concatenate((hyp << 1, (ref << 1) | 1))))
+    shared = common.nonzero()[0]
+    return np.bincount(_segments_of(keys[shared], hyp, starts), weights=common[shared], minlength=segments).astype(np.int64)
+
+
+def _shared(merged: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Of sorted keys tagged with their side in the lowest bit (1: the reference's), each
+    distinct key and how many times both sides have it (the lesser of its two counts)."""
+    # (array methods and operators: numpy's function wrappers cost as much as a segment's work)
     base = merged >> 1
-    bounds = np.flatnonzero(np.concatenate(([True], base[1:] != base[:-1], [True])))  # runs of one key
-    from_ref = np.concatenate(([0], np.cumsum(merged & 1)))[bounds]
-    from_ref = from_ref[1:] - from_ref[:-1]
-    common = np.minimum(np.diff(bounds) - from_ref, from_ref)
-    shared = np.flatnonzero(common)
-    return np.bincount(_segments_of(base[bounds[shared]], hyp, starts), weights=common[shared], minlength=segments).astype(np.int64)
+    bounds = np.concatenate(([True], base[1:] != base[:-1], [True])).nonzero()[0]  # runs of one key
+    refs_before = np.concatenate(([0], (merged & 1).cumsum()))[bounds]
+    from_ref = refs_before[1:] - refs_before[:-1]
+    return base[bounds[:-1]], np.minimum(bounds[1:] - bounds[:-1] - from_ref, from_ref)
 
 
 def _ceiling_common(hyp: np.ndarray, starts: np.ndarray, refs: Sequence[np.ndarray], segments: int) -> np.ndarray:
