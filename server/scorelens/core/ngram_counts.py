@@ -68,14 +68,12 @@ def common_counts(hyp: np.ndarray, ref: np.ndarray, orders: int) -> list[int]:
     joined[len(hyp)] = joined.max() + 1
     width = int(joined[len(hyp)]).bit_length()
     if width > 21:  # wider than a code point: numbered densely, so that a key always has room
-        joined = _ranks(joined)
-        width = int(joined[len(hyp)]).bit_length()
+        [joined], width = _ranked([joined])
     keys, used = joined, width
     found = [joined]
     for n in range(2, min(orders, len(hyp), len(ref)) + 1):
         if used + width > _KEY_BITS:
-            keys = _ranks(keys)
-            used = max(1, int(keys.max()).bit_length())
+            [keys], used = _ranked([keys])
         keys = (keys[:-1] << width) | joined[n - 1 :]
         used += width
         found.append(keys)
@@ -88,11 +86,6 @@ def common_counts(hyp: np.ndarray, ref: np.ndarray, orders: int) -> list[int]:
     merged.sort()
     keys, common = _shared(merged)
     return np.bincount(keys >> _KEY_BITS, weights=common, minlength=orders + 1)[1:].astype(np.int64).tolist()
-
-
-def _ranks(values: np.ndarray) -> np.ndarray:
-    """Each value replaced by its rank among them (equal values, equal ranks; order kept)."""
-    return np.unique(values, return_inverse=True)[1].astype(np.int64)
 
 
 def matches(sides: Sequence[Side], orders: Sequence[int]) -> dict[int, list[np.ndarray]]:
