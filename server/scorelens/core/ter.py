@@ -490,12 +490,8 @@ def _edit_rate(hyp: Sequence[int], ref: Sequence[int]) -> Alignment:
         tried: dict[tuple[int, int, int], int] = {}
         stop = False
         for start_h in range(n_h):
-            # a shift must move a hypothesis error to a reference error: none within reach, no
-            # candidate (the error counts are prefix sums, so the farthest reach decides)
-            if hyp_err[min(start_h + _MAX_SHIFT_SIZE, n_h)] == hyp_err[start_h]:
-                continue
             for start_r in where.get(words[start_h], ()):
-                if abs(start_r - start_h) > _MAX_SHIFT_DIST or ref_err[min(start_r + _MAX_SHIFT_SIZE, n_r)] == ref_err[start_r]:
+                if abs(start_r - start_h) > _MAX_SHIFT_DIST:
                     continue
                 length = 0
                 while words[start_h + length] == ref[start_r + length] and length < _MAX_SHIFT_SIZE:
