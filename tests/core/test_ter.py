@@ -164,7 +164,7 @@ def test_beam_rows_join_as_full_computation(seed, n, m):
     hyp = [rng.randrange(6) for _ in range(n)]
     ref = [rng.randrange(6) for _ in range(m)]
     beam = ter._Beam(ref, n)
-    beam.floor = 0  # never take rapidfuzz's answer
+    beam.floor = beam.floor_bound = 0  # never take rapidfuzz's answer
     forward = beam.forward(hyp)
     backward = beam.backward(hyp)
     for _ in range(20):
@@ -207,6 +207,16 @@ def test_a_beam_said_to_keep_every_cell_leaves_none_out():
         assert beam.floor == beam._least_outside(), (n_h, n_r)
         kept += beam.floor == ter._INFINITY
     assert 0 < kept < 90 * 90
+
+
+def test_floor_bound_is_at_most_the_floor():
+    """The bound read without the rows never exceeds the floor (else the beam's distance could
+    be taken for rapidfuzz's), and spares the rows where lengths are close (30 edits or more)."""
+    for n_h, n_r in itertools.chain(itertools.product(range(1, 130), range(1, 130)), [(3, 200), (200, 3), (10, 400)]):
+        beam = ter._Beam(list(range(n_r)), n_h)
+        assert beam.floor_bound <= beam.floor, (n_h, n_r)
+        if abs(n_h - n_r) <= 5:
+            assert beam.floor_bound >= 30, (n_h, n_r)
 
 
 def test_least_bound_is_the_least_over_the_cells():

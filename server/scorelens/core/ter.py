@@ -206,8 +206,21 @@ class _Beam:
         # The pseudo-diagonal floor(i * ratio) grows with i: when the beam around it holds the
         # whole first and last rows it holds every cell (references of up to ~25 words), and no
         # row's range need be made for the distance or the trace.
-        keeps_all = math.floor(n_h * self.ratio) <= self.width and (n_h < 2 or math.floor(self.ratio) + self.width > n_r)
-        self.floor = _INFINITY if keeps_all else self._least_outside()
+        self.keeps_all = math.floor(n_h * self.ratio) <= self.width and (n_h < 2 or math.floor(self.ratio) + self.width > n_r)
+        # ``floor`` without the rows, for the usual distances far below it: a cell left out lies
+        # ``width`` or more from the pseudo-diagonal, itself less than |n_r - n_h| + 1 from the
+        # diagonal, and a cell at a from the diagonal is bounded by |a| + |a - (n_r - n_h)|
+        gap = abs(n_r - n_h)
+        self.floor_bound = _INFINITY if self.keeps_all else max(0, 2 * (self.width - gap - 1) - gap)
+
+    @cached_property
+    def floor(self) -> int:
+        """The least path-cost bound over the cells the beam leaves out."""
+        return _INFINITY if self.keeps_all else self._least_outside()
+
+    def keeps(self, distance: int) -> bool:
+        """Whether the beam leaves a full Levenshtein distance as it is."""
+        return distance < self.floor_bound or distance < self.floor
 
     @cached_property
     def rows(self) -> list[tuple[int, int]]:
@@ -267,7 +280,7 @@ class _Beam:
         comparison with its true value either, nor with the beam's (never lower).
         """
         # (a beam covering every cell, the usual case, needs no distance to decide)
-        if self.floor < _INFINITY and Levenshtein.distance(words, self.ref) >= self.floor:
+        if not self.keeps_all and not self.keeps(Levenshtein.distance(words, self.ref)):
             return self._beam_trace(words)
         return self._bit_trace(words)
 
@@ -405,7 +418,7 @@ class _Beam:
         """The beam distance of ``words``, which differ from the words whose ``forward`` and
         ``backward`` rows are given only at positions ``changed = [a, b)``."""
         d = Levenshtein.distance(words, self.ref)
-        if d < self.floor:
+        if self.keeps(d):
             return d
         a, b = changed
         row = forward()[a]
