@@ -20,7 +20,6 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import cache, cached_property
-from itertools import accumulate
 from typing import NamedTuple, Sequence
 
 from rapidfuzz.distance import Levenshtein
@@ -446,27 +445,36 @@ def _perform_shift(words: list, start: int, length: int, target: int) -> list:
     return words[:start] + words[start + length : length + target] + words[start : start + length] + words[length + target :]
 
 
-def _alignment(trace: str) -> tuple[dict[int, int], list[int], list[int]]:
-    """sacreBLEU's ``trace_to_alignment`` of the flipped trace, as prefix sums of the errors."""
-    pos_h = pos_r = -1
-    align: dict[int, int] = {}
+def _alignment(trace: str) -> tuple[list[int], list[int], list[int]]:
+    """sacreBLEU's ``trace_to_alignment`` of the flipped trace: per reference word, one more than
+    the hypothesis position aligned to it (every reference word has one); and per prefix of the
+    hypothesis and of the reference, how many of its words are errors."""
+    at = errors_h = errors_r = 0
+    after: list[int] = []
     hyp_err = [0]
     ref_err = [0]
     for op in trace:
-        if op == " " or op == "s":
-            pos_h += 1
-            pos_r += 1
-            align[pos_r] = pos_h
-            hyp_err.append(op == "s")
-            ref_err.append(op == "s")
+        if op == " ":
+            at += 1
+            after.append(at)
+            hyp_err.append(errors_h)
+            ref_err.append(errors_r)
+        elif op == "s":
+            at += 1
+            errors_h += 1
+            errors_r += 1
+            after.append(at)
+            hyp_err.append(errors_h)
+            ref_err.append(errors_r)
         elif op == "d":  # flipped: an insertion into the hypothesis
-            pos_h += 1
-            hyp_err.append(1)
+            at += 1
+            errors_h += 1
+            hyp_err.append(errors_h)
         else:
-            pos_r += 1
-            align[pos_r] = pos_h
-            ref_err.append(1)
-    return align, list(accumulate(hyp_err)), list(accumulate(ref_err))
+            errors_r += 1
+            after.append(at)
+            ref_err.append(errors_r)
+    return after, hyp_err, ref_err
 
 
 def _lazy(function, *args):
@@ -497,7 +505,7 @@ def _edit_rate(hyp: Sequence[int], ref: Sequence[int]) -> Alignment:
     while True:
         pre_score, trace = beam.trace(words)
         forward, backward = _lazy(beam.forward, words), _lazy(beam.backward, words)
-        align, hyp_err, ref_err = _alignment(trace)
+        after, hyp_err, ref_err = _alignment(trace)
         best: tuple | None = None
         best_shift = None
         tried: dict[tuple[int, int, int], int] = {}
@@ -512,16 +520,11 @@ def _edit_rate(hyp: Sequence[int], ref: Sequence[int]) -> Alignment:
                     if (
                         hyp_err[start_h + length] != hyp_err[start_h]
                         and ref_err[start_r + length] != ref_err[start_r]
-                        and not start_h <= align[start_r] < start_h + length
+                        and not start_h < after[start_r] <= start_h + length
                     ):
                         prev_idx = -1
                         for offset in range(-1, length):
-                            if start_r + offset == -1:
-                                idx = 0
-                            elif start_r + offset in align:
-                                idx = align[start_r + offset] + 1
-                            else:
-                                break
+                            idx = after[start_r + offset] if start_r + offset >= 0 else 0
                             if idx == prev_idx:
                                 continue
                             prev_idx = idx
