@@ -295,17 +295,19 @@ class _Beam:
         for word in words:
             eq = where.get(word, 0)
             xv = eq | vn
-            xh = ((((eq & vp) + vp) & mask) ^ vp) | eq
+            # (the carry out of the sum reaches no kept bit: hp is masked, and hn and vn are
+            # anded with masked values)
+            xh = (((eq & vp) + vp) ^ vp) | eq
             hp = vn | (mask & ~(xh | vp))
             hn = vp & xh
             hp = (hp << 1) | 1
             hn <<= 1
             vp = (hn | ~(xv | hp)) & mask
-            vn = hp & xv & mask
+            vn = hp & xv
             rows.append((vp, vn, hp, hn))
         ref = self.ref
         i, j = len(words), n_r
-        value = distance = i + vp.bit_count() - vn.bit_count()
+        distance = i + vp.bit_count() - vn.bit_count()
         trace = []
         while i and j:
             if words[i - 1] == ref[j - 1]:
@@ -315,28 +317,24 @@ class _Beam:
                 i -= 1
                 j -= 1
                 continue
-            bit = 1 << (j - 1)
-            vp, vn, hp, hn = rows[i]
-            left = value - (1 if vp & bit else -1 if vn & bit else 0)
-            up = value - (1 if hp & bit << 1 else -1 if hn & bit << 1 else 0)
-            vp, vn = rows[i - 1][:2]
-            corner = up - (1 if vp & bit else -1 if vn & bit else 0)
-            op, best = "s", corner + 1
-            if up + 1 < best:
-                op, best = "d", up + 1
-            if left + 1 < best:
-                op = "i"
-            trace.append(op)
-            if op == "i":
-                j -= 1
-                value = left
-            elif op == "d":
+            # A mismatch is one more than the least of its three neighbours, ties going to the
+            # diagonal, then up: the cell's differences from the diagonal and from the cell above
+            # tell which neighbour that is, and the differences are the bits.
+            _, _, hp, hn = rows[i]
+            vp, vn, _, _ = rows[i - 1]
+            bit = 1 << j
+            above = 1 if hp & bit else -1 if hn & bit else 0
+            bit >>= 1
+            if above + (1 if vp & bit else -1 if vn & bit else 0) == 1:
+                trace.append("s")
                 i -= 1
-                value = up
+                j -= 1
+            elif above == 1:
+                trace.append("d")
+                i -= 1
             else:
-                i -= 1
+                trace.append("i")
                 j -= 1
-                value = corner
         trace.append("d" * i + "i" * j)
         return distance, "".join(reversed(trace))
 
