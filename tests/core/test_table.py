@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from scorelens.core import Corpus, ScoringConfig, rates
+from scorelens.core import Corpus, ScoringConfig, bleu, rates
 from scorelens.core.table import Filter, TableBuilder, histogram
 
 MT = Path(__file__).parents[2] / "samples" / "mt"
@@ -99,3 +99,18 @@ def test_a_table_after_edits_equals_a_fresh_one():
     fresh = build(TableBuilder(corpus.config, corpus.references), corpus)
     assert again.columns == fresh.columns and again.edits == fresh.edits
     assert again.histograms() == fresh.histograms()
+
+
+def test_a_table_one_edit_newer_computes_the_edited_segment_alone(monkeypatch):
+    corpus = mt_corpus()
+    builder = TableBuilder(corpus.config, corpus.references)
+    build(builder, corpus)
+    corpus.replace_lines(0, 3, 4, ["a different line"])
+    corpus.refresh()
+    computed = []
+    score = bleu.score
+    monkeypatch.setattr(bleu, "score", lambda *args, **kwargs: computed.append(args[0]) or score(*args, **kwargs))
+    table = build(builder, corpus)
+    assert [list(st) for st in computed] == [list(corpus.statistics(3).bleu)]
+    monkeypatch.undo()
+    assert table.columns["bleu"][3] == corpus.segment_scores(3).bleu.score

@@ -352,6 +352,14 @@ class Corpus:
         self._make_records(segment, segment + 1)
         return SegmentStatistics.of(self._results[segment])
 
+    def records(self) -> list[Record]:
+        """Every segment's record, in segment order: a new list of the corpus's own records, each
+        replaced (never changed) when its segment is re-scored."""
+        self.refresh()
+        with _collector_paused(True):
+            self._make_records(0, len(self._results))
+        return list(self._results)
+
     def segment_statistics(self, metric: str) -> list[tuple]:
         """Every segment's raw statistics for one metric, in segment order: a :class:`Record`
         field (``"bleu"``, ``"rouge_l"``, ``"wer"``...). The significance tests resample these."""
@@ -360,7 +368,7 @@ class Corpus:
             self._make_records(0, len(self._results))
         if metric not in Record._fields or metric in ("rouge_ref", "dropped", "differs"):
             raise ValueError(f"no per-segment statistics named {metric!r}")
-        column = [getattr(r, metric) for r in self._results]
+        column = list(map(itemgetter(Record._fields.index(metric)), self._results))
         if column and column[0] is None:
             raise ValueError(f"{metric!r} is not enabled in this corpus")
         return column

@@ -2,23 +2,23 @@
 
 A column holds one metric's sentence score per segment (sentence BLEU with effective order,
 sentence chrF, sentence TER, the ROUGE F-measures, WER), made from the corpus's per-segment
-statistics, and the hypothesis's perplexities (``ppl``) when a :class:`Fluency` is given. A
-segment whose statistics are the very object they were at the last build keeps its value (the
-corpus replaces a segment's statistics only when it re-scores it), others are computed: the table
-of a corpus one edit newer costs the edited segments' formulas. Values are not looked up by equal
-statistics: such a memo kept the statistics of every segment an edit had replaced (an Enter
-re-pairs half the corpus), 2 MB of a 10,000-line server's 90 after a few, for the rare undo it
-would have saved. Orders (by any column, either direction, ties by segment) are made when
-first asked for and kept with the table, which is of one version of the corpus: a newer version
-builds a new table.
+statistics, and the hypothesis's perplexities (``ppl``) when a :class:`Fluency` is given. A segment
+whose record is the very object it was at the last build keeps its values (the corpus replaces a
+segment's record only when it re-scores it), others are computed: the table of a corpus one edit
+newer costs the edited segments' formulas, and finding them one pass in C over the records. Values
+are not looked up by equal statistics: such a memo kept the statistics of every segment an edit had
+replaced (an Enter re-pairs half the corpus), 2 MB of a 10,000-line server's 90 after a few, for
+the rare undo it would have saved. Orders (by any column, either direction, ties by segment) are
+made when first asked for and kept with the table, which is of one version of the corpus: a newer
+version builds a new table.
 """
 
 from __future__ import annotations
 
 import math
 import operator
-from collections import Counter
 from dataclasses import dataclass, field
+from itertools import compress
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
 if TYPE_CHECKING:  # NumPy is imported where it is used: score, check and serve start without it
@@ -28,6 +28,7 @@ from . import bleu, chrf, ter
 from .config import ScoringConfig
 from .corpus import Corpus
 from .fluency import Fluency
+from .segment import Record
 from .wer import ErrorCounts, rates
 
 # Keys that are not metrics: the segment's place and its word edits (S + D + I).
@@ -68,14 +69,14 @@ class Histogram:
 
 
 def histogram(metric: str, values: Sequence[float]) -> Histogram:
+    import numpy as np
+
     width = (100.0 if metric in ("bleu", "chrf", "ter") else 1.0) / 10
-    bins = [0] * (11 if metric in ("ter", "wer", "cer") else 10)
-    last = len(bins) - 1
-    # Values are never negative, so int() is floor. 1e-9: 0.3 / 0.1 is 2.9999..., and 0.3 belongs
+    count = 11 if metric in ("ter", "wer", "cer") else 10
+    # Values are never negative, so truncation is floor. 1e-9: 0.3 / 0.1 is 2.9999..., and 0.3 belongs
     # to the bin that starts there. Past the top edge is the last bin (the top one, or TER's and WER's overflow).
-    for index, count in Counter([int(v / width + 1e-9) for v in values]).items():
-        bins[min(index, last)] += count
-    return Histogram(bins, len(values), math.fsum(values) / len(values) if values else None)
+    index = np.clip((np.asarray(values, dtype=float) / width + 1e-9).astype(np.int64), 0, count - 1)
+    return Histogram(np.bincount(index, minlength=count).tolist(), len(values), math.fsum(values) / len(values) if len(values) else None)
 
 
 def log_histogram(values: Sequence[float], log10_values: np.ndarray) -> Histogram:
@@ -122,10 +123,13 @@ class SegmentTable:
 
     def order(self, key: str, descending: bool = False) -> list[int]:
         """Segments sorted by one column; equal values keep segment order in both directions."""
+        import numpy as np
+
         found = self._orders.get((key, descending))
         if found is None:
-            values = self.column(key)
-            found = sorted(range(len(self)), key=values.__getitem__, reverse=descending)
+            values = np.asarray(self.column(key))
+            # a stable sort of the values negated is the descending order with ties by segment
+            found = np.argsort(-values if descending else values, kind="stable").tolist()
             self._orders[(key, descending)] = found
         return found
 
@@ -135,10 +139,14 @@ class SegmentTable:
         asked = (key, descending, tuple(filters))
         if self._selected is not None and self._selected[0] == asked:
             return self._selected[1]
+        import numpy as np
+
         order = self.order(key, descending)
-        for f in filters:
-            values, test, bound = self.column(f.key), FILTER_OPS[f.op], f.value
-            order = [i for i in order if test(values[i], bound)]
+        if filters:
+            kept = np.asarray(order, dtype=np.int64)
+            for f in filters:
+                kept = kept[FILTER_OPS[f.op](np.asarray(self.column(f.key))[kept], f.value)]
+            order = kept.tolist()
         self._selected = (asked, order)
         return order
 
@@ -158,24 +166,27 @@ class TableBuilder:
     def __init__(self, config: ScoringConfig, references: int) -> None:
         self.config = config
         metrics = config.metrics
-        # (column, Record field, the value from the field, whether its value is worth keeping)
-        self._specs: list[tuple[str, str, Callable, bool]] = []
+        field = Record._fields.index
+        # (column, Record field, the value from the field's statistics)
+        self._specs: list[tuple[str, int, Callable]] = []
         if "bleu" in metrics:
-            self._specs.append(("bleu", "bleu", lambda st: bleu.score(st, config.bleu, effective_order=True).score, True))
+            self._specs.append(("bleu", field("bleu"), lambda st: bleu.score(st, config.bleu, effective_order=True).score))
         if "chrf" in metrics:
-            self._specs.append(("chrf", "chrf", lambda st: chrf.f_score(st, config.chrf), True))
+            self._specs.append(("chrf", field("chrf"), lambda st: chrf.f_score(st, config.chrf)))
         if "ter" in metrics:
-            self._specs.append(("ter", "ter", lambda st: ter.score(st, references).score, True))
+            self._specs.append(("ter", field("ter"), lambda st: ter.score(st, references).score))
         for k, key in enumerate(config.rouge_n):
-            self._specs.append((key, "rouge_n", operator.itemgetter(3 * k + 2), False))
+            self._specs.append((key, field("rouge_n"), operator.itemgetter(3 * k + 2)))
         if "rougeL" in metrics:
-            self._specs.append(("rougeL", "rouge_l", operator.itemgetter(2), False))
+            self._specs.append(("rougeL", field("rouge_l"), operator.itemgetter(2)))
         if "rougeLsum" in metrics:
-            self._specs.append(("rougeLsum", "rouge_lsum", operator.itemgetter(2), False))
+            self._specs.append(("rougeLsum", field("rouge_lsum"), operator.itemgetter(2)))
         if "wer" in metrics:
-            self._specs.append(("wer", "wer", lambda st: rates(ErrorCounts(*st)).wer, True))
-        # per costly column: the last build's statistics and values
-        self._last: dict[str, tuple[list, list[float]]] = {}
+            self._specs.append(("wer", field("wer"), lambda st: rates(ErrorCounts(*st)).wer))
+            self._specs.append((EDITS, field("wer"), _edits))
+        # the last build's records and values
+        self._records: list[Record] = []
+        self._values: dict[str, list] = {}
 
     def build(self, corpus: Corpus, fluency: Fluency | None = None) -> Iterator[SegmentTable | None]:
         """Yields None after each chunk of segments (a caller may do other work, or give up if the
@@ -184,31 +195,29 @@ class TableBuilder:
         n = len(corpus)
         while not corpus.make_records(CHUNK):
             yield None
-        statistics: dict[str, list] = {}
-        for _, name, _, _ in self._specs:
-            if name not in statistics:
-                statistics[name] = corpus.segment_statistics(name)
-                yield None
-        columns: dict[str, list[float]] = {}
-        for column, name, formula, costly in self._specs:
-            stats = statistics[name]
-            if not costly:
-                columns[column] = list(map(formula, stats))
-                continue
-            last_stats, last_values = self._last.get(column, ((), ()))
-            kept = min(n, len(last_stats))
-            values = [0.0] * n
-            for start in range(0, n, CHUNK):
-                for i in range(start, min(start + CHUNK, n)):
-                    st = stats[i]
-                    values[i] = last_values[i] if i < kept and st is last_stats[i] else formula(st)
-                yield None
-            self._last[column] = (stats, values)
-            columns[column] = values
-        edits = [s + d + i for _, s, d, i in statistics["wer"]] if "wer" in statistics else None
+        records, last = corpus.records(), self._records
+        kept = min(n, len(last))
+        # the segments re-scored since the last build, found without a Python loop (a keystroke's
+        # table has a few of 100,000), and those the last build did not have
+        todo = [*compress(range(kept), map(operator.is_not, records, last)), *range(kept, n)]
+        values = {column: self._values.get(column, [])[:kept] + [0.0] * (n - kept) for column, _, _ in self._specs}
+        for start in range(0, len(todo), CHUNK):
+            chunk = todo[start : start + CHUNK]
+            for column, field, formula in self._specs:
+                into = values[column]
+                for i in chunk:
+                    into[i] = formula(records[i][field])
+            yield None
+        self._records, self._values = records, values
+        columns = {column: v for column, v in values.items() if column != EDITS}
         log10_ppl = None
         if fluency is not None:
             # copies: the fluency's arrays change in place with the next edit, this table does not
             columns[PPL] = fluency.perplexities().tolist()
             log10_ppl = fluency.log10_perplexities().copy()
-        yield SegmentTable(n, columns, edits, log10_ppl)
+        yield SegmentTable(n, columns, values.get(EDITS), log10_ppl)
+
+
+def _edits(wer: tuple) -> int:
+    """A segment's word edits (S + D + I) from its WER statistics."""
+    return wer[1] + wer[2] + wer[3]
