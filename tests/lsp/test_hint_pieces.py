@@ -81,3 +81,31 @@ def test_a_request_past_its_build_time_does_nothing_for_the_pieces_it_leaves_out
     pieces, left_out = asyncio.run(inlay_hints._collect(ls, review, 0, SEGMENTS, ticket, build_until=0.0))
     assert left_out and len(review.hints) < SEGMENTS
     assert sorted(labels) == sorted(review.hints)  # only the pieces built in the first slice
+
+
+def test_pieces_are_built_ahead_only_for_a_client_that_has_asked_for_a_whole_document():
+    # VS Code asks for the lines it shows, and has them built then: built ahead after each cold
+    # re-score (an Enter re-pairs half the document), they took seconds of a core the editor needed.
+    ls, review = _review()
+
+    async def nothing(*args):
+        return None
+
+    ls.protocol = SimpleNamespace(writer=SimpleNamespace(drained=nothing))
+    ls.settled = nothing
+    ls.hint_whole_documents = False
+
+    async def ask(lines: int) -> None:
+        ticket = ls.hint_requests[URI] = object()
+        await inlay_hints._answer(ls, URI, 0, lines, ticket)
+        inlay_hints.prepare_soon(ls, review)  # as after a cold re-score
+        if review.hints_task is not None:
+            await review.hints_task
+
+    try:
+        asyncio.run(ask(50))  # a screen of lines: those built, no more
+        assert review.hints_task is None and len(review.hints) < 100
+        asyncio.run(ask(inlay_hints.WHOLE_ANSWER_LINES + 1))
+        assert ls.hint_whole_documents and len(review.hints) == SEGMENTS
+    finally:
+        gc.unfreeze()

@@ -2,17 +2,16 @@
 
 A segment's hints are built once, as the encoded JSON of the answer's entries, and cached by the
 segment's texts (all they are made from), as its diagnostics are; when lines above it come or go,
-only the line numbers in that text are moved. A request —
-Neovim asks for the whole document after every change — joins cached text a slice of segments at
-a time, yielding in between, and stops early when a newer request for the same document
-supersedes it (or ``$/cancelRequest`` cancels it). The answer is written as that JSON text.
-After a cold re-score all pieces are built ahead, in the background. A request for more than
-:data:`WHOLE_ANSWER_LINES` lines that would have to build more than :data:`BUILD_SECONDS` of
-pieces itself (the whole of a 100,000-line document right after it opened: over ten seconds of
-alignments) is answered with the pieces there are, if the client can be asked to refresh its
-hints: the rest are built in the background, and a ``workspace/inlayHint/refresh`` follows once
-they are. Tooltips are filled in on ``inlayHint/resolve`` only, as they need the segment's full
-scores.
+only the line numbers in that text are moved. A request — Neovim asks for the whole document after
+every change — joins cached text a slice of segments at a time, yielding in between, and stops
+early when a newer request for the same document supersedes it (or ``$/cancelRequest`` cancels it).
+The answer is written as that JSON text. After a cold re-score all pieces are built ahead, in the
+background, for a client that asks for whole documents. A request for more than
+:data:`WHOLE_ANSWER_LINES` lines that would have to build more than :data:`BUILD_SECONDS` of pieces
+itself (the whole of a 100,000-line document right after it opened: over ten seconds of alignments)
+is answered with the pieces there are, if the client can be asked to refresh its hints: the rest
+are built in the background, and a ``workspace/inlayHint/refresh`` follows once they are. Tooltips
+are filled in on ``inlayHint/resolve`` only, as they need the segment's full scores.
 """
 
 from __future__ import annotations
@@ -134,9 +133,16 @@ class _Documents:
 
 def prepare_soon(ls, review: Review) -> None:
     """After a cold re-score, build every segment's hints in the background, in slices, so the
-    first whole-document request is answered from them (clients that show inlay hints only)."""
-    if not ls.client_supports("text_document", "inlay_hint"):
+    next whole-document request is answered from them: for clients that have asked for a whole
+    document. One that asks for the lines it shows (VS Code) has them built when it asks; built
+    ahead, they took seconds of a core after each Enter in a 100,000-line file, while the editor
+    needed it."""
+    if not ls.hint_whole_documents:
         return
+    _build(ls, review)
+
+
+def _build(ls, review: Review) -> None:
     if review.hints_task is not None:
         review.hints_task.cancel()
     review.hints_task = asyncio.ensure_future(_prepare(ls, review))
@@ -219,7 +225,9 @@ async def _answer(ls, uri: str, start: int, end: int, ticket: object) -> RawResu
         await ls.settled(review)  # ContentModified if the review is replaced meanwhile
         if review.corpus is None:
             continue
-        partial = end - start > WHOLE_ANSWER_LINES and ls.client_supports("workspace", "inlay_hint", "refresh_support")
+        whole = end - start > WHOLE_ANSWER_LINES
+        ls.hint_whole_documents |= whole
+        partial = whole and ls.client_supports("workspace", "inlay_hint", "refresh_support")
         collected = await _collect(ls, review, start, end, ticket, time.perf_counter() + BUILD_SECONDS if partial else None)
         if ls.hint_requests.get(uri) is not ticket:
             return None  # a newer request for this document is answered instead
@@ -228,7 +236,7 @@ async def _answer(ls, uri: str, start: int, end: int, ticket: object) -> RawResu
             if left_out:
                 review.hints_partial = True
                 if review.hints_task is None or review.hints_task.done():
-                    prepare_soon(ls, review)
+                    _build(ls, review)
             return RawResult(pieces)
         # edited meanwhile: again, from the new text
 
@@ -236,6 +244,7 @@ async def _answer(ls, uri: str, start: int, end: int, ticket: object) -> RawResu
 def register(server) -> None:
     server.hint_documents = _Documents()
     server.hint_requests = {}
+    server.hint_whole_documents = False  # whether the client has asked for more than a screen of lines
 
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=True))
     async def inlay_hints(ls, params: types.InlayHintParams):
