@@ -796,7 +796,7 @@ async function typeEnterAndUndo(page, vs, lines, line, name) {
   await takeLongTasks(page);
   const start = Date.now();
   let keysMs;
-  const { hottest, byScript, callers } = await profiled(page, async () => {
+  const { hottest, byScript, callers, taskCpu } = await profiled(page, async () => {
     const keys = Date.now();
     await page.keyboard.type(' and then some', { delay: 50 });
     await page.keyboard.press('Enter');
@@ -811,13 +811,15 @@ async function typeEnterAndUndo(page, vs, lines, line, name) {
     }
     await page.waitForTimeout(3000); // the last re-score's diagnostics, hints and report refresh
   }, { saveAs: traced(name) });
-  return { statusBefore, keysMs, wallMs: Date.now() - start, longTasks: await takeLongTasks(page), hottest, byScript, callers };
+  return { statusBefore, keysMs, wallMs: Date.now() - start, longTasks: await takeLongTasks(page), hottest, byScript, callers, taskCpu };
 }
 
-function typingSummary({ longTasks, keysMs, hottest }) {
+function typingSummary({ longTasks, keysMs, hottest, taskCpu }) {
   const over = longTasks.over100ms.join(', ') || 'none';
+  // traced only (E2E_TRACE=1): how much of each task over 100 ms its thread spent on a core
+  const onCore = taskCpu.length ? `; traced tasks over 100 ms, wall / on a core: ${taskCpu.map((t) => `${t.wallMs}/${t.cpuMs}`).join(', ')} ms` : '';
   return `long tasks ${longTasks.count}, longest ${longTasks.longestMs} ms, ${longTasks.totalMs} ms in all (over 100 ms: ${over}); ` +
-    `15 keys and Enter in ${keysMs} ms (750 ms of key delays); busiest: ${hottest.slice(0, 4).join('; ')}`;
+    `15 keys and Enter in ${keysMs} ms (750 ms of key delays); busiest: ${hottest.slice(0, 4).join('; ')}${onCore}`;
 }
 
 /**
@@ -956,6 +958,7 @@ async function bigfileReportStallsMemory(page, vs, { BIG, UNPAIRED, NOTES, lines
     figures.typingKeysAndEnterMs = typed.keysMs;
     figures.typingWallMs = typed.wallMs;
     figures.typingLongTasks = typed.longTasks;
+    figures.typingTaskCpu = typed.taskCpu;
     figures.typingHottestFunctions = typed.hottest;
     figures.typingTimeByScript = typed.byScript;
     figures.typingHottestCallers = typed.callers;
@@ -986,6 +989,7 @@ async function bigfileReportStallsMemory(page, vs, { BIG, UNPAIRED, NOTES, lines
     assert.equal(await vs.scoresStatus(), undefined, 'ScoreLens scored a file with no reference');
     figures.unpairedTypingKeysAndEnterMs = typed.keysMs;
     figures.unpairedTypingLongTasks = typed.longTasks;
+    figures.unpairedTypingTaskCpu = typed.taskCpu;
     figures.unpairedTypingHottestFunctions = typed.hottest;
     // What VS Code alone keeps uncollected after closing such a file, beside the paired run's figure
     // (from a collected start: the step before forced a garbage collection).

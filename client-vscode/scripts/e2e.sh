@@ -15,7 +15,8 @@
 # e2e/bigfile.py: where the user looks, the effect of an edit; its figures go to figures.json).
 # E2E_SCENARIOS (space-separated names) runs only those, e.g. `E2E_SCENARIOS=bigfile make test-e2e`.
 # E2E_TRACE=1 also writes a performance trace and CPU profile of the bigfile scenario's profiled steps
-# (report opening, typing) next to its screenshots, for Chrome DevTools' Performance panel.
+# (report opening, typing) next to its screenshots, for Chrome DevTools' Performance panel; the typing
+# steps then also say how much of each task over 100 ms the workbench's thread spent on a core.
 # E2E_EXTRA_SETTINGS (a JSON object) is merged into the user settings, for experiments, e.g.
 # `E2E_EXTRA_SETTINGS='{"scorelens.maxProblems": 100}' E2E_TRACE=1 E2E_SCENARIOS=bigfile make test-e2e`.
 # Prints "vscode e2e: N passed, N failed", then each failed step again; exits non-zero on any failure.
