@@ -89,34 +89,60 @@ def _table_key(review: Review) -> tuple:
 
 
 async def table(ls, review: Review) -> SegmentTable | None:
-    """The review's table of its current corpus, built (a chunk between yields) if the corpus
-    changed since the last; None if it changed while this one was being built."""
+    """The review's table of its current corpus; None if the corpus changed while it was built.
+    One build at a time: a request that comes while the table of the same version is being built
+    (ahead, after a cold re-score, or for another request) waits for that build instead of
+    computing the same segments again beside it."""
     key = _table_key(review)
     if review.table is not None and review.table_of == key:
         return review.table
+    task = _building(ls, review, key)
+    try:
+        await asyncio.shield(task)
+    except asyncio.CancelledError:
+        if asyncio.current_task().cancelling():
+            raise  # the request itself was cancelled
+        return None  # that build was replaced by one of a newer version
+    return review.table if review.table_of == key else None
+
+
+def _building(ls, review: Review, key: tuple) -> asyncio.Task:
+    """The build of the table of version ``key``: the one under way, or a new one in place of
+    one of another version."""
+    task = review.table_task
+    if task is None or task.done() or review.table_building != key:
+        if task is not None:
+            task.cancel()
+        review.table_building = key
+        task = review.table_task = asyncio.ensure_future(_build(ls, review, key))
+    return task
+
+
+async def _build(ls, review: Review, key: tuple) -> None:
+    """Builds the table of version ``key``, a chunk between yields, and keeps it in the review;
+    gives up if the corpus changes meanwhile."""
     if review.tables is None:
         review.tables = TableBuilder(review.corpus.config, review.corpus.references)
     lm = review.lm if fluency.current(review) else None
     for built in review.tables.build(review.corpus, lm.sides[0] if lm is not None else None):
         if built is not None:
             review.table, review.table_of = built, key
-            return built
+            return
         # the corpus's records made in this slice live as long as it and hold no cycles: frozen,
         # or each full collection walks them all again (40-70 ms each on 100,000 segments)
         gc.freeze()
         await ls.next_slice()
         if ls.reviews.get(review.uri) is not review or _table_key(review) != key or review.corpus.dirty:
-            return None
-    raise AssertionError("a table build ends with its table")
+            return
 
 
 def prepare_soon(ls, review: Review) -> None:
     """After a cold re-score, build the report's table in the background (a 100,000-segment one
     takes a second of sentence BLEU), so a report opened later paints at once; after an edit
     the next table re-uses it for the segments the edit left alone."""
-    if review.table_task is not None:
-        review.table_task.cancel()
-    review.table_task = asyncio.ensure_future(table(ls, review))
+    key = _table_key(review)
+    if review.table_of != key:
+        _building(ls, review, key)
 
 
 def _row(corpus, t: SegmentTable, i: int) -> dict:

@@ -125,7 +125,8 @@ class Review:
     tables: TableBuilder | None = None
     table: SegmentTable | None = None
     table_of: tuple | None = None
-    table_task: asyncio.Task | None = None  # building it after a cold re-score
+    table_task: asyncio.Task | None = None  # building the table of version ``table_building``
+    table_building: tuple | None = None
     # (side, line) of the last few edits, newest first
     edits: list[tuple[int, int]] = field(default_factory=list)
     # the last few of those places the user stayed at, newest first: where diagnostics go after
