@@ -15,6 +15,7 @@ from __future__ import annotations
 import gc
 import math
 import re
+import tracemalloc
 import weakref
 from contextlib import nullcontext
 from dataclasses import fields, replace
@@ -310,3 +311,25 @@ def test_corpus_is_freed_by_reference_counting_alone():
         assert gone() is None
     finally:
         gc.enable()
+
+
+def test_findings_of_every_segment_keep_nothing_of_their_own():
+    """Findings are asked for a whole document at once (hints for a client that asks for all of
+    them, `check`): what they are made from is not kept (kept, it held 170 MB on 100,000 lines)."""
+    hyp = "\n".join(f"line {i} the cat sat on a mat today" for i in range(3000))
+    ref = "\n".join(f"line {i} the cat sat on the mat" for i in range(3000))
+    c = Corpus(hyp, [ref], config(["bleu", "rougeL", "wer"]))
+    for k in range(3000):  # records made from the re-scoring's columns
+        c.statistics(k)
+    c.findings(0)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for k in range(3000):
+            assert c.findings(k)
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert held < 3000 * 50, f"{held / 3000:.0f} bytes held per segment"
