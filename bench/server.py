@@ -201,12 +201,13 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def other_clients(wire: Wire, uri: str, hyps: list[str], change, keystroke, rng: random.Random) -> dict:
+async def other_clients(wire: Wire, uri: str, document: list[str], change, keystroke, rng: random.Random) -> dict:
     """As clients other than VS Code ask: a whole-document inlay-hint request (Neovim 0.11 asks
     lines 0..N after every change) cold and after a keystroke, with its answer's size; a hover
     sent once such an answer has begun to arrive (its answer comes after the rest of that one:
-    also timed from the hints' last byte read); one-line changes sent as the whole text (Vim ALE)."""
-    lines = len(hyps)
+    also timed from the hints' last byte read); one-line changes sent as the whole text (Vim ALE).
+    ``document`` is the text's lines as the server has them, kept up to date by ``keystroke``."""
+    lines = len(document)
     whole = {"textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": lines, "character": 0}}}
 
     windows = []  # from sending each warm request to reading its answer
@@ -252,12 +253,11 @@ async def other_clients(wire: Wire, uri: str, hyps: list[str], change, keystroke
         await in_flight
         hovers.append(wire.arrivals[hover] - sent)
         after_hints.append(wire.arrivals[hover] - wire.arrivals[asked])
-    text = list(hyps)
     full_text = []
     for _ in range(20):
         line = rng.randrange(lines)
-        text[line] = "y " + text[line]
-        full_text.append(await change([{"text": "\n".join(text) + "\n"}]))
+        document[line] = "y " + document[line]
+        full_text.append(await change([{"text": "\n".join(document) + "\n"}]))
     return {
         "hints_cold": cold,
         "hints_complete": complete,
@@ -340,6 +340,9 @@ async def drive(
         return max(arrivals.values()) - sent
 
     typing = {"line": 0, "column": 0, "left": 0, "jumped": False}
+    # the text as the server has it: a whole-text change built from the opened text instead
+    # would undo every keystroke before it, re-scoring most of the document
+    document = list(hyps)
 
     def keystroke() -> list[dict]:
         """The next letter of a word typed on a line; after each word, the next is typed on another
@@ -348,6 +351,8 @@ async def drive(
         if typing["jumped"]:
             typing.update(line=rng.randrange(lines), column=0, left=WORD_LETTERS)
         at = {"line": typing["line"], "character": typing["column"]}
+        line = document[typing["line"]]
+        document[typing["line"]] = line[: typing["column"]] + "x" + line[typing["column"] :]
         typing["column"] += 1
         typing["left"] -= 1
         return [{"range": {"start": at, "end": at}, "text": "x"}]
@@ -361,7 +366,7 @@ async def drive(
         latencies.append(await change(keystroke()))
         if typing["jumped"]:
             jumps.append(latencies[-1])
-    others = await other_clients(wire, uri, hyps, change, keystroke, rng) if latency else {}
+    others = await other_clients(wire, uri, document, change, keystroke, rng) if latency else {}
     if only_others:
         gc.enable()
         memory = peak_memory_mb(process.pid)
