@@ -42,13 +42,30 @@ class VsCode {
   }
 
   /**
+   * Opens a quick input with `keys` and types `text` into it. The input can close between its focus
+   * and the typing (once in CI, a Go to Line right after a settings change waited 30 s on an input
+   * that was no longer shown): opened again then.
+   */
+  async fillQuickInput(keys, prefix, text) {
+    for (let attempt = 1; ; attempt++) {
+      const input = await this.quickInput(keys, prefix);
+      try {
+        await input.fill(text, { timeout: 5_000 });
+        return input;
+      } catch (error) {
+        if (attempt === 3) throw error;
+        await this.page.keyboard.press('Escape');
+      }
+    }
+  }
+
+  /**
    * Quick Open: results arrive asynchronously, and Enter before the row exists does nothing.
    * `query` may be the file's absolute path: found even before the workspace's file index has it.
    * VS Code in a browser asks before it shows a file over 10 MB: `large` answers "Open Anyway".
    */
   async openFile(name, query = name, { large = false } = {}) {
-    const input = await this.quickInput('Control+P');
-    await input.fill(query);
+    const input = await this.fillQuickInput('Control+P', '', query);
     await this.page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${name}"]`, { timeout: 30_000 });
     await input.press('Enter');
     await this.page.waitForSelector(`.tab.active[aria-label*="${name}"]`, { timeout: 20_000 });
@@ -64,8 +81,7 @@ class VsCode {
   async runCommand(title) {
     const row = this.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).first();
     for (let attempt = 1; ; attempt++) {
-      const input = await this.quickInput('Control+Shift+P', '>');
-      await input.fill(`>${title}`);
+      const input = await this.fillQuickInput('Control+Shift+P', '>', `>${title}`);
       try {
         await row.waitFor({ timeout: 10_000 });
         await input.press('Enter');
@@ -79,8 +95,7 @@ class VsCode {
 
   /** Puts the cursor at the start of `line` (1-based) and waits for the status bar to say so. */
   async goToLine(line) {
-    const input = await this.quickInput('Control+G', ':');
-    await input.fill(`:${line}`);
+    const input = await this.fillQuickInput('Control+G', ':', `:${line}`);
     await input.press('Enter');
     await this.waitFor(`the cursor on line ${line}`, () => this.cursorStatus(), (t) => t?.startsWith(`Ln ${line},`), 10_000);
     await this.waitForEditorFocus();
