@@ -12,6 +12,12 @@ export const COMPARE_CHANGED_NOTIFICATION = 'scorelens/compareChanged';
 /** Custom notification, client → server: the lines of a paired document the editors show. */
 export const VISIBLE_RANGES_NOTIFICATION = 'scorelens/visibleRanges';
 
+/**
+ * What the extension adds to the client's capabilities (`experimental`): it shows reports, so the
+ * server builds each document's report table ahead, for a report opened later to paint at once.
+ */
+export const EXPERIMENTAL_CAPABILITIES = { scorelens: { report: true } } as const;
+
 /** LSP ranges; `ranges: []` when the document is no longer shown. */
 export interface VisibleRangesParams {
   uri: string;

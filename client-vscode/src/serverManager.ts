@@ -19,6 +19,7 @@ import {
   COMPARE_CHANGED_NOTIFICATION,
   COMPARE_REQUEST,
   CompareResult,
+  EXPERIMENTAL_CAPABILITIES,
   REPORT_REQUEST,
   Report,
   ReportQuery,
@@ -251,6 +252,14 @@ export class ServerManager implements vscode.Disposable {
       { command, args, transport: TransportKind.stdio },
       this.clientOptions(++this.generation),
     );
+    client.registerFeature({
+      fillClientCapabilities: (capabilities) => {
+        capabilities.experimental = { ...(capabilities.experimental as object | undefined), ...EXPERIMENTAL_CAPABILITIES };
+      },
+      initialize: () => undefined,
+      getState: () => ({ kind: 'static' }),
+      clear: () => undefined,
+    });
     client.onNotification(SCORES_NOTIFICATION, (params: ScoresParams) => this.scoresEmitter.fire(params));
     client.onNotification(COMPARE_CHANGED_NOTIFICATION, (params: CompareResult) => this.compareEmitter.fire(params));
     client.onDidChangeState((e) => {

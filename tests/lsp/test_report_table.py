@@ -7,11 +7,51 @@ from __future__ import annotations
 
 import asyncio
 import gc
+from types import SimpleNamespace
 
-from test_hint_pieces import _review
+from test_hint_pieces import _review as _plain_review
 
 from scorelens.core.table import TableBuilder
 from scorelens.lsp import report
+
+
+def _review():
+    """A review, in a server whose client shows reports (as the VS Code extension says it does)."""
+    ls, review = _plain_review()
+    ls.reports_wanted = True
+    return ls, review
+
+
+def test_the_table_is_built_ahead_only_for_a_client_that_shows_reports_or_has_asked_for_one():
+    # For a client without reports (Neovim, Helix…), the table built after each cold re-score was
+    # a second of a core after every open, and half that after every Enter, in a 100,000-line file.
+    ls, review = _plain_review()
+    ls.reports_wanted = report.shows_reports(SimpleNamespace(experimental=None))
+
+    async def nothing(*args):
+        return None
+
+    ls.settled = nothing
+
+    async def ahead_then_asked():
+        report.prepare_soon(ls, review)  # as after a cold re-score
+        built_ahead = review.table_task
+        answer = await report.report_for(ls, review.uri, report.RowQuery(limit=0))
+        return built_ahead, answer
+
+    try:
+        built_ahead, answer = asyncio.run(ahead_then_asked())
+    finally:
+        gc.unfreeze()
+    assert built_ahead is None
+    assert answer["total"] == len(review.corpus)
+    assert ls.reports_wanted  # asked for once: built ahead from now on
+
+
+def test_a_client_shows_reports_when_its_experimental_capabilities_say_so():
+    assert report.shows_reports(SimpleNamespace(experimental={"scorelens": {"report": True}}))
+    for experimental in (None, {}, {"scorelens": True}, {"scorelens": {"report": "yes"}}, ["scorelens"]):
+        assert not report.shows_reports(SimpleNamespace(experimental=experimental))
 
 
 def test_a_report_asked_for_while_the_table_is_built_ahead_waits_for_that_build(monkeypatch):

@@ -136,10 +136,22 @@ async def _build(ls, review: Review, key: tuple) -> None:
             return
 
 
+def shows_reports(capabilities) -> bool:
+    """Whether the client says it shows reports: ``experimental: {"scorelens": {"report": true}}``
+    in its capabilities (the VS Code extension does)."""
+    experimental = getattr(capabilities, "experimental", None)
+    declared = experimental.get("scorelens") if isinstance(experimental, dict) else None
+    return isinstance(declared, dict) and declared.get("report") is True
+
+
 def prepare_soon(ls, review: Review) -> None:
     """After a cold re-score, build the report's table in the background (a 100,000-segment one
     takes a second of sentence BLEU), so a report opened later paints at once; after an edit
-    the next table re-uses it for the segments the edit left alone."""
+    the next table re-uses it for the segments the edit left alone. Only for a client that shows
+    reports or has asked for one: for others, the second of a core after every open and Enter
+    in a big file would go to a table no one reads."""
+    if not ls.reports_wanted:
+        return
     key = _table_key(review)
     if review.table_of != key:
         _building(ls, review, key)
@@ -226,6 +238,7 @@ def _histogram(h: Histogram) -> dict:
 
 
 async def report_for(ls, uri: str, query: RowQuery = RowQuery()) -> dict | None:
+    ls.reports_wanted = True
     for _ in range(REPORT_ATTEMPTS):
         review = ls.reviews.get(uri)
         if review is None or review.corpus is None:
@@ -239,6 +252,8 @@ async def report_for(ls, uri: str, query: RowQuery = RowQuery()) -> dict | None:
 
 
 def register(server) -> None:
+    server.reports_wanted = False  # whether the client shows reports or has asked for one
+
     @server.feature(REPORT)
     async def on_report(ls, params) -> dict | None:
         uri = _get(params, "uri")

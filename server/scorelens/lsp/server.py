@@ -767,8 +767,9 @@ def initialize(ls: ScoreLensServer, params: types.InitializeParams) -> None:
         folders = [Path(to_fs_path(params.root_uri))]
     ls.pairings.set_folders(folders)
     ls.initial_settings = settings_section(params.initialization_options)
-    from . import diagnostics
+    from . import diagnostics, report
 
+    ls.reports_wanted = report.shows_reports(params.capabilities)
     diagnostics.offer_pull(ls)
 
 
