@@ -576,7 +576,7 @@ class Corpus:
         self._account_all([r for r in map(self._results.__getitem__, segments) if r is not None], -1)
         apart = [self._scored_apart(i) if self._apart else None for i in segments]
         fresh = [i for i, r in zip(segments, apart) if r is None]
-        scored = iter(self._analyse.scored([[texts[i] if i < len(texts) else "" for i in fresh] for texts in (s.texts for s in self._sides)]))
+        scored = iter(self._analyse.scored([[self.text(side, i) for i in fresh] for side in range(len(self._sides))]))
         new = [r if r is not None else next(scored) for r in apart]
         for i, record in zip(segments, new):
             self._results[i] = record
