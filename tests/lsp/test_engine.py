@@ -81,6 +81,49 @@ async def test_typing_pause_holds_a_large_documents_keystrokes(client):
     assert s["scores"]["segments"] == LARGE_SEGMENTS + 1
 
 
+async def test_a_pull_in_a_burst_of_typing_is_answered_once_it_pauses(client):
+    """A pulling client asks for the diagnostics after every key (VS Code does), and each full
+    answer replaces every marker it draws. In a large document with scorelens.typingPauseMs the
+    pull waits for the burst's re-score, as a push would: it is answered after that re-score's
+    scores, with the burst's findings."""
+    if client.profile != "neovim":
+        pytest.skip("this profile gets pushed diagnostics")
+    from scorelens.lsp.reviews import LARGE_SEGMENTS
+
+    client.set_configuration({"scorelens": {"typingPauseMs": 300}})
+    text = "the cat sat on the mat\n" * (LARGE_SEGMENTS + 1)
+    uri, _ = pair_files(client, "pulled", text, text)
+    await scores(client, uri)
+    change(client, uri, 2, (5, 0), (5, 0), "x")
+    await asyncio.sleep(0.05)
+    change(client, uri, 3, (5, 1), (5, 1), "y")
+    report = await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri))
+    )
+    assert [p["version"] for p in client.scores_log if p["uri"] == uri][-1] == 3
+    (sub,) = by_code(report.items, "wer.substitution")
+    assert sub.range.start.line == 5 and sub.data["text"] == "the"
+
+
+async def test_inlay_hints_in_a_burst_of_typing_are_answered_once_it_pauses(client):
+    """Each inlay-hint answer replaces the hints the client draws over its range: in a large
+    document with scorelens.typingPauseMs, one asked for during a burst waits for its re-score."""
+    from scorelens.lsp.reviews import LARGE_SEGMENTS
+
+    client.set_configuration({"scorelens": {"typingPauseMs": 300}})
+    text = "the cat sat on the mat\n" * (LARGE_SEGMENTS + 1)
+    uri, _ = pair_files(client, "hinted", text, text)
+    await scores(client, uri)
+    change(client, uri, 2, (5, 0), (5, 0), "x")
+    await asyncio.sleep(0.05)
+    change(client, uri, 3, (5, 1), (5, 1), "y")
+    hints = await client.text_document_inlay_hint_async(
+        types.InlayHintParams(types.TextDocumentIdentifier(uri), types.Range(types.Position(0, 0), types.Position(10, 0)))
+    )
+    assert [p["version"] for p in client.scores_log if p["uri"] == uri][-1] == 3
+    assert "→the" in [h.label for h in hints if h.position.line == 5]
+
+
 async def test_requests_overtaken_by_edits_are_answered(client):
     """A hover, inlay-hint, code-lens or report request followed at once by an edit is answered
     from the newest text, never RequestCancelled (the client cancelled nothing)."""

@@ -88,7 +88,7 @@ def test_pieces_are_built_ahead_only_for_a_client_that_has_asked_for_a_whole_doc
     # re-score (an Enter re-pairs half the document), they took seconds of a core the editor needed.
     ls, review = _review()
 
-    async def nothing(*args):
+    async def nothing(*args, **kwargs):
         return None
 
     ls.protocol = SimpleNamespace(writer=SimpleNamespace(drained=nothing))

@@ -554,7 +554,7 @@ def offer_pull(ls) -> None:
         items: list[str] = []
         for review in ls.reviews_of(uri):
             while True:
-                await ls.settled(review)
+                await ls.settled(review, pause=True)
                 found = await gathered(ls, review)
                 if found is not None:
                     break

@@ -222,7 +222,8 @@ async def _answer(ls, uri: str, start: int, end: int, ticket: object) -> RawResu
         review = ls.reviews.get(uri)
         if review is None or review.corpus is None:
             return RawResult([])
-        await ls.settled(review)  # ContentModified if the review is replaced meanwhile
+        # ContentModified if the review is replaced meanwhile; once a burst of typing, as the diagnostics
+        await ls.settled(review, pause=True)
         if review.corpus is None:
             continue
         whole = end - start > WHOLE_ANSWER_LINES

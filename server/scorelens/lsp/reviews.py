@@ -120,6 +120,8 @@ class Review:
     # names (the document's own version may be newer than what was scored)
     versions: dict[str, int] = field(default_factory=dict)
     pace: Pace = field(default_factory=Pace)
+    # the scheduled re-score waits for a burst of typing to pause (scorelens.typingPauseMs)
+    pausing: bool = False
     # the report's table of the corpus as of ``table_of`` (a key of its versions), and what
     # builds the next one from it; made when a report is first asked for
     tables: TableBuilder | None = None

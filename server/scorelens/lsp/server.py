@@ -530,11 +530,13 @@ class ScoreLensServer(LanguageServer):
         if review.task is not None:
             review.task.cancel()
         review.done.clear()
+        review.pausing = False
         if delay is None:
             fixed = review.settings.debounce_ms
             large = review.corpus is not None and len(review.corpus) > LARGE_SEGMENTS
             pause = review.settings.typing_pause_ms / 1000 if large else 0.0
             delay = fixed / 1000 if fixed is not None else review.pace.delay(time.monotonic(), rescoring, pause)
+            review.pausing = fixed is None and bool(pause) and delay >= pause
         review.task = asyncio.ensure_future(self._rescore(review, delay))
         review.task.add_done_callback(self._rescore_ended)
 
@@ -633,7 +635,7 @@ class ScoreLensServer(LanguageServer):
             return True
         return False
 
-    async def settled(self, review: Review) -> None:
+    async def settled(self, review: Review, pause: bool = False) -> None:
         """Wait until the review's latest edit is scored, for a request to answer from.
 
         Little left to score is scored at once (:meth:`settle_now`), so requests are answered
@@ -641,9 +643,13 @@ class ScoreLensServer(LanguageServer):
         slices and its worker. An edit meanwhile restarts the re-score and the wait goes on: the
         answer is from the newest text. Only the client's own cancellation cancels the request;
         a review replaced meanwhile (settings or pairing changed) answers ContentModified.
+
+        ``pause``: while a burst of typing is held for scorelens.typingPauseMs, wait for its
+        re-score instead: a pulled diagnostics or inlay-hint answer replaces every marker or hint
+        the client draws in its range, so once a burst, as a push does.
         """
         scored = review.corpus is not None
-        while not self.settle_now(review, scored):
+        while (pause and review.pausing and review.task is not None and not review.task.done()) or not self.settle_now(review, scored):
             try:
                 await asyncio.shield(review.task)
             except asyncio.CancelledError:
