@@ -30,7 +30,7 @@ async function takeLongTasks(page) {
 /**
  * Runs `body` under the DevTools protocol's sampling profiler on the page's main thread (webviews
  * from the same site run on it too) and returns `body`'s value, the functions with the most self
- * time and the self time per script. A built-in (a DOM call, `send`) is named with the script that
+ * time, the self time per script and the WebSocket frames and bytes the page received and sent. A built-in (a DOM call, `send`) is named with the script that
  * called it, so `replaceWith <- report.js` is the report's own rendering and `<- workbench.js` VS Code's.
  * With `saveAs` (a path without extension), the profile and a performance trace of the same time
  * are written there, `.cpuprofile` and `.trace.json`, for Chrome DevTools' Performance panel.
@@ -40,6 +40,13 @@ async function profiled(page, body, { top = 15, saveAs } = {}) {
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
   await cdp.send('Profiler.start');
+  // what crosses the workbench's one connection to code-server: the extension host's messages
+  // (markers, hints, webview posts) one way, the workbench's (edits, backups) the other
+  const socket = { framesIn: 0, bytesIn: 0, framesOut: 0, bytesOut: 0 };
+  const bytes = ({ opcode, payloadData }) => (opcode === 2 ? Math.floor((payloadData.length * 3) / 4) : Buffer.byteLength(payloadData));
+  cdp.on('Network.webSocketFrameReceived', ({ response }) => { socket.framesIn++; socket.bytesIn += bytes(response); });
+  cdp.on('Network.webSocketFrameSent', ({ response }) => { socket.framesOut++; socket.bytesOut += bytes(response); });
+  await cdp.send('Network.enable');
   const events = [];
   if (saveAs) {
     cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
@@ -99,7 +106,7 @@ async function profiled(page, body, { top = 15, saveAs } = {}) {
     }
     add(chains, `${key} <= ${chain.join(' <= ')}`, (profile.timeDeltas[i + 1] ?? 0) / 1000);
   });
-  return { value, hottest: heaviest(selfMs, top), byScript: heaviest(scriptMs, 8), callers: heaviest(chains, 8), taskCpu: taskCpu(events) };
+  return { value, socket, hottest: heaviest(selfMs, top), byScript: heaviest(scriptMs, 8), callers: heaviest(chains, 8), taskCpu: taskCpu(events) };
 }
 
 /**

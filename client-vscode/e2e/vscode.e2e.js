@@ -466,7 +466,7 @@ async function trusted(page, vs) {
     const input = page.locator('.quick-input-widget .quick-input-box input');
     await page.waitForFunction((dir) => document.activeElement?.matches('.quick-input-box input') && document.activeElement.value.startsWith(dir), workspace, { timeout: 15_000 });
     await input.fill(path.join(workspace, 'news.ref.en'));
-    await input.press('Enter');
+    assert.ok(await vs.enterInQuickInput(path.join(workspace, 'news.ref.en')), 'the file dialog lost the focus before Enter');
     const paired = await vs.waitFor('scores against the one chosen reference', () => vs.scoresStatus(), (t) => t === onlyFirst.status, 20_000);
     const [pid] = serverPids();
     await vs.focusEditor();
@@ -796,7 +796,7 @@ async function typeEnterAndUndo(page, vs, lines, line, name) {
   await takeLongTasks(page);
   const start = Date.now();
   let keysMs;
-  const { hottest, byScript, callers, taskCpu } = await profiled(page, async () => {
+  const { hottest, byScript, callers, taskCpu, socket } = await profiled(page, async () => {
     const keys = Date.now();
     await page.keyboard.type(' and then some', { delay: 50 });
     await page.keyboard.press('Enter');
@@ -811,15 +811,16 @@ async function typeEnterAndUndo(page, vs, lines, line, name) {
     }
     await page.waitForTimeout(3000); // the last re-score's diagnostics, hints and report refresh
   }, { saveAs: traced(name) });
-  return { statusBefore, keysMs, wallMs: Date.now() - start, longTasks: await takeLongTasks(page), hottest, byScript, callers, taskCpu };
+  return { statusBefore, keysMs, wallMs: Date.now() - start, longTasks: await takeLongTasks(page), hottest, byScript, callers, taskCpu, socket };
 }
 
-function typingSummary({ longTasks, keysMs, hottest, taskCpu }) {
+function typingSummary({ longTasks, keysMs, hottest, taskCpu, socket }) {
   const over = longTasks.over100ms.join(', ') || 'none';
   // traced only (E2E_TRACE=1): how much of each task over 100 ms its thread spent on a core
   const onCore = taskCpu.length ? `; traced tasks over 100 ms, wall / on a core: ${taskCpu.map((t) => `${t.wallMs}/${t.cpuMs}`).join(', ')} ms` : '';
   return `long tasks ${longTasks.count}, longest ${longTasks.longestMs} ms, ${longTasks.totalMs} ms in all (over 100 ms: ${over}); ` +
-    `15 keys and Enter in ${keysMs} ms (750 ms of key delays); busiest: ${hottest.slice(0, 4).join('; ')}${onCore}`;
+    `15 keys and Enter in ${keysMs} ms (750 ms of key delays); to the workbench ${socket.framesIn} frames, ${(socket.bytesIn / 1e6).toFixed(2)} MB; ` +
+    `busiest: ${hottest.slice(0, 4).join('; ')}${onCore}`;
 }
 
 /**
@@ -959,6 +960,7 @@ async function bigfileReportStallsMemory(page, vs, { BIG, UNPAIRED, NOTES, lines
     figures.typingWallMs = typed.wallMs;
     figures.typingLongTasks = typed.longTasks;
     figures.typingTaskCpu = typed.taskCpu;
+    figures.typingSocket = typed.socket;
     figures.typingHottestFunctions = typed.hottest;
     figures.typingTimeByScript = typed.byScript;
     figures.typingHottestCallers = typed.callers;
@@ -990,6 +992,7 @@ async function bigfileReportStallsMemory(page, vs, { BIG, UNPAIRED, NOTES, lines
     figures.unpairedTypingKeysAndEnterMs = typed.keysMs;
     figures.unpairedTypingLongTasks = typed.longTasks;
     figures.unpairedTypingTaskCpu = typed.taskCpu;
+    figures.unpairedTypingSocket = typed.socket;
     figures.unpairedTypingHottestFunctions = typed.hottest;
     // What VS Code alone keeps uncollected after closing such a file, beside the paired run's figure
     // (from a collected start: the step before forced a garbage collection).

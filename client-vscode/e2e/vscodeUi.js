@@ -6,6 +6,12 @@ const fs = require('node:fs');
 /** VS Code renders spaces in hovers and lists as U+00A0 and breaks text over elements. */
 const clean = (text) => (text ?? '').replace(/[\s\u00a0]+/g, ' ').trim();
 
+/** In the page: whether the quick input is shown and has the focus, its text beginning with `prefix`. */
+const quickInputFocused = (prefix) => {
+  const a = document.activeElement;
+  return !!a && a.matches('.quick-input-widget .quick-input-box input') && a.offsetParent !== null && a.value.startsWith(prefix);
+};
+
 class VsCode {
   constructor(page) {
     this.page = page;
@@ -25,14 +31,7 @@ class VsCode {
     for (let attempt = 1; ; attempt++) {
       await this.page.keyboard.press(keys);
       try {
-        await this.page.waitForFunction(
-          (prefix) => {
-            const a = document.activeElement;
-            return !!a && a.matches('.quick-input-widget .quick-input-box input') && a.offsetParent !== null && a.value.startsWith(prefix);
-          },
-          prefix,
-          { timeout: 5_000 },
-        );
+        await this.page.waitForFunction(quickInputFocused, prefix, { timeout: 5_000 });
         return input;
       } catch (error) {
         if (attempt === 3) throw new Error(`${keys} did not open a focused quick input: ${error.message}`);
@@ -51,7 +50,7 @@ class VsCode {
       const input = await this.quickInput(keys, prefix);
       try {
         await input.fill(text, { timeout: 5_000 });
-        return input;
+        return;
       } catch (error) {
         if (attempt === 3) throw error;
         await this.page.keyboard.press('Escape');
@@ -60,14 +59,28 @@ class VsCode {
   }
 
   /**
+   * Presses Enter in the quick input holding `text`, only while it has the focus: a key goes
+   * wherever the focus is, and once the Go to Line input closed after it was typed into and the
+   * Enter meant for it broke the line at the editor's cursor. False if it has not within 2 s.
+   */
+  async enterInQuickInput(text) {
+    const focused = await this.page.waitForFunction(quickInputFocused, text, { timeout: 2_000 }).then(() => true, () => false);
+    if (focused) await this.page.keyboard.press('Enter');
+    return focused;
+  }
+
+  /**
    * Quick Open: results arrive asynchronously, and Enter before the row exists does nothing.
    * `query` may be the file's absolute path: found even before the workspace's file index has it.
    * VS Code in a browser asks before it shows a file over 10 MB: `large` answers "Open Anyway".
    */
   async openFile(name, query = name, { large = false } = {}) {
-    const input = await this.fillQuickInput('Control+P', '', query);
-    await this.page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${name}"]`, { timeout: 30_000 });
-    await input.press('Enter');
+    for (let attempt = 1; ; attempt++) {
+      await this.fillQuickInput('Control+P', '', query);
+      await this.page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${name}"]`, { timeout: 30_000 });
+      if (await this.enterInQuickInput(query)) break;
+      if (attempt === 3) throw new Error(`Quick Open of ${name}: its input lost the focus before Enter, three times`);
+    }
     await this.page.waitForSelector(`.tab.active[aria-label*="${name}"]`, { timeout: 20_000 });
     if (large) await this.page.locator('.editor-group-container.active .monaco-button', { hasText: 'Open Anyway' }).click({ timeout: 30_000 });
     await this.page.waitForSelector('.editor-group-container.active .monaco-editor .view-lines', { timeout: 60_000 });
@@ -81,22 +94,26 @@ class VsCode {
   async runCommand(title) {
     const row = this.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).first();
     for (let attempt = 1; ; attempt++) {
-      const input = await this.fillQuickInput('Control+Shift+P', '>', `>${title}`);
+      await this.fillQuickInput('Control+Shift+P', '>', `>${title}`);
       try {
         await row.waitFor({ timeout: 10_000 });
-        await input.press('Enter');
-        return;
       } catch (error) {
         if (attempt === 3) throw error;
         await this.page.keyboard.press('Escape');
+        continue;
       }
+      if (await this.enterInQuickInput(`>${title}`)) return;
+      if (attempt === 3) throw new Error(`the command palette lost the focus before Enter, three times (${title})`);
     }
   }
 
   /** Puts the cursor at the start of `line` (1-based) and waits for the status bar to say so. */
   async goToLine(line) {
-    const input = await this.fillQuickInput('Control+G', ':', `:${line}`);
-    await input.press('Enter');
+    for (let attempt = 1; ; attempt++) {
+      await this.fillQuickInput('Control+G', ':', `:${line}`);
+      if (await this.enterInQuickInput(`:${line}`)) break;
+      if (attempt === 3) throw new Error(`Go to Line ${line}: its input lost the focus before Enter, three times`);
+    }
     await this.waitFor(`the cursor on line ${line}`, () => this.cursorStatus(), (t) => t?.startsWith(`Ln ${line},`), 10_000);
     await this.waitForEditorFocus();
   }
