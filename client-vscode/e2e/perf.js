@@ -30,8 +30,9 @@ async function takeLongTasks(page) {
 /**
  * Runs `body` under the DevTools protocol's sampling profiler on the page's main thread (webviews
  * from the same site run on it too) and returns `body`'s value, the functions with the most self
- * time, the self time per script and the WebSocket frames and bytes the page received and sent. A built-in (a DOM call, `send`) is named with the script that
- * called it, so `replaceWith <- report.js` is the report's own rendering and `<- workbench.js` VS Code's.
+ * time, the self time per script, and the WebSocket frames and bytes the page received and sent.
+ * A built-in (a DOM call, `send`) is named with the script that called it, so
+ * `replaceWith <- report.js` is the report's own rendering and `<- workbench.js` VS Code's.
  * With `saveAs` (a path without extension), the profile and a performance trace of the same time
  * are written there, `.cpuprofile` and `.trace.json`, for Chrome DevTools' Performance panel.
  */
