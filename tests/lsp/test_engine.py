@@ -63,19 +63,33 @@ async def test_lone_cr_then_lf_typed_is_one_line_break(client):
     assert by_code(await diagnostics(client, uri), "pairing.line-count-mismatch") == []
 
 
-async def test_typing_pause_holds_a_large_documents_keystrokes(client):
-    """scorelens.typingPauseMs through the server: two keys 50 ms apart in a pair of more than
-    LARGE_SEGMENTS lines are re-scored that long after the second."""
+async def typed_burst(client, name: str) -> tuple[str, float]:
+    """A pair of more than LARGE_SEGMENTS lines with scorelens.typingPauseMs 300 (debounceMs unset:
+    adaptive), scored; then two keys 50 ms apart on line 5 ("xythe cat…", versions 2 and 3). The
+    hypothesis's URI and when the second key was sent (time.monotonic)."""
     from scorelens.lsp.reviews import LARGE_SEGMENTS
 
-    client.set_configuration({"scorelens": {"typingPauseMs": 300}})  # debounceMs unset: adaptive
+    client.set_configuration({"scorelens": {"typingPauseMs": 300}})
     text = "the cat sat on the mat\n" * (LARGE_SEGMENTS + 1)
-    uri, _ = pair_files(client, "large", text, text)
+    uri, _ = pair_files(client, name, text, text)
     await scores(client, uri)
     change(client, uri, 2, (5, 0), (5, 0), "x")
     await asyncio.sleep(0.05)
     sent = time.monotonic()
     change(client, uri, 3, (5, 1), (5, 1), "y")
+    return uri, sent
+
+
+def last_scored_version(client, uri: str) -> int:
+    return [p["version"] for p in client.scores_log if p["uri"] == uri][-1]
+
+
+async def test_typing_pause_holds_a_large_documents_keystrokes(client):
+    """scorelens.typingPauseMs through the server: two keys 50 ms apart in a pair of more than
+    LARGE_SEGMENTS lines are re-scored that long after the second."""
+    from scorelens.lsp.reviews import LARGE_SEGMENTS
+
+    uri, sent = await typed_burst(client, "large")
     s = await scores(client, uri, version=3)
     assert time.monotonic() - sent >= 0.28
     assert s["scores"]["segments"] == LARGE_SEGMENTS + 1
@@ -88,19 +102,11 @@ async def test_a_pull_in_a_burst_of_typing_is_answered_once_it_pauses(client):
     scores, with the burst's findings."""
     if client.profile != "neovim":
         pytest.skip("this profile gets pushed diagnostics")
-    from scorelens.lsp.reviews import LARGE_SEGMENTS
-
-    client.set_configuration({"scorelens": {"typingPauseMs": 300}})
-    text = "the cat sat on the mat\n" * (LARGE_SEGMENTS + 1)
-    uri, _ = pair_files(client, "pulled", text, text)
-    await scores(client, uri)
-    change(client, uri, 2, (5, 0), (5, 0), "x")
-    await asyncio.sleep(0.05)
-    change(client, uri, 3, (5, 1), (5, 1), "y")
+    uri, _ = await typed_burst(client, "pulled")
     report = await client.text_document_diagnostic_async(
         types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri))
     )
-    assert [p["version"] for p in client.scores_log if p["uri"] == uri][-1] == 3
+    assert last_scored_version(client, uri) == 3
     (sub,) = by_code(report.items, "wer.substitution")
     assert sub.range.start.line == 5 and sub.data["text"] == "the"
 
@@ -108,19 +114,11 @@ async def test_a_pull_in_a_burst_of_typing_is_answered_once_it_pauses(client):
 async def test_inlay_hints_in_a_burst_of_typing_are_answered_once_it_pauses(client):
     """Each inlay-hint answer replaces the hints the client draws over its range: in a large
     document with scorelens.typingPauseMs, one asked for during a burst waits for its re-score."""
-    from scorelens.lsp.reviews import LARGE_SEGMENTS
-
-    client.set_configuration({"scorelens": {"typingPauseMs": 300}})
-    text = "the cat sat on the mat\n" * (LARGE_SEGMENTS + 1)
-    uri, _ = pair_files(client, "hinted", text, text)
-    await scores(client, uri)
-    change(client, uri, 2, (5, 0), (5, 0), "x")
-    await asyncio.sleep(0.05)
-    change(client, uri, 3, (5, 1), (5, 1), "y")
+    uri, _ = await typed_burst(client, "hinted")
     hints = await client.text_document_inlay_hint_async(
         types.InlayHintParams(types.TextDocumentIdentifier(uri), types.Range(types.Position(0, 0), types.Position(10, 0)))
     )
-    assert [p["version"] for p in client.scores_log if p["uri"] == uri][-1] == 3
+    assert last_scored_version(client, uri) == 3
     assert "→the" in [h.label for h in hints if h.position.line == 5]
 
 
