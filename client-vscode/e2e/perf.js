@@ -33,8 +33,9 @@ async function takeLongTasks(page) {
  * time, the self time per script, and the WebSocket frames and bytes the page received and sent.
  * A built-in (a DOM call, `send`) is named with the script that called it, so
  * `replaceWith <- report.js` is the report's own rendering and `<- workbench.js` VS Code's.
- * With `saveAs` (a path without extension), the profile and a performance trace of the same time
- * are written there, `.cpuprofile` and `.trace.json`, for Chrome DevTools' Performance panel.
+ * A performance trace of the same time gives each long task with its time on a core
+ * (`taskCpu`). With `saveAs` (a path without extension), the profile and the trace are written
+ * there, `.cpuprofile` and `.trace.json`, for Chrome DevTools' Performance panel.
  */
 async function profiled(page, body, { top = 15, saveAs } = {}) {
   const cdp = await page.context().newCDPSession(page);
@@ -49,20 +50,16 @@ async function profiled(page, body, { top = 15, saveAs } = {}) {
   cdp.on('Network.webSocketFrameSent', ({ response }) => { socket.framesOut++; socket.bytesOut += bytes(response); });
   await cdp.send('Network.enable');
   const events = [];
-  if (saveAs) {
-    cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
-    await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
-  }
+  cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
+  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
   let value, profile;
   try {
     value = await body();
   } finally {
-    if (saveAs) {
-      const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-      await cdp.send('Tracing.end');
-      await complete;
-      fs.writeFileSync(`${saveAs}.trace.json`, JSON.stringify(events));
-    }
+    const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    await cdp.send('Tracing.end');
+    await complete;
+    if (saveAs) fs.writeFileSync(`${saveAs}.trace.json`, JSON.stringify(events));
     ({ profile } = await cdp.send('Profiler.stop'));
     if (saveAs) fs.writeFileSync(`${saveAs}.cpuprofile`, JSON.stringify(profile));
     await cdp.detach().catch(() => undefined);
@@ -111,14 +108,14 @@ async function profiled(page, body, { top = 15, saveAs } = {}) {
 }
 
 /**
- * From a trace: each page thread's task over 100 ms, its wall time and the time its thread had a
- * core (`tdur`); the difference is time spent waiting for one. On this 2-core machine most of a
- * long task's wall time was such waiting (e.g. 146 ms with 28 ms on a core).
+ * From a trace: each long task (over 50 ms) of a page's main thread, its wall time and the time
+ * its thread had a core (`tdur`); the difference is time spent waiting for one. On this 2-core
+ * machine most of a long task's wall time was such waiting (e.g. 146 ms with 28 ms on a core).
  */
 function taskCpu(events) {
   const mainThreads = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
   return events
-    .filter((e) => e.name === 'RunTask' && e.dur > 100_000 && mainThreads.has(`${e.pid}:${e.tid}`))
+    .filter((e) => e.name === 'RunTask' && e.dur > 50_000 && mainThreads.has(`${e.pid}:${e.tid}`))
     .map((e) => ({ wallMs: Math.round(e.dur / 1000), cpuMs: Math.round((e.tdur ?? 0) / 1000) }));
 }
 

@@ -816,8 +816,7 @@ async function typeEnterAndUndo(page, vs, lines, line, name) {
 
 function typingSummary({ longTasks, keysMs, hottest, taskCpu, socket }) {
   const over = longTasks.over100ms.join(', ') || 'none';
-  // traced only (E2E_TRACE=1): how much of each task over 100 ms its thread spent on a core
-  const onCore = taskCpu.length ? `; traced tasks over 100 ms, wall / on a core: ${taskCpu.map((t) => `${t.wallMs}/${t.cpuMs}`).join(', ')} ms` : '';
+  const onCore = `; long tasks traced, wall / on a core: ${taskCpu.map((t) => `${t.wallMs}/${t.cpuMs} ms`).join(', ') || 'none'}`;
   return `long tasks ${longTasks.count}, longest ${longTasks.longestMs} ms, ${longTasks.totalMs} ms in all (over 100 ms: ${over}); ` +
     `15 keys and Enter in ${keysMs} ms (750 ms of key delays); to the workbench ${socket.framesIn} frames, ${(socket.bytesIn / 1e6).toFixed(2)} MB; ` +
     `busiest: ${hottest.slice(0, 4).join('; ')}${onCore}`;
@@ -953,7 +952,7 @@ async function bigfileReportStallsMemory(page, vs, { BIG, UNPAIRED, NOTES, lines
     return `last page ${figures.reportLastPageMs} ms; by line ${figures.reportSortByLineMs} / ${figures.reportSortByLineDescendingMs} ms; by WER ${figures.reportSortByWerMs} ms; WER > 50 % ${figures.reportFilterMs} ms (${filtered})`;
   });
 
-  await step(page, 'typing, Enter and undo in the 100,000 lines with the report open: long tasks recorded, scores back after the undo', async () => {
+  await step(page, 'typing, Enter and undo in the 100,000 lines with the report open: long tasks recorded, none over 100 ms on a core, scores back after the undo', async () => {
     await page.locator(`.tab[aria-label*="${BIG}"]`).first().click();
     const typed = await typeEnterAndUndo(page, vs, lines, middle + 5, 'typing');
     figures.typingKeysAndEnterMs = typed.keysMs;
@@ -965,6 +964,11 @@ async function bigfileReportStallsMemory(page, vs, { BIG, UNPAIRED, NOTES, lines
     figures.typingTimeByScript = typed.byScript;
     figures.typingHottestCallers = typed.callers;
     await vs.waitFor('the scores of before the typing', () => vs.scoresStatus(), (t) => t === typed.statusBefore, 30_000);
+    // A stall is the workbench's work when its thread spent over 100 ms of it on a core; the rest
+    // of a long task's wall time is waiting for a core, which the machine's load decides (most of
+    // it on this 2-core machine under other busy processes).
+    const worked = typed.taskCpu.filter((t) => t.cpuMs > 100);
+    assert.equal(worked.length, 0, `tasks with over 100 ms on a core: ${typingSummary(typed)}`);
     return typingSummary(typed);
   });
 
