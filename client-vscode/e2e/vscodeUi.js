@@ -70,17 +70,32 @@ class VsCode {
   }
 
   /**
+   * Opens a quick input with `keys`, types `text`, waits for `ready` (the row Enter is to pick) and
+   * presses Enter while the input still has the focus; opened again when `ready` fails or the focus
+   * went (three tries).
+   */
+  async submitQuickInput(keys, prefix, text, ready = async () => undefined) {
+    for (let attempt = 1; ; attempt++) {
+      await this.fillQuickInput(keys, prefix, text);
+      try {
+        await ready();
+      } catch (error) {
+        if (attempt === 3) throw error;
+        await this.page.keyboard.press('Escape');
+        continue;
+      }
+      if (await this.enterInQuickInput(text)) return;
+      if (attempt === 3) throw new Error(`${keys}: the quick input lost the focus before Enter, three times (${text})`);
+    }
+  }
+
+  /**
    * Quick Open: results arrive asynchronously, and Enter before the row exists does nothing.
    * `query` may be the file's absolute path: found even before the workspace's file index has it.
    * VS Code in a browser asks before it shows a file over 10 MB: `large` answers "Open Anyway".
    */
   async openFile(name, query = name, { large = false } = {}) {
-    for (let attempt = 1; ; attempt++) {
-      await this.fillQuickInput('Control+P', '', query);
-      await this.page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${name}"]`, { timeout: 30_000 });
-      if (await this.enterInQuickInput(query)) break;
-      if (attempt === 3) throw new Error(`Quick Open of ${name}: its input lost the focus before Enter, three times`);
-    }
+    await this.submitQuickInput('Control+P', '', query, () => this.page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${name}"]`, { timeout: 30_000 }));
     await this.page.waitForSelector(`.tab.active[aria-label*="${name}"]`, { timeout: 20_000 });
     if (large) await this.page.locator('.editor-group-container.active .monaco-button', { hasText: 'Open Anyway' }).click({ timeout: 30_000 });
     await this.page.waitForSelector('.editor-group-container.active .monaco-editor .view-lines', { timeout: 60_000 });
@@ -93,27 +108,12 @@ class VsCode {
    */
   async runCommand(title) {
     const row = this.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).first();
-    for (let attempt = 1; ; attempt++) {
-      await this.fillQuickInput('Control+Shift+P', '>', `>${title}`);
-      try {
-        await row.waitFor({ timeout: 10_000 });
-      } catch (error) {
-        if (attempt === 3) throw error;
-        await this.page.keyboard.press('Escape');
-        continue;
-      }
-      if (await this.enterInQuickInput(`>${title}`)) return;
-      if (attempt === 3) throw new Error(`the command palette lost the focus before Enter, three times (${title})`);
-    }
+    await this.submitQuickInput('Control+Shift+P', '>', `>${title}`, () => row.waitFor({ timeout: 10_000 }));
   }
 
   /** Puts the cursor at the start of `line` (1-based) and waits for the status bar to say so. */
   async goToLine(line) {
-    for (let attempt = 1; ; attempt++) {
-      await this.fillQuickInput('Control+G', ':', `:${line}`);
-      if (await this.enterInQuickInput(`:${line}`)) break;
-      if (attempt === 3) throw new Error(`Go to Line ${line}: its input lost the focus before Enter, three times`);
-    }
+    await this.submitQuickInput('Control+G', ':', `:${line}`);
     await this.waitFor(`the cursor on line ${line}`, () => this.cursorStatus(), (t) => t?.startsWith(`Ln ${line},`), 10_000);
     await this.waitForEditorFocus();
   }
