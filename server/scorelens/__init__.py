@@ -1,3 +1,32 @@
-"""ScoreLens: live BLEU, ROUGE-L and WER for paired hypothesis/reference documents."""
+"""ScoreLens: BLEU, chrF, TER, ROUGE and WER equal to sacreBLEU, rouge-score and jiwer, live in
+an editor, in a command line and from Python.
+
+    >>> import scorelens
+    >>> s = scorelens.score(["the cat sat on the mat"], ["the cat is on the mat"], metrics=["bleu", "wer"])
+    >>> round(s.bleu.score, 2), s.wer.substitutions
+    (37.99, 1)
+
+The API (:mod:`scorelens.api`) is loaded on first use, so the command line starts without it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+_API = ("score", "sentence_scores", "statistics", "compare", "Corpus", "Scores", "SegmentScores", "Statistics", "OptionError")
+
+if TYPE_CHECKING:
+    from .api import Corpus, OptionError, Scores, SegmentScores, Statistics, compare, score, sentence_scores, statistics
+
+
+def __getattr__(name: str) -> Any:
+    if name in _API:
+        from . import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'scorelens' has no attribute {name!r}")
+
+
+__all__ = ["__version__", *_API]

@@ -3,10 +3,11 @@
 from .bleu import BleuConfig, BleuScore
 from .chrf import ChrfConfig, ChrfScore
 from .config import METRICS, SEGMENTATIONS, WER_TRANSFORMS, ScoringConfig
-from .corpus import Corpus, CorpusScores, SegmentScores
+from .corpus import Corpus
 from .findings import Finding
 from .fluency import Fluency, FluencyConfig, FluencyScore
 from .rouge import RougeConfig, RougeScore
+from .scores import CorpusScores, SegmentScores
 from .ter import TerConfig, TerScore
 from .text import split_lines
 from .tokenizers import TokenizerUnavailable

@@ -27,15 +27,16 @@ from __future__ import annotations
 import bisect
 import gc
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from functools import lru_cache, partial
 from itertools import chain, groupby
 from operator import itemgetter
 from typing import Callable, Iterable, Iterator, Sequence
 
-from . import bleu, chrf, rouge, ter, wer
+from . import bleu, chrf, ter, wer
 from .config import ScoringConfig
 from .findings import Finding, segment_findings
+from .scores import CorpusScores, SegmentScores, Totals, corpus_scores
 from .segment import Analyser, Analysis, Record, RecordColumns, SegmentStatistics, score_texts
 from .text import common_ends, segment_count, segment_spans, split_lines
 
@@ -102,49 +103,6 @@ class _Displaced:
         if self.records[k] is None:
             self.columns = _made(self.columns, i, i + 1, self.records, self.start)
         return self.records[k]
-
-
-@dataclass(frozen=True, slots=True)
-class Totals:
-    bleu: list[float]
-    rouge_l: tuple[float, float, float]
-    rouge_lsum: tuple[float, float, float]
-    wer: wer.ErrorCounts
-    cer: wer.ErrorCounts
-    dropped: int
-    differing: int  # segments with at least one finding
-    rouge_n: tuple[float, ...] = ()  # summed (P, R, F) of each enabled ROUGE-N, shortest n first
-    chrf: list[int] | None = None
-    ter: tuple[int, int, int] | None = None  # num_edits, ref_words, shifts
-
-
-@dataclass(frozen=True, slots=True)
-class CorpusScores:
-    segments: int
-    bleu: bleu.BleuScore | None
-    rouge_l: rouge.RougeScore | None
-    rouge_lsum: rouge.RougeScore | None
-    wer: wer.ErrorCounts | None
-    cer: wer.ErrorCounts | None
-    dropped_segments: int
-    signatures: dict[str, str]
-    rouge_n: dict[str, rouge.RougeScore] = field(default_factory=dict)  # "rouge1": ..., enabled ones only
-    chrf: chrf.ChrfScore | None = None
-    ter: ter.TerScore | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class SegmentScores:
-    """One segment's own figures: sentence BLEU (effective order on), ROUGE, WER counts, sentence chrF."""
-
-    bleu: bleu.BleuScore | None
-    rouge_l: rouge.RougeScore | None
-    rouge_lsum: rouge.RougeScore | None
-    wer: wer.ErrorCounts | None
-    cer: wer.ErrorCounts | None
-    rouge_n: dict[str, rouge.RougeScore] = field(default_factory=dict)
-    chrf: chrf.ChrfScore | None = None
-    ter: ter.TerScore | None = None
 
 
 class Corpus:
@@ -321,7 +279,13 @@ class Corpus:
 
     def scores(self) -> CorpusScores:
         self.refresh()
-        return self._scores({Record._fields[f]: into for f, into in self._sums}, len(self))
+        return corpus_scores(self.config, self.references, self.sums(), len(self), self._dropped)
+
+    def sums(self) -> dict[str, list]:
+        """The enabled metrics' summed statistics, keyed by :class:`Record` field: a copy, which
+        :func:`~.scores.corpus_scores` turns into the corpus scores."""
+        self.refresh()
+        return {Record._fields[f]: list(into) for f, into in self._sums}
 
     def scores_without(self, segment: int) -> CorpusScores:
         """The corpus scores with one segment left out (its statistics taken from the sums, ROUGE
@@ -330,26 +294,7 @@ class Corpus:
         self._make_records(segment, segment + 1)
         record = self._results[segment]
         sums = {Record._fields[f]: [t - v for t, v in zip(into, record[f])] for f, into in self._sums}
-        return self._scores(sums, len(self) - 1)
-
-    def _scores(self, sums: dict[str, list], n: int) -> CorpusScores:
-        """Corpus scores from summed statistics (keyed by Record field, enabled metrics only) of ``n`` segments."""
-        metrics = self.config.metrics
-        mean = (lambda totals: rouge.RougeScore(*(x / n for x in totals))) if n else (lambda totals: rouge.ZERO)
-        nrefs = self.references
-        return CorpusScores(
-            segments=n,
-            bleu=bleu.score(sums["bleu"], self.config.bleu) if "bleu" in metrics else None,
-            rouge_l=mean(sums["rouge_l"]) if "rougeL" in metrics else None,
-            rouge_lsum=mean(sums["rouge_lsum"]) if "rougeLsum" in metrics else None,
-            wer=wer.ErrorCounts(*sums["wer"]) if "wer" in metrics else None,
-            cer=wer.ErrorCounts(*sums["cer"]) if "cer" in metrics else None,
-            dropped_segments=self._dropped,
-            signatures=dict(_signatures(self.config, nrefs)),
-            rouge_n={key: mean(sums["rouge_n"][3 * i : 3 * i + 3]) for i, key in enumerate(self.config.rouge_n)},
-            chrf=chrf.score(sums["chrf"], self.config.chrf) if "chrf" in metrics else None,
-            ter=ter.score(sums["ter"], nrefs) if "ter" in metrics else None,
-        )
+        return corpus_scores(self.config, self.references, sums, len(self) - 1, self._dropped)
 
     def statistics(self, segment: int) -> SegmentStatistics:
         self.refresh()
@@ -759,28 +704,6 @@ def _collector_paused(pause: bool) -> Iterator[None]:
         yield
     finally:
         gc.enable()
-
-
-@lru_cache(maxsize=8)
-def _signatures(config: ScoringConfig, nrefs: int | None) -> dict[str, str]:
-    """Each enabled metric's signature (made once: every edit's scores carry them)."""
-    metrics = config.metrics
-    signatures = {}
-    if "bleu" in metrics:
-        signatures["bleu"] = bleu.signature(config.bleu, nrefs)
-    for key in ("rougeL", "rougeLsum"):
-        if key in metrics:
-            signatures[key] = rouge.signature(config.rouge, nrefs)
-    for key in config.rouge_n:
-        signatures[key] = rouge.signature(config.rouge, nrefs)
-    if "chrf" in metrics:
-        signatures["chrf"] = chrf.signature(config.chrf, nrefs)
-    for key, unit in (("wer", "word"), ("cer", "char")):
-        if key in metrics:
-            signatures[key] = wer.signature(unit, config.wer_transform, nrefs)
-    if "ter" in metrics:
-        signatures["ter"] = ter.signature(config.ter, nrefs)
-    return signatures
 
 
 @lru_cache(maxsize=8)

@@ -265,10 +265,12 @@ class Fluency:
         return found
 
     def score(self) -> FluencyScore:
-        tokens = self._words + len(self._segments)
-        log10_prob = self._log10_prob / (1 << _FIXED_BITS)
-        perplexity = 10.0 ** (-log10_prob / tokens) if tokens else None
-        return FluencyScore(perplexity, log10_prob, tokens, self._words, self._oov, len(self._segments))
+        return fluency_score(self.sums())
+
+    def sums(self) -> tuple[int, int, int, int]:
+        """The summed statistics :func:`fluency_score` needs: the log10 probability in fixed point
+        (sums exactly in any order), words, out-of-vocabulary words, segments."""
+        return self._log10_prob, self._words, self._oov, len(self._segments)
 
     def outliers(self) -> Outliers:
         import numpy as np
@@ -325,6 +327,15 @@ def _splice(array: np.ndarray, start: int, end: int, values: list) -> np.ndarray
         array[start:end] = values
         return array
     return np.concatenate((array[:start], np.array(values, dtype=array.dtype), array[end:]))
+
+
+def fluency_score(sums: Sequence[int]) -> FluencyScore:
+    """A document's fluency from :meth:`Fluency.sums` (of one document, or added over several)."""
+    fixed, words, oov, segments = sums
+    tokens = words + segments  # each segment's words and its </s>
+    log10_prob = fixed / (1 << _FIXED_BITS)
+    perplexity = 10.0 ** (-log10_prob / tokens) if tokens else None
+    return FluencyScore(perplexity, log10_prob, tokens, words, oov, segments)
 
 
 def signature(config: FluencyConfig, order: int) -> str:

@@ -15,7 +15,6 @@ from collections import defaultdict
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import accumulate, chain, count, repeat
-from operator import itemgetter
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 from . import bleu, chrf, rouge, ter, wer

@@ -1,0 +1,33 @@
+"""ScoreLens's Python API: score lists of strings as sacreBLEU, rouge-score and jiwer do, segment
+by segment or as additive statistics, compare systems, and edit a corpus live.
+
+Its functions take the command line's options by the same names, and their results'
+``to_dict()`` is the command line's JSON.
+"""
+
+from .compare import compare
+from .corpus import Corpus
+from .options import DEFAULT_METRICS, OptionError
+from .results import Bleu, Cer, Chrf, Perplexity, Rouge, Scores, SegmentScores, Ter, Wer
+from .scoring import score, sentence_scores
+from .statistics import Statistics, statistics
+
+__all__ = [
+    "DEFAULT_METRICS",
+    "Bleu",
+    "Cer",
+    "Chrf",
+    "Corpus",
+    "OptionError",
+    "Perplexity",
+    "Rouge",
+    "Scores",
+    "SegmentScores",
+    "Statistics",
+    "Ter",
+    "Wer",
+    "compare",
+    "score",
+    "sentence_scores",
+    "statistics",
+]

@@ -1,0 +1,153 @@
+"""Systems against a baseline on the same references: sacreBLEU's paired significance tests over
+ScoreLens's per-segment statistics, and the segments where the best system differs most."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
+
+from ..summary import comparison_dict
+from .evaluation import Evaluation
+from .options import DEFAULT_METRICS, OptionError, metric_names
+from .scoring import Texts, evaluation_of
+
+if TYPE_CHECKING:  # significance imports NumPy, which only comparing needs
+    from ..core.significance import Comparison
+
+TESTS = ("bs", "ar")
+
+
+@dataclass(frozen=True)
+class Highlight:
+    """A segment where a system differs most from the baseline on one metric."""
+
+    line: int  # 1-based, in the system's lines
+    difference: float
+    baseline: float
+    system: float
+    baseline_text: str
+    system_text: str
+
+
+@dataclass(frozen=True)
+class Highlights:
+    system: int  # index into the compared systems
+    metric: str
+    improved: list[Highlight]
+    regressed: list[Highlight]
+
+
+@dataclass(frozen=True)
+class Compared:
+    """A comparison's results: each system (the baseline first) named, its paired test, the segments."""
+
+    names: list[str]
+    comparison: Comparison
+    highlights: Highlights | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """What ``scorelens compare --json`` prints (systems named by ``path``)."""
+        out = comparison_dict(self.comparison, self.names)
+        found = self.highlights
+        if found is not None:
+            out["segments"] = {
+                "system": self.names[found.system],
+                "metric": found.metric,
+                **{
+                    key: [
+                        {"line": h.line, "difference": h.difference, "baseline": h.baseline, "system": h.system}
+                        for h in items
+                    ]
+                    for key, items in (("improved", found.improved), ("regressed", found.regressed))
+                },
+            }
+        return out
+
+
+def compare(
+    baseline: Texts,
+    systems: Sequence[Texts],
+    references: Texts | Sequence[Texts],
+    metrics: str | Iterable[str] = DEFAULT_METRICS,
+    *,
+    test: str = "bs",
+    n: int = 0,
+    seed: int | None = 12345,
+    segments: int = 3,
+    names: Sequence[str] | None = None,
+    jobs: int = 1,
+    **options: Any,
+) -> dict[str, Any]:
+    """Each system against the baseline: every metric's score, the mean and 95 % confidence
+    interval of its resamples, and the p-value of sacreBLEU 2.x's paired bootstrap resampling
+    (``test="bs"``, ``n`` resamples, default 1,000) or approximate randomization (``"ar"``,
+    default 10,000 trials), seeded as sacreBLEU's ``SACREBLEU_SEED`` (12345; None for a random
+    one); then the ``segments`` most improved and most regressed segments of the best system.
+    Systems are named by ``names`` (default ``baseline``, ``system1``, ...). Returns what
+    ``scorelens compare --json`` prints; options as :func:`~scorelens.score`."""
+    tested = tested_metrics(metric_names(metrics))
+    if names is None:
+        names = ["baseline", *(f"system{i}" for i in range(1, len(systems) + 1))]
+    evaluations = [evaluation_of(texts, references, tested, jobs, options) for texts in (baseline, *systems)]
+    return compared(evaluations, list(names), tested, test, n, seed, segments).to_dict()
+
+
+def tested_metrics(metrics: list[str]) -> list[str]:
+    """The metrics, each one a paired test exists for."""
+    from ..core import significance
+
+    untested = [m for m in metrics if m not in significance.METRICS]
+    if untested:
+        raise OptionError("metrics", f"compare has no significance test for {untested[0]}; choose from {','.join(significance.METRICS)}")
+    return metrics
+
+
+def compared(
+    evaluations: list[Evaluation], names: list[str], metrics: list[str], test: str, n: int, seed: int | None, segments: int
+) -> Compared:
+    """The paired test over scored evaluations (the baseline first) and the segments that changed most."""
+    from ..core import significance
+
+    if test not in TESTS:
+        raise OptionError("test", f"unknown test {test!r}; one of {', '.join(TESTS)}")
+    if len(names) != len(evaluations):
+        raise OptionError("names", f"{len(names)} names for {len(evaluations)} systems (the baseline included)")
+    corpora = [ev.corpus for ev in evaluations]
+    if not len(corpora[0]):
+        raise ValueError("no segments to compare")
+    # confidence intervals under randomization too (sacreBLEU's n_ar_confidence), as the table shows them
+    comparison = significance.paired_test(corpora, metrics, test, n, seed, ar_confidence=0)
+    return Compared(names, comparison, highlights(evaluations, comparison, segments))
+
+
+def highlights(evaluations: list[Evaluation], comparison: Comparison, count: int) -> Highlights | None:
+    """The segments where the best system (on the first metric) most improves and most regresses."""
+    import numpy as np
+
+    from ..core import significance
+
+    if count == 0:
+        return None
+    metric = comparison.metrics[0]
+    sign = 1 if significance.METRICS[metric].higher_is_better else -1
+    scores = [r[metric].score for r in comparison.results]
+    best = max(range(1, len(scores)), key=lambda i: sign * scores[i])
+    base, system = evaluations[0].corpus, evaluations[best].corpus
+    base_scores = significance.segment_scores(base, metric)
+    system_scores = significance.segment_scores(system, metric)
+    gains = sign * (system_scores - base_scores)
+    order = np.argsort(-gains, kind="stable")
+
+    def highlight(i: int) -> Highlight:
+        return Highlight(
+            system.first_line(0, i) + 1,
+            float(system_scores[i] - base_scores[i]),
+            float(base_scores[i]),
+            float(system_scores[i]),
+            base.text(0, i),
+            system.text(0, i),
+        )
+
+    improved = [highlight(int(i)) for i in order[:count] if gains[i] > 0]
+    regressed = [highlight(int(i)) for i in order[::-1][:count] if gains[i] < 0]
+    return Highlights(best, metric, improved, regressed)

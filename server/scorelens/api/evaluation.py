@@ -1,0 +1,127 @@
+"""One scoring run: a hypothesis's lines and its references' lines, scored with the options, as
+the command line and the API's functions share it. Lines are as sacreBLEU's command line reads a
+file (:func:`~scorelens.core.text.sacrebleu_lines`: the lines, then an empty last one)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Sequence
+
+from ..core import Corpus, CorpusScores, Fluency, FluencyScore
+from ..core.corpus import POOL_MINIMUM
+from ..core.fluency import signature as fluency_signature
+from ..core.text import segment_spans
+from ..summary import fluency_dict, scores_dict, segment_dict
+from .options import PPL, fluency_config, scoring_config
+from .pool import worker_pool
+from .results import Scores, SegmentScores
+
+
+@dataclass
+class Perplexity:
+    """The hypothesis's fluency under a KenLM model, segmented as the corpus is."""
+
+    model: str  # the path as given
+    fluency: Fluency
+    starts: list[int]  # the hypothesis line each segment starts on
+    order: int  # the model's n-gram order
+
+    def position(self, segment: int, offset: int) -> tuple[int, int]:
+        """(line, column) in code points of an offset into a segment's text."""
+        text = self.fluency[segment].text
+        line_start = text.rfind("\n", 0, offset) + 1
+        return self.starts[segment] + text.count("\n", 0, offset), offset - line_start
+
+    @property
+    def score(self) -> FluencyScore:
+        return self.fluency.score()
+
+    def signature(self) -> str:
+        return fluency_signature(self.fluency.config, self.order)
+
+
+@dataclass
+class Evaluation:
+    """A run's corpus (None when only perplexity is asked for) and the hypothesis's perplexity
+    (None unless asked for); the corpus is scored on first use of :attr:`scores`."""
+
+    corpus: Corpus | None
+    jobs: int = 1  # processes for scoring a large corpus
+    perplexity: Perplexity | None = None
+
+    @cached_property
+    def scores(self) -> CorpusScores | None:
+        if self.corpus is None:
+            return None
+        if self.jobs > 1 and len(self.corpus) >= POOL_MINIMUM:
+            with worker_pool(self.jobs) as pool_map:
+                self.corpus.refresh(pool_map=pool_map)
+        return self.corpus.scores()
+
+    @property
+    def segments(self) -> int:
+        return len(self.corpus) if self.corpus is not None else len(self.perplexity.fluency)
+
+    def first_line(self, segment: int) -> int:
+        """The hypothesis line a segment starts on (0-based)."""
+        return self.corpus.first_line(0, segment) if self.corpus is not None else self.perplexity.starts[segment]
+
+    def position(self, side: int, segment: int, offset: int) -> tuple[int, int]:
+        if self.corpus is not None:
+            return self.corpus.position(side, segment, offset)
+        return self.perplexity.position(segment, offset)
+
+    def mismatches(self) -> list[tuple[int, int, int]]:
+        """``(reference side, hypothesis count, reference count)`` for each reference that does not line up."""
+        if self.corpus is None or self.corpus.config.segmentation == "document":
+            return []  # one segment each, whatever the line counts
+        counts = self.corpus.segment_counts()
+        return [(side, counts[0], n) for side, n in enumerate(counts) if side and n != counts[0]]
+
+    def to_dict(self) -> dict[str, Any]:
+        """``score --json``'s object: only enabled metrics, BLEU, chrF and TER 0-100, the rest 0-1."""
+        out = {} if self.scores is None else scores_dict(self.scores)
+        if self.perplexity is not None:
+            out = {PPL: fluency_dict(self.perplexity.score, self.perplexity.model), **out}
+        out["segments"] = self.segments
+        return out
+
+    def results(self) -> Scores:
+        return Scores.from_dict(self.to_dict())
+
+    def segment_dict(self, segment: int) -> dict[str, Any]:
+        """A ``score -sl --json`` row: the segment's own scores."""
+        self.scores  # noqa: B018 -- scored once, through the pool when large
+        row: dict[str, Any] = {"segment": segment, "line": self.first_line(segment) + 1}
+        if self.perplexity is not None:
+            f = self.perplexity.fluency[segment]
+            row[PPL] = {"perplexity": f.perplexity, "log10_prob": f.log10_prob, "tokens": f.words + 1, "oov": f.oov}
+        if self.corpus is not None:
+            row.update(segment_dict(self.corpus.segment_scores(segment)))
+        return row
+
+    def segment_results(self, segment: int) -> SegmentScores:
+        return SegmentScores.from_dict(self.segment_dict(segment))
+
+
+def evaluate(
+    hypothesis: list[str], references: Sequence[list[str]], metrics: Sequence[str], options: dict[str, Any], jobs: int = 1
+) -> Evaluation:
+    """The run of ``metrics`` over a hypothesis's lines and its references' lines, with every
+    option (see :func:`.options.complete`); a language model is loaded here when ``ppl`` is asked for."""
+    config = scoring_config(metrics, options)
+    corpus = Corpus(hypothesis, list(references), config) if config.metrics else None
+    return Evaluation(corpus, jobs, perplexity_of(hypothesis, metrics, options))
+
+
+def perplexity_of(hypothesis: list[str], metrics: Sequence[str], options: dict[str, Any]) -> Perplexity | None:
+    if PPL not in metrics:
+        return None
+    from ..language_model import load  # imported only when used: it needs the fluency extra
+
+    config = fluency_config(options)
+    model = load(options["lm"])
+    spans = segment_spans(hypothesis, options["segmentation"])
+    texts = ["\n".join(hypothesis[a:b]) for a, b in spans]
+    return Perplexity(options["lm"], Fluency.of(model, config, texts), [a for a, _ in spans], model.order)

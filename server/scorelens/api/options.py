@@ -1,0 +1,192 @@
+"""The scoring options, shared by the API and the command line: their names, defaults and validation.
+
+Each option is named as the command line's (``--smooth-method`` is ``smooth_method``), so the CLI
+hands its parsed arguments over as they are and a script reads the same names in ``--help``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Iterable
+
+from ..core import METRICS, BleuConfig, ChrfConfig, FluencyConfig, RougeConfig, ScoringConfig, TerConfig
+from ..core.bleu import SMOOTH_DEFAULTS
+
+PPL = "ppl"
+ALL_METRICS = (*METRICS, PPL)
+DEFAULT_METRICS = ("bleu", "rougeL", "wer")
+# tokenizers a target language calls for when none is named (as sacreBLEU picks them from -l)
+LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+
+# name: (default, accepted type); the command line's defaults are these
+DEFAULTS: dict[str, tuple[Any, type | tuple[type, ...]]] = {
+    "tokenize": (None, (str, type(None))),
+    "language": (None, (str, type(None))),
+    "lowercase": (False, bool),
+    "smooth_method": ("exp", str),
+    "smooth_value": (None, (int, float, type(None))),
+    "max_ngram_order": (BleuConfig.max_ngram_order, int),
+    "chrf_char_order": (ChrfConfig.char_order, int),
+    "chrf_word_order": (ChrfConfig.word_order, int),
+    "chrf_beta": (ChrfConfig.beta, int),
+    "chrf_whitespace": (False, bool),
+    "chrf_lowercase": (False, bool),
+    "chrf_eps_smoothing": (False, bool),
+    "rouge_tokenizer": (RougeConfig.tokenizer_name, str),
+    "stem": (False, bool),
+    "ter_case_sensitive": (False, bool),
+    "ter_asian_support": (False, bool),
+    "ter_no_punct": (False, bool),
+    "ter_normalized": (False, bool),
+    "wer_transform": ("default", str),
+    "segmentation": ("line", str),
+    "lm": (None, (str, type(None))),
+    "lm_tokenize": (FluencyConfig.tokenize, str),
+    "lm_outlier_z": (FluencyConfig.outlier_z, (int, float)),
+}
+
+
+class OptionError(ValueError):
+    """A bad option: ``str()`` names it; :attr:`reason` is what is wrong with it."""
+
+    def __init__(self, option: str, reason: str) -> None:
+        super().__init__(f"{option}: {reason}")
+        self.option = option
+        self.reason = reason
+
+
+def metric_names(metrics: str | Iterable[str]) -> list[str]:
+    """The metrics asked for, in order, without repeats: a sequence, or one comma-separated string."""
+    names = metrics.split(",") if isinstance(metrics, str) else list(metrics)
+    found: list[str] = []
+    for name in names:
+        if not isinstance(name, str) or name not in ALL_METRICS:
+            raise OptionError("metrics", f"unknown metric {name!r}; one of {', '.join(ALL_METRICS)}")
+        if name not in found:
+            found.append(name)
+    if not found:
+        raise OptionError("metrics", "no metric named")
+    return found
+
+
+def complete(options: dict[str, Any]) -> dict[str, Any]:
+    """Every option, the given ones checked for name and type, the rest at their defaults."""
+    for name, value in options.items():
+        if name not in DEFAULTS:
+            raise OptionError(name, f"unknown option; one of {', '.join(DEFAULTS)}")
+        expected = DEFAULTS[name][1]
+        # bool is an int to isinstance; an option that wants a number does not take True
+        if not isinstance(value, expected) or (isinstance(value, bool) and expected is not bool and bool not in _types(expected)):
+            raise OptionError(name, f"expected {_type_names(expected)}, not {value!r}")
+    return {name: options.get(name, default) for name, (default, _) in DEFAULTS.items()}
+
+
+def _types(expected: type | tuple[type, ...]) -> tuple[type, ...]:
+    return expected if isinstance(expected, tuple) else (expected,)
+
+
+def _type_names(expected: type | tuple[type, ...]) -> str:
+    return " or ".join("None" if t is type(None) else t.__name__ for t in _types(expected))
+
+
+def target_language(language: str | None) -> str | None:
+    """``zh`` from ``zh`` or from sacreBLEU's ``en-zh`` pair."""
+    if not language:
+        return None
+    return language.rsplit("-", 1)[-1].lower() if "-" in language else language.lower()
+
+
+def scoring_config(metrics: Iterable[str], options: dict[str, Any]) -> ScoringConfig:
+    """What to compute and how, from the metrics and every option (see :func:`complete`)."""
+    o = options
+    tokenize = o["tokenize"] or LANGUAGE_TOKENIZERS.get(target_language(o["language"]), "13a")
+    return ScoringConfig(
+        metrics=frozenset(metrics) - {PPL},
+        bleu=_made(
+            "smooth_method",
+            BleuConfig,
+            tokenize=tokenize,
+            smooth_method=o["smooth_method"],
+            smooth_value=o["smooth_value"],
+            lowercase=o["lowercase"],
+            max_ngram_order=o["max_ngram_order"],
+        ),
+        rouge=_made("rouge_tokenizer", RougeConfig, tokenizer_name=o["rouge_tokenizer"], stem=o["stem"]),
+        chrf=chrf_config(o),
+        ter=ter_config(o),
+        wer_transform=o["wer_transform"],
+        segmentation=o["segmentation"],
+    )
+
+
+def chrf_config(o: dict[str, Any]) -> ChrfConfig:
+    """chrF's options, named as sacreBLEU's in both command lines (``score`` and ``sacrebleu``)."""
+    return _made(
+        "chrf_char_order",
+        ChrfConfig,
+        char_order=o["chrf_char_order"],
+        word_order=o["chrf_word_order"],
+        beta=o["chrf_beta"],
+        lowercase=o["chrf_lowercase"],
+        whitespace=o["chrf_whitespace"],
+        eps_smoothing=o["chrf_eps_smoothing"],
+    )
+
+
+def ter_config(o: dict[str, Any]) -> TerConfig:
+    """TER's options, named as sacreBLEU's in both command lines."""
+    return TerConfig(
+        normalized=o["ter_normalized"],
+        no_punct=o["ter_no_punct"],
+        asian_support=o["ter_asian_support"],
+        case_sensitive=o["ter_case_sensitive"],
+    )
+
+
+def fluency_config(o: dict[str, Any]) -> FluencyConfig:
+    if not math.isfinite(o["lm_outlier_z"]):
+        raise OptionError("lm_outlier_z", f"expected a finite number, not {o['lm_outlier_z']!r}")
+    return _made("lm_tokenize", FluencyConfig, tokenize=o["lm_tokenize"], outlier_z=o["lm_outlier_z"])
+
+
+def _made(option: str, cls, **fields):
+    """``cls(**fields)``, its ValueError an :class:`OptionError` (named by the option the config
+    checks first, unless its message names another)."""
+    try:
+        return cls(**fields)
+    except ValueError as exc:
+        raise OptionError(_blamed(option, str(exc)), str(exc)) from None
+
+
+# words of the configs' own messages -> the option they are about
+_BLAME = {
+    "max n-gram order": "max_ngram_order",
+    "smooth": "smooth_method",
+    "character order": "chrf_char_order",
+    "word order": "chrf_word_order",
+    "beta": "chrf_beta",
+    "outlier": "lm_outlier_z",
+    "tokenizer": "lm_tokenize",
+    "ROUGE tokenizer": "rouge_tokenizer",
+}
+
+
+def _blamed(option: str, message: str) -> str:
+    found = [name for words, name in _BLAME.items() if words in message]
+    return found[-1] if found else option
+
+
+def check_choices(o: dict[str, Any]) -> None:
+    """Choices the configs do not check themselves (the command line's argparse checks them too)."""
+    from ..core import SEGMENTATIONS, WER_TRANSFORMS
+    from ..core.tokenizers import BLEU_TOKENIZERS
+
+    for name, choices in (
+        ("tokenize", (*BLEU_TOKENIZERS, None)),
+        ("smooth_method", tuple(SMOOTH_DEFAULTS)),
+        ("wer_transform", WER_TRANSFORMS),
+        ("segmentation", SEGMENTATIONS),
+    ):
+        if o[name] not in choices:
+            shown = ", ".join(c for c in choices if c is not None)
+            raise OptionError(name, f"unknown value {o[name]!r}; one of {shown}")

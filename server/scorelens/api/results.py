@@ -1,0 +1,205 @@
+"""What the API returns: corpus and segment scores whose attributes read as the peers' do
+(``s.bleu.score``, ``s.wer.substitutions``, ``s.rougeL.fmeasure``) and whose ``to_dict()`` is the
+command line's JSON (``score --json``, a ``score -sl --json`` row) key for key, in its order."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+ROUGE_N_KEYS = tuple(f"rouge{n}" for n in range(1, 10))
+
+
+class _Figures:
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of this metric (a segment's has no ``signature``)."""
+        out = {f.name: getattr(self, f.name) for f in fields(self)}  # type: ignore[arg-type]
+        if out.get("signature", "") is None:
+            del out["signature"]
+        return out
+
+
+@dataclass(frozen=True)
+class Bleu(_Figures):
+    """BLEU on sacreBLEU's 0-100 scale: ``BLEU().corpus_score`` for a corpus, ``sentence_bleu``
+    (effective order) for a segment."""
+
+    score: float
+    precisions: list[float]
+    bp: float
+    sys_len: int
+    ref_len: int
+    signature: str | None = None
+
+
+@dataclass(frozen=True)
+class Chrf(_Figures):
+    """chrF (chrF++ with ``word_order=2``) on sacreBLEU's 0-100 scale, as ``CHRF(...)`` scores it."""
+
+    score: float
+    char_order: int
+    word_order: int
+    beta: int
+    signature: str | None = None
+
+
+@dataclass(frozen=True)
+class Ter(_Figures):
+    """TER on sacreBLEU's scale (edits per 100 reference words), as ``TER(...)`` scores it."""
+
+    score: float
+    num_edits: int
+    ref_length: float
+    signature: str | None = None
+
+
+@dataclass(frozen=True)
+class Rouge(_Figures):
+    """A ROUGE type's precision, recall and F-measure (0-1): rouge-score's ``Score`` for a pair,
+    the mean over the pairs for a corpus."""
+
+    precision: float
+    recall: float
+    fmeasure: float
+    signature: str | None = None
+
+
+@dataclass(frozen=True)
+class Wer(_Figures):
+    """Word error rate and its counts, as jiwer's ``process_words`` (counts summed over segments)."""
+
+    wer: float
+    hits: int
+    substitutions: int
+    deletions: int
+    insertions: int
+    mer: float
+    wil: float
+    signature: str | None = None
+
+
+@dataclass(frozen=True)
+class Cer(_Figures):
+    """Character error rate and its counts, as jiwer's ``process_characters``."""
+
+    cer: float
+    hits: int
+    substitutions: int
+    deletions: int
+    insertions: int
+    mer: float
+    wil: float
+    signature: str | None = None
+
+
+@dataclass(frozen=True)
+class Perplexity(_Figures):
+    """Perplexity under a KenLM model (``kenlm.Model.perplexity`` over the corpus's tokens); for a
+    corpus also the model as named, for a segment its token count includes ``</s>``."""
+
+    perplexity: float | None
+    log10_prob: float
+    tokens: int
+    oov: int
+    model: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        if self.model is None:
+            del out["model"]
+        return out
+
+
+_FAMILIES: dict[str, type[_Figures]] = {
+    "ppl": Perplexity,
+    "bleu": Bleu,
+    "chrf": Chrf,
+    "ter": Ter,
+    "rougeL": Rouge,
+    "rougeLsum": Rouge,
+    **{key: Rouge for key in ROUGE_N_KEYS},
+    "wer": Wer,
+    "cer": Cer,
+}
+
+
+class _Scores:
+    KEYS: ClassVar[tuple[str, ...]]  # the metrics in the order the command line prints them
+    _HEAD: ClassVar[tuple[str, ...]] = ()  # fields printed before the metrics
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]):
+        """From the command line's JSON object (see :meth:`to_dict`)."""
+        made = {key: _FAMILIES[key](**value) if key in _FAMILIES else value for key, value in data.items()}
+        return cls(**made)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {key: getattr(self, key) for key in self._HEAD}
+        for key in self.KEYS:
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value.to_dict()
+        return out
+
+    def metrics(self) -> dict[str, _Figures]:
+        """The metrics computed, by key, in the command line's order."""
+        return {key: getattr(self, key) for key in self.KEYS if getattr(self, key) is not None}
+
+
+@dataclass(frozen=True)
+class Scores(_Scores):
+    """A corpus's scores: one attribute per metric key (None unless computed), each with its
+    ``signature``; ``to_dict()`` equals ``scorelens score --json`` for the same texts."""
+
+    segments: int
+    ppl: Perplexity | None = None
+    bleu: Bleu | None = None
+    chrf: Chrf | None = None
+    rougeL: Rouge | None = None
+    rougeLsum: Rouge | None = None
+    rouge1: Rouge | None = None
+    rouge2: Rouge | None = None
+    rouge3: Rouge | None = None
+    rouge4: Rouge | None = None
+    rouge5: Rouge | None = None
+    rouge6: Rouge | None = None
+    rouge7: Rouge | None = None
+    rouge8: Rouge | None = None
+    rouge9: Rouge | None = None
+    wer: Wer | None = None
+    cer: Cer | None = None
+    ter: Ter | None = None
+
+    KEYS: ClassVar[tuple[str, ...]] = ("ppl", "bleu", "chrf", "rougeL", "rougeLsum", *ROUGE_N_KEYS, "wer", "cer", "ter")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "segments": self.segments}
+
+
+@dataclass(frozen=True)
+class SegmentScores(_Scores):
+    """One segment's own scores (sentence BLEU with effective order, sentence chrF, the pair's
+    ROUGE, its WER counts); ``to_dict()`` equals a ``scorelens score -sl --json`` row."""
+
+    segment: int  # 0-based
+    line: int  # 1-based: the line of the hypothesis the segment starts on
+    ppl: Perplexity | None = None
+    bleu: Bleu | None = None
+    chrf: Chrf | None = None
+    ter: Ter | None = None
+    rougeL: Rouge | None = None
+    rougeLsum: Rouge | None = None
+    rouge1: Rouge | None = None
+    rouge2: Rouge | None = None
+    rouge3: Rouge | None = None
+    rouge4: Rouge | None = None
+    rouge5: Rouge | None = None
+    rouge6: Rouge | None = None
+    rouge7: Rouge | None = None
+    rouge8: Rouge | None = None
+    rouge9: Rouge | None = None
+    wer: Wer | None = None
+    cer: Cer | None = None
+
+    KEYS: ClassVar[tuple[str, ...]] = ("ppl", "bleu", "chrf", "ter", "rougeL", "rougeLsum", *ROUGE_N_KEYS, "wer", "cer")
+    _HEAD: ClassVar[tuple[str, ...]] = ("segment", "line")

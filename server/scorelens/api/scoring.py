@@ -1,0 +1,90 @@
+"""Scoring lists of strings: :func:`score` for a corpus, :func:`sentence_scores` segment by segment."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+from .evaluation import Evaluation, evaluate
+from .options import DEFAULT_METRICS, PPL, OptionError, check_choices, complete, metric_names
+from .results import Scores, SegmentScores
+
+Texts = Sequence[str]
+
+
+def score(
+    hypotheses: Texts,
+    references: Texts | Sequence[Texts] = (),
+    metrics: str | Iterable[str] = DEFAULT_METRICS,
+    *,
+    jobs: int = 1,
+    **options: Any,
+) -> Scores:
+    """The corpus scores of ``metrics`` for hypotheses against references, equal to the peers':
+
+    BLEU, chrF and TER as sacreBLEU 2.x's ``corpus_score``; ROUGE as the mean of rouge-score
+    0.1.2's per-pair scores; WER and CER as jiwer 4 (counts summed over segments); ``ppl`` as
+    ``kenlm``'s perplexity under the model ``lm`` names. ``references`` is one list of strings,
+    or several (sacreBLEU's shape: one list per reference, each as long as ``hypotheses``).
+    ``options`` are the command line's, by the same names and with the same defaults
+    (``tokenize="13a"``, ``lowercase=False``, ``smooth_method="exp"``, ``chrf_word_order=0``,
+    ``rouge_tokenizer="rouge-score"``, ``stem=False``, ``wer_transform="default"``,
+    ``segmentation="line"``, ...); a bad one raises :class:`OptionError` (a ``ValueError``)
+    naming it. ``jobs`` > 1 scores 10,000 segments or more in that many processes.
+    The result's ``to_dict()`` is what ``scorelens score --json`` prints for the same texts.
+    """
+    return evaluation_of(hypotheses, references, metrics, jobs, options).results()
+
+
+def sentence_scores(
+    hypotheses: Texts,
+    references: Texts | Sequence[Texts] = (),
+    metrics: str | Iterable[str] = DEFAULT_METRICS,
+    *,
+    jobs: int = 1,
+    **options: Any,
+) -> list[SegmentScores]:
+    """Each segment's own scores (sentence BLEU with effective order as sacreBLEU's
+    ``sentence_bleu``, sentence chrF and TER, the pair's ROUGE, its WER counts), one per segment;
+    each ``to_dict()`` is a ``scorelens score -sl --json`` row. Arguments as :func:`score`."""
+    ev = evaluation_of(hypotheses, references, metrics, jobs, options)
+    return [ev.segment_results(i) for i in range(ev.segments)]
+
+
+def evaluation_of(hypotheses: Texts, references: Texts | Sequence[Texts], metrics, jobs: int, options: dict[str, Any]) -> Evaluation:
+    names = metric_names(metrics)
+    o = complete(options)
+    check_choices(o)
+    if PPL in names and o["lm"] is None:
+        raise OptionError("lm", "the ppl metric needs lm, the path of a KenLM model")
+    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
+        raise OptionError("jobs", f"expected a positive int, not {jobs!r}")
+    hypothesis = lines_of("hypotheses", hypotheses)
+    streams = reference_streams(references)
+    if names != [PPL] and not streams:
+        raise OptionError("references", "no references to score against")
+    ev = evaluate(hypothesis, [lines_of(f"references[{i}]", r) for i, r in enumerate(streams)], names, o, jobs)
+    for side, hyp_count, ref_count in ev.mismatches():
+        unit = "paragraphs" if o["segmentation"] == "paragraph" else "segments"
+        raise ValueError(f"hypotheses have {hyp_count} {unit}, references[{side - 1}] has {ref_count}")
+    return ev
+
+
+def reference_streams(references: Texts | Sequence[Texts]) -> list[Texts]:
+    """sacreBLEU's shape (a list of streams) from either shape; one list of strings is one stream."""
+    if isinstance(references, str):
+        raise OptionError("references", "expected a list of strings or a list of lists of strings, not a string")
+    refs = list(references)
+    if refs and all(isinstance(r, str) for r in refs):
+        return [refs]
+    return refs
+
+
+def lines_of(name: str, texts: Texts) -> list[str]:
+    """A stream's lines as the core takes a file's: its strings, then an empty last line."""
+    if isinstance(texts, str):
+        raise OptionError(name, "expected a list of strings, not a string")
+    lines = list(texts)
+    for i, text in enumerate(lines):
+        if not isinstance(text, str):
+            raise OptionError(name, f"item {i} is {type(text).__name__}, not str")
+    return [*lines, ""]

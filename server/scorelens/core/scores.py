@@ -1,0 +1,102 @@
+"""Scores from summed sufficient statistics: each metric's corpus formula over the sums of its
+per-segment statistics, as sacreBLEU's metrics compute a corpus score from summed statistics.
+
+The sums of two corpora added are the sums of their concatenation, so the same formula gives the
+corpus of an edited document (:class:`~.corpus.Corpus`) and the corpus of partitions scored apart
+(the API's ``Statistics``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Mapping, Sequence
+
+from . import bleu, chrf, rouge, ter, wer
+from .config import ScoringConfig
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    bleu: list[float]
+    rouge_l: tuple[float, float, float]
+    rouge_lsum: tuple[float, float, float]
+    wer: wer.ErrorCounts
+    cer: wer.ErrorCounts
+    dropped: int
+    differing: int  # segments with at least one finding
+    rouge_n: tuple[float, ...] = ()  # summed (P, R, F) of each enabled ROUGE-N, shortest n first
+    chrf: list[int] | None = None
+    ter: tuple[int, int, int] | None = None  # num_edits, ref_words, shifts
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusScores:
+    segments: int
+    bleu: bleu.BleuScore | None
+    rouge_l: rouge.RougeScore | None
+    rouge_lsum: rouge.RougeScore | None
+    wer: wer.ErrorCounts | None
+    cer: wer.ErrorCounts | None
+    dropped_segments: int
+    signatures: dict[str, str]
+    rouge_n: dict[str, rouge.RougeScore] = field(default_factory=dict)  # "rouge1": ..., enabled ones only
+    chrf: chrf.ChrfScore | None = None
+    ter: ter.TerScore | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SegmentScores:
+    """One segment's own figures: sentence BLEU (effective order on), ROUGE, WER counts, sentence chrF."""
+
+    bleu: bleu.BleuScore | None
+    rouge_l: rouge.RougeScore | None
+    rouge_lsum: rouge.RougeScore | None
+    wer: wer.ErrorCounts | None
+    cer: wer.ErrorCounts | None
+    rouge_n: dict[str, rouge.RougeScore] = field(default_factory=dict)
+    chrf: chrf.ChrfScore | None = None
+    ter: ter.TerScore | None = None
+
+
+def corpus_scores(config: ScoringConfig, nrefs: int, sums: Mapping[str, Sequence], n: int, dropped: int) -> CorpusScores:
+    """Corpus scores from the summed statistics (keyed by :class:`~.segment.Record` field, enabled
+    metrics only) of ``n`` segments against ``nrefs`` references; ROUGE is the mean of its per-pair
+    scores, as rouge-score's users average them."""
+    metrics = config.metrics
+    mean = (lambda totals: rouge.RougeScore(*(x / n for x in totals))) if n else (lambda totals: rouge.ZERO)
+    return CorpusScores(
+        segments=n,
+        bleu=bleu.score(sums["bleu"], config.bleu) if "bleu" in metrics else None,
+        rouge_l=mean(sums["rouge_l"]) if "rougeL" in metrics else None,
+        rouge_lsum=mean(sums["rouge_lsum"]) if "rougeLsum" in metrics else None,
+        wer=wer.ErrorCounts(*sums["wer"]) if "wer" in metrics else None,
+        cer=wer.ErrorCounts(*sums["cer"]) if "cer" in metrics else None,
+        dropped_segments=dropped,
+        signatures=dict(signatures(config, nrefs)),
+        rouge_n={key: mean(sums["rouge_n"][3 * i : 3 * i + 3]) for i, key in enumerate(config.rouge_n)},
+        chrf=chrf.score(sums["chrf"], config.chrf) if "chrf" in metrics else None,
+        ter=ter.score(sums["ter"], nrefs) if "ter" in metrics else None,
+    )
+
+
+@lru_cache(maxsize=8)
+def signatures(config: ScoringConfig, nrefs: int | None) -> dict[str, str]:
+    """Each enabled metric's signature (made once: every edit's scores carry them)."""
+    metrics = config.metrics
+    found = {}
+    if "bleu" in metrics:
+        found["bleu"] = bleu.signature(config.bleu, nrefs)
+    for key in ("rougeL", "rougeLsum"):
+        if key in metrics:
+            found[key] = rouge.signature(config.rouge, nrefs)
+    for key in config.rouge_n:
+        found[key] = rouge.signature(config.rouge, nrefs)
+    if "chrf" in metrics:
+        found["chrf"] = chrf.signature(config.chrf, nrefs)
+    for key, unit in (("wer", "word"), ("cer", "char")):
+        if key in metrics:
+            found[key] = wer.signature(unit, config.wer_transform, nrefs)
+    if "ter" in metrics:
+        found["ter"] = ter.signature(config.ter, nrefs)
+    return found
