@@ -15,18 +15,27 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-_API = ("score", "sentence_scores", "statistics", "compare", "Corpus", "Scores", "SegmentScores", "Statistics", "OptionError")
+__all__ = [
+    "__version__",
+    "Corpus",
+    "OptionError",
+    "Scores",
+    "SegmentScores",
+    "Statistics",
+    "compare",
+    "score",
+    "sentence_scores",
+    "statistics",
+]
 
 if TYPE_CHECKING:
     from .api import Corpus, OptionError, Scores, SegmentScores, Statistics, compare, score, sentence_scores, statistics
 
 
 def __getattr__(name: str) -> Any:
-    if name in _API:
+    if name in __all__:
         from . import api
 
         return getattr(api, name)
     raise AttributeError(f"module 'scorelens' has no attribute {name!r}")
 
-
-__all__ = ["__version__", *_API]

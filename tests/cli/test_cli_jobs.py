@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cli_support import sample
-from scorelens import cli
+from scorelens.api import evaluation, pool
 from scorelens.core.corpus import POOL_MINIMUM
 
 MT_HYP = sample("mt/news.hyp.en")
@@ -33,13 +33,13 @@ def large(tmp_path_factory) -> list[str]:
 def pools(monkeypatch) -> list[int]:
     """The worker counts of the pools the CLI starts."""
     started = []
-    real = cli.worker_pool
+    real = evaluation.worker_pool
 
     def recording(jobs):
         started.append(jobs)
         return real(jobs)
 
-    monkeypatch.setattr(cli, "worker_pool", recording)
+    monkeypatch.setattr(evaluation, "worker_pool", recording)
     return started
 
 
@@ -80,6 +80,6 @@ def test_jobs_must_be_a_positive_number(run, jobs):
 
 def test_worker_pool_map_keeps_the_order():
     """This process and the workers share the chunks; the results come back in the chunks' order."""
-    with cli.worker_pool(2) as pool_map:
+    with pool.worker_pool(2) as pool_map:
         assert pool_map(abs, range(-40, 0)) == list(range(40, 0, -1))
         assert pool_map(abs, []) == []

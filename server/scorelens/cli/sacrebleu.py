@@ -22,14 +22,15 @@ from functools import partial
 from itertools import chain
 from typing import Sequence
 
-from . import __version__
-from .cli import _available_cpus, chrf_config, ter_config, worker_pool
-from .core import bleu, chrf, ter
-from .core.bleu import SMOOTH_DEFAULTS, BleuConfig
-from .core.config import ScoringConfig
-from .core.corpus import POOL_CHUNK, POOL_MINIMUM
-from .core.segment import Record, score_texts
-from .core.tokenizers import TokenizerUnavailable
+from .. import __version__
+from ..api.options import chrf_config, ter_config
+from ..api.pool import available_cpus, worker_pool
+from ..core import bleu, chrf, ter
+from ..core.bleu import SMOOTH_DEFAULTS, BleuConfig
+from ..core.config import ScoringConfig
+from ..core.corpus import POOL_CHUNK, POOL_MINIMUM
+from ..core.segment import Record, score_texts
+from ..core.tokenizers import TokenizerUnavailable
 
 EXIT_ERROR = 1  # as sacreBLEU exits on every error of this kind
 VERSION = f"scorelens-{__version__}"
@@ -246,7 +247,7 @@ def print_single_results(results: list[str], fmt: str) -> None:
 
 def _records(config: ScoringConfig, columns: list[list[str]]) -> list[Record]:
     """Each segment's statistics, in worker processes when there are many (as ``scorelens score``)."""
-    jobs = _available_cpus()
+    jobs = available_cpus()
     if jobs > 1 and len(columns[0]) >= POOL_MINIMUM:
         chunks = ([column[i : i + POOL_CHUNK] for column in columns] for i in range(0, len(columns[0]), POOL_CHUNK))
         with worker_pool(jobs) as pool_map:
@@ -288,7 +289,7 @@ def run(args: argparse.Namespace) -> None:
     bleu_config = BleuConfig(
         tokenize=tokenize, smooth_method=args.bleu_smooth_method, smooth_value=args.bleu_smooth_value, lowercase=args.bleu_lowercase
     )
-    config = ScoringConfig(metrics=frozenset(args.metrics), bleu=bleu_config, chrf=chrf_config(args), ter=ter_config(args))
+    config = ScoringConfig(metrics=frozenset(args.metrics), bleu=bleu_config, chrf=chrf_config(vars(args)), ter=ter_config(vars(args)))
     scored = [_records(config, [system, *refs]) for system in systems]
     nrefs = len(refs)
     eff = args.sentence_level
@@ -382,7 +383,7 @@ def _systems_table(args, names, systems: list[_Scored], info, nrefs, formatted, 
 
 def _paired_table(args, names, systems: list[_Scored], info, nrefs, formatted, totals) -> None:
     """sacreBLEU's ``PairedTest`` results: the metrics in the order given, the baseline first."""
-    from .core import significance
+    from ..core import significance
 
     test = "bs" if args.paired_bs else "ar"
     requested = args.paired_bs_n if args.paired_bs else args.paired_ar_n
@@ -516,6 +517,6 @@ def main(argv: Sequence[str]) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 128 + 13
     except (SacrebleuError, TokenizerUnavailable, OSError, UnicodeDecodeError, ValueError) as exc:
-        print(f"sacreBLEU: {exc}", file=sys.stderr)
+        print(f"sacreBLEU: {getattr(exc, 'reason', exc)}", file=sys.stderr)  # an OptionError's reason alone
         return EXIT_ERROR
     return 0

@@ -1,0 +1,324 @@
+"""``scorelens check``: every finding as ``path:line:col: code message`` (or JSON, or GitHub
+annotations), the scores, and quality gates that exit 1 when crossed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import dataclass
+from typing import Callable
+
+from ..api.evaluation import Perplexity
+from ..api.options import PPL
+from ..core import CorpusScores, Finding, rates
+from ..core.findings import DELETION, INSERTION, OUTSIDE_LCS, SHIFT, SUBSTITUTION, UNMATCHED
+from ..core.fluency import OOV, UNLIKELY
+from ..textfile import BOM, BOM_NOTE
+from .documents import Run, evaluation
+from .errors import EXIT_OK, EXIT_THRESHOLD, CliError
+from .options import finite
+from .scores_text import notes, score_lines
+
+BYTE_ORDER_MARK = "pairing.byte-order-mark"
+
+
+def add_parser(commands, shared: argparse.ArgumentParser) -> None:
+    check = commands.add_parser(
+        "check",
+        parents=[shared],
+        help="findings as path:line:col lines, scores, and quality gates",
+        description="Every place hypothesis and references differ (the findings the editor shows), then "
+        "the scores. Exits 1 when a threshold is crossed.",
+    )
+    gates = check.add_argument_group("thresholds (exit 1 when crossed)")
+    gates.add_argument("--min-bleu", type=finite, metavar="X", help="fail when BLEU (0-100) is below X")
+    gates.add_argument("--min-chrf", type=finite, metavar="X", help="fail when chrF (0-100; chrF++ too) is below X")
+    gates.add_argument("--max-ter", type=finite, metavar="Y", help="fail when TER (sacreBLEU's scale, 0-100 and more) is above Y")
+    gates.add_argument("--max-wer", type=finite, metavar="Y", help="fail when WER (0-1) is above Y")
+    gates.add_argument("--max-cer", type=finite, metavar="Y", help="fail when CER (0-1) is above Y")
+    gates.add_argument(
+        "--min-rouge", type=finite, metavar="Z", help="fail when the ROUGE-L (and ROUGE-Lsum) F-measure (0-1) is below Z"
+    )
+    for n in range(1, 10):
+        gates.add_argument(
+            f"--min-rouge{n}",
+            type=finite,
+            metavar="Z",
+            # one line of help for the nine
+            help="fail when the ROUGE-1 (--min-rouge2 … --min-rouge9: ROUGE-2 … ROUGE-9) F-measure (0-1) is below Z"
+            if n == 1
+            else argparse.SUPPRESS,
+        )
+    gates.add_argument(
+        "--max-ppl", type=finite, metavar="X", help="fail when the hypothesis's perplexity under --lm is above X (needs ppl among --metrics)"
+    )
+    check.add_argument(
+        "--format",
+        choices=("text", "json", "github"),
+        default="text",
+        help="text: path:line:col: code message; json: one object; github: GitHub Actions annotations",
+    )
+    check.add_argument("--max-findings", type=int, metavar="N", help="show at most N findings (and say how many more)")
+    check.set_defaults(run=run_check, parser=check)
+
+
+@dataclass(frozen=True)
+class Located:
+    """A finding placed in a file: 1-based line and column in code points, end exclusive."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    code: str
+    message: str
+    text: str = ""
+    related: tuple[str, int, int] | None = None  # the matching place in the other file
+
+    def where(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+    def to_json(self) -> dict:
+        d = {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "code": self.code,
+            "message": self.message,
+            "text": self.text,
+        }
+        if self.related:
+            d["related"] = dict(zip(("path", "line", "column"), self.related))
+        return d
+
+
+def _quote(text: str) -> str:
+    # JSON quoting escapes newlines and tabs, so every finding stays on one output line
+    return json.dumps(text, ensure_ascii=False)
+
+
+def fluency_message(p: Perplexity, f: Finding) -> str:
+    if f.code == OOV:
+        return f"{_quote(f.text)} is out of the language model's vocabulary"
+    outliers = p.fluency.outliers()
+    return (
+        f"perplexity {p.fluency[f.segment].perplexity:.1f} under the language model, far above the "
+        f"document's median {10**outliers.median:.1f} (modified z-score {outliers.z_scores[f.segment]:.1f} > {outliers.threshold:g})"
+    )
+
+
+def finding_message(f: Finding, related: str | None) -> str:
+    if f.code == UNMATCHED:
+        return f"not in any reference: {_quote(f.text)}"
+    if f.code == SUBSTITUTION:
+        return f"{_quote(f.text)} should be {_quote(f.other_text)}"
+    if f.code == INSERTION:
+        return f"{_quote(f.text)} is not in the reference"
+    if f.code == DELETION:
+        return f"missing {_quote(f.text)}" + (f" (belongs at {related})" if related else "")
+    if f.code == OUTSIDE_LCS:
+        return f"{_quote(f.text)} is outside the ROUGE-L longest common subsequence"
+    if f.code == SHIFT:
+        return f"{_quote(f.text)} is in another place in the reference (a TER shift)" + (f", at {related}" if related else "")
+    return _quote(f.text)
+
+
+def locate(ev: Run, f: Finding) -> Located:
+    paths = [d.path for d in ev.documents]
+    line, column = ev.position(f.side, f.segment, f.start)
+    end_line, end_column = ev.position(f.side, f.segment, f.end)
+    related = None
+    if f.other_side is not None:
+        other_line, other_column = ev.position(f.other_side, f.segment, f.other_start)
+        related = (paths[f.other_side], other_line + 1, other_column + 1)
+    # a deletion sits in the reference: say where in the hypothesis the words belong; a shift: where the reference has them
+    where = f"{related[0]}:{related[1]}:{related[2]}" if related and f.code in (DELETION, SHIFT) else None
+    return Located(
+        paths[f.side],
+        line + 1,
+        column + 1,
+        end_line + 1,
+        end_column + 1,
+        f.code,
+        fluency_message(ev.perplexity, f) if f.code in (UNLIKELY, OOV) else finding_message(f, where),
+        f.text,
+        related,
+    )
+
+
+def byte_order_mark_findings(ev: Run) -> list[Located]:
+    """A leading U+FEFF is scored as a character of the first word (as sacreBLEU does): say so."""
+    return [
+        Located(d.path, 1, 1, 1, 2, BYTE_ORDER_MARK, BOM_NOTE, BOM)
+        for d in ev.documents
+        if d.text.startswith(BOM)
+    ]
+
+
+def all_findings(ev: Run) -> list[Located]:
+    """A byte order mark first, then segment by segment: hypothesis findings, then the references'."""
+    corpus, fluency = ev.corpus, ev.perplexity and ev.perplexity.fluency
+    located = byte_order_mark_findings(ev)
+    for i in range(ev.segments):
+        found = (corpus.findings(i) if corpus is not None else []) + (fluency.findings(i) if fluency else [])
+        for f in sorted(found, key=lambda f: (f.side, f.start, f.end, f.code)):
+            located.append(locate(ev, f))
+    return located
+
+
+# -- check: thresholds ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Verdict:
+    option: str  # e.g. "--min-bleu"
+    metric: str
+    label: str
+    value: float
+    limit: float
+    minimum: bool  # True: value must be at least limit; False: at most
+
+    @property
+    def passed(self) -> bool:
+        return self.value >= self.limit if self.minimum else self.value <= self.limit
+
+    def describe(self) -> str:
+        value = f"{self.value:.2f}" if self.metric in ("bleu", "chrf", "ter", PPL) else f"{self.value:.4f}"
+        if self.passed:
+            return f"{self.label} {value} meets {self.option} {self.limit:g}"
+        side = "below" if self.minimum else "above"
+        return f"{self.label} {value} is {side} {self.option} {self.limit:g}"
+
+
+# option dest, option name, metric, label, minimum?, the value from the scores
+_GATES: list[tuple[str, str, str, str, bool, Callable[[CorpusScores], float]]] = [
+    ("min_bleu", "--min-bleu", "bleu", "BLEU", True, lambda s: s.bleu.score),
+    ("min_chrf", "--min-chrf", "chrf", "chrF", True, lambda s: s.chrf.score),
+    ("max_ter", "--max-ter", "ter", "TER", False, lambda s: s.ter.score),
+    ("max_wer", "--max-wer", "wer", "WER", False, lambda s: rates(s.wer).wer),
+    ("max_cer", "--max-cer", "cer", "CER", False, lambda s: rates(s.cer).wer),
+    ("min_rouge", "--min-rouge", "rougeL", "ROUGE-L F", True, lambda s: s.rouge_l.fmeasure),
+    ("min_rouge", "--min-rouge", "rougeLsum", "ROUGE-Lsum F", True, lambda s: s.rouge_lsum.fmeasure),
+    *(
+        (f"min_rouge{n}", f"--min-rouge{n}", f"rouge{n}", f"ROUGE-{n} F", True, lambda s, key=f"rouge{n}": s.rouge_n[key].fmeasure)
+        for n in range(1, 10)
+    ),
+]
+
+
+def check_gate_metrics(args: argparse.Namespace) -> None:
+    """A threshold on a metric that is not computed is a usage error, not a silent pass."""
+    for dest, option, metric, _, _, _ in _GATES:
+        if getattr(args, dest) is None:
+            continue
+        if option == "--min-rouge":
+            if not {"rougeL", "rougeLsum"} & set(args.metrics):
+                raise CliError("--min-rouge needs rougeL or rougeLsum among --metrics")
+        elif metric not in args.metrics:
+            raise CliError(f"{option} needs {metric} among --metrics")
+    if args.max_ppl is not None and PPL not in args.metrics:
+        raise CliError(f"--max-ppl needs {PPL} among --metrics")
+
+
+def verdicts(args: argparse.Namespace, ev: Run) -> list[Verdict]:
+    found = []
+    for dest, option, metric, label, minimum, value in _GATES:
+        limit = getattr(args, dest)
+        if limit is not None and metric in args.metrics:
+            found.append(Verdict(option, metric, label, value(ev.scores), limit, minimum))
+    if args.max_ppl is not None:
+        perplexity = ev.perplexity.score.perplexity
+        if perplexity is None:
+            raise CliError(f"{ev.documents[0].path}: no segments, so no perplexity to hold to --max-ppl")
+        found.append(Verdict("--max-ppl", PPL, "PPL", perplexity, args.max_ppl, False))
+    return found
+
+
+# -- check: output formats ------------------------------------------------------------------
+
+
+def _github_escape(text: str, property: bool = False) -> str:
+    """Workflow-command escaping: data escapes %, CR, LF; property values also : and ,."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if property:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+@dataclass
+class CheckReport:
+    findings: list[Located]  # those shown
+    omitted: int  # left out by --max-findings, and said so
+    evaluation: Run
+    verdicts: list[Verdict]
+
+    @property
+    def passed(self) -> bool:
+        return all(v.passed for v in self.verdicts)
+
+    def text_lines(self) -> list[str]:
+        out = [f"{f.where()}: {f.code} {f.message}" for f in self.findings]
+        if self.omitted:
+            out.append(f"... {self.omitted} more findings not shown (--max-findings)")
+        out += ["", f"{len(self.findings) + self.omitted} findings"]
+        out += score_lines(self.evaluation) + notes(self.evaluation)
+        out += [("PASS: " if v.passed else "FAIL: ") + v.describe() for v in self.verdicts]
+        return out
+
+    def github_lines(self) -> list[str]:
+        out = [self._annotation(f) for f in self.findings]
+        if self.omitted:
+            out.append(f"::notice title=scorelens::{self.omitted} more findings not shown (--max-findings)")
+        out += score_lines(self.evaluation)  # plain lines land in the job log
+        out += [f"::warning title=scorelens::{_github_escape(n)}" for n in notes(self.evaluation)]
+        for v in self.verdicts:
+            if v.passed:
+                out.append(f"PASS: {v.describe()}")
+            else:
+                out.append(f"::error title=scorelens threshold::{_github_escape(v.describe())}")
+        return out
+
+    @staticmethod
+    def _annotation(f: Located) -> str:
+        level = "warning" if f.code == BYTE_ORDER_MARK else "notice"
+        props = [f"file={_github_escape(f.path, True)}", f"line={f.line}"]
+        if f.end_line != f.line:
+            props.append(f"endLine={f.end_line}")
+        else:  # GitHub ignores columns on annotations that span lines
+            props += [f"col={f.column}", f"endColumn={f.end_column}"]
+        props.append(f"title={_github_escape(f.code, True)}")
+        return f"::{level} {','.join(props)}::{_github_escape(f.message)}"
+
+    def to_json(self) -> dict:
+        return {
+            "findings": [f.to_json() for f in self.findings],
+            "findings_omitted": self.omitted,
+            "scores": self.evaluation.results().to_dict(),
+            "notes": notes(self.evaluation),
+            "thresholds": [
+                {"option": v.option, "metric": v.metric, "value": v.value, "limit": v.limit, "passed": v.passed}
+                for v in self.verdicts
+            ],
+            "passed": self.passed,
+        }
+
+
+def run_check(args: argparse.Namespace) -> int:
+    if args.max_findings is not None and args.max_findings < 0:
+        raise CliError("--max-findings must be 0 or more")
+    check_gate_metrics(args)
+    ev = evaluation(args)
+    ev.scores  # noqa: B018 -- first: scoring may use worker processes, finding the differences does not
+    findings = all_findings(ev)
+    shown = findings if args.max_findings is None else findings[: args.max_findings]
+    report = CheckReport(shown, len(findings) - len(shown), ev, verdicts(args, ev))
+    if args.format == "json":
+        print(json.dumps(report.to_json(), ensure_ascii=False, indent=1))
+    elif args.format == "github":
+        print("\n".join(report.github_lines()))
+    else:
+        print("\n".join(report.text_lines()))
+    return EXIT_OK if report.passed else EXIT_THRESHOLD

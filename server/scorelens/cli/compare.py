@@ -1,0 +1,137 @@
+"""``scorelens compare``: systems against a baseline, with sacreBLEU's paired significance tests."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from typing import TYPE_CHECKING
+
+from ..api.compare import Compared, compared, tested_metrics
+from ..api.evaluation import evaluate
+from ..api.options import OptionError
+from ..summary import HUNDREDS, metric_label
+from .documents import STDIN, Run, checked_options, found_references, read_document
+from .errors import EXIT_OK, CliError
+from .options import jobs, samples, scoring_options
+
+if TYPE_CHECKING:  # significance imports NumPy, which only comparing needs
+    from ..core import significance
+
+TEST_NAMES = {"bs": ("paired bootstrap resampling", "resamples"), "ar": ("paired approximate randomization", "trials")}
+SIGNIFICANT = 0.05
+
+
+def add_parser(commands) -> None:
+    compare = commands.add_parser(
+        "compare",
+        parents=[scoring_options(hypothesis=False)],
+        help="systems against a baseline: scores, confidence intervals, paired significance tests",
+        description="Each system against the baseline on the same references: every metric's score, the mean "
+        "and 95%% confidence interval of its bootstrap resamples, and the p-value of a paired test "
+        "(sacreBLEU's; the seed comes from SACREBLEU_SEED, default 12345, 'none' for a random one); "
+        "then the segments where the best system most improves and most regresses.",
+    )
+    compare.add_argument("baseline", metavar="BASELINE", help="the baseline system's file")
+    compare.add_argument("systems", metavar="SYSTEM", nargs="+", help="files of the systems compared with it")
+    tests = compare.add_mutually_exclusive_group()
+    tests.add_argument(
+        "--paired-bs", dest="test", action="store_const", const="bs", help="paired bootstrap resampling (the default)"
+    )
+    tests.add_argument("--paired-ar", dest="test", action="store_const", const="ar", help="paired approximate randomization")
+    compare.set_defaults(test="bs")
+    compare.add_argument(
+        "--paired-n",
+        type=samples,
+        default=0,
+        metavar="N",
+        help="bootstrap resamples or randomization trials (default: 1,000 or 10,000; confidence intervals "
+        "always from 1,000 resamples)",
+    )
+    compare.add_argument(
+        "--segments", type=samples, default=3, metavar="N", help="show N most improved and N most regressed segments (default: 3)"
+    )
+    compare.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    compare.set_defaults(run=run_compare, parser=compare)
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    from ..core import significance
+
+    options = checked_options(args)
+    try:
+        tested_metrics(args.metrics)
+    except OptionError as exc:
+        raise CliError(exc.reason) from None
+    try:
+        seed = significance.seed_from(os.environ.get("SACREBLEU_SEED"))
+    except ValueError:
+        raise CliError(f"SACREBLEU_SEED must be a number or 'none', not {os.environ['SACREBLEU_SEED']!r}") from None
+    runs = compared_runs(args, options)
+    if not runs[0].segments:
+        raise CliError(f"{args.baseline}: no segments to compare")
+    result = compared(runs, [r.documents[0].path for r in runs], args.metrics, args.test, args.paired_n, seed, args.segments)
+    if args.json:
+        print(json.dumps(result.to_dict(), ensure_ascii=False))
+    else:
+        print("\n".join(compare_lines(result)))
+    return EXIT_OK
+
+
+def compared_runs(args: argparse.Namespace, options: dict) -> list[Run]:
+    """The baseline and every system, each with the shared references, scored and lined up."""
+    paths = [args.baseline, *args.systems]
+    if STDIN in paths:
+        raise CliError("compare reads every system from a file; standard input (-) is not one")
+    references = [read_document(r, args.max_file_bytes) for r in args.references or found_references(args.baseline)]
+    runs = []
+    for path in paths:
+        document = read_document(path, args.max_file_bytes)
+        ev = evaluate(document.lines, [r.lines for r in references], args.metrics, options, jobs(args))
+        run = Run(ev.corpus, ev.jobs, ev.perplexity, [document, *references])
+        run.require_lined_up()
+        run.scores  # noqa: B018 -- scored here, through the worker pool when large
+        runs.append(run)
+    return runs
+
+
+def _value(metric: str, x: float, sign: str = "") -> str:
+    return f"{x:{sign}.2f}" if metric in HUNDREDS else f"{x:{sign}.4f}"
+
+
+def _cell(metric: str, r: significance.Result) -> str:
+    cell = _value(metric, r.score)
+    if r.mean is not None:
+        cell += f" ({_value(metric, r.mean)} ± {_value(metric, r.ci)})"
+    if r.p_value is not None:
+        cell += f" p = {r.p_value:.4f}" + ("*" if r.p_value < SIGNIFICANT else "")
+    return cell
+
+
+def compare_lines(result: Compared) -> list[str]:
+    comparison, found, paths = result.comparison, result.highlights, result.names
+    name, unit = TEST_NAMES[comparison.test]
+    seed = "no seed" if comparison.seed is None else f"seed {comparison.seed}"
+    out = [
+        f"{name.capitalize()} against the baseline {paths[0]}: {comparison.n:,} {unit}, {seed}",
+        "score (mean ± 95% confidence interval) and p-value against the baseline; * p < 0.05",
+        "",
+    ]
+    header = ["System", *(metric_label(m) for m in comparison.metrics)]
+    rows = [[path, *(_cell(m, r[m]) for m in comparison.metrics)] for path, r in zip(paths, comparison.results)]
+    widths = [max(len(row[k]) for row in [header, *rows]) for k in range(len(header))]
+    for row in [header, *rows]:
+        out.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+    if found is not None:
+        label = metric_label(found.metric)
+        out += ["", f"{paths[found.system]} against the baseline, segment by segment ({label} of each segment):"]
+        for title, items in (("most improved", found.improved), ("most regressed", found.regressed)):
+            out.append(f"  {title}:" + ("" if items else " none"))
+            for h in items:
+                out += [
+                    f"    line {h.line}: {_value(found.metric, h.difference, '+')} "
+                    f"({_value(found.metric, h.baseline)} -> {_value(found.metric, h.system)})",
+                    f"      - {h.baseline_text}",
+                    f"      + {h.system_text}",
+                ]
+    return out

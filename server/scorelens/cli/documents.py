@@ -1,0 +1,145 @@
+"""Reading the files a command names (as sacreBLEU's command line reads them) and the run that
+scores them through the API."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..api.evaluation import Evaluation, evaluate
+from ..api.options import PPL, OptionError, complete, scoring_config
+from ..core.text import sacrebleu_lines
+from ..language_model import ModelUnavailable
+from ..textfile import DEFAULT_MAX_BYTES, UnreadableText, decode, read_text, too_large
+from .errors import CliError
+from .options import api_options, jobs
+
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+
+
+@dataclass(frozen=True)
+class Document:
+    path: str  # as the user wrote it, so messages point where they expect
+    text: str
+    lines: list[str]  # as sacreBLEU's command line splits and strips them (see sacrebleu_lines)
+
+
+def _read_stdin(max_bytes: int) -> bytes:
+    if sys.stdin is None:
+        raise CliError("no standard input to read the hypothesis from")
+    buffer = getattr(sys.stdin, "buffer", None)
+    # one byte more than the limit tells an input that is too large
+    data = buffer.read(max_bytes + 1) if buffer is not None else sys.stdin.read(max_bytes + 1).encode("utf-8")
+    if len(data) > max_bytes:
+        raise too_large(STDIN_NAME, max_bytes, "--max-file-bytes")
+    return data
+
+
+def read_document(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Document:
+    try:
+        if path == STDIN:
+            text = decode(STDIN_NAME, _read_stdin(max_bytes))
+            return Document(STDIN_NAME, text, sacrebleu_lines(text, universal_newlines=True))
+        text = read_text(path, max_bytes, "--max-file-bytes")
+        return Document(path, text, sacrebleu_lines(text))
+    except UnreadableText as exc:
+        raise CliError(str(exc)) from None
+
+
+def found_references(hypothesis: str) -> list[str]:
+    """The references the naming conventions find next to the hypothesis (when -r is not given).
+
+    The path is made absolute first, so ``hyp/NAME`` is found however the hypothesis is written (from
+    inside ``hyp/`` too); references are named as the hypothesis is, relative or absolute.
+    """
+    from ..pairing_rules import NoReferences, find_references  # imported only when used
+
+    resolved = Path(os.path.abspath(hypothesis))  # not resolve(): a symlinked hypothesis pairs where it is linked
+    try:
+        found = find_references(resolved)
+    except NoReferences as exc:
+        raise CliError(f"{hypothesis}: {exc}") from None
+    if not Path(hypothesis).is_absolute():
+        found = [Path(os.path.relpath(p)) for p in found]
+    found = [str(p) for p in found]
+    print(f"scorelens: {hypothesis}: references found by name: {', '.join(found)}", file=sys.stderr)
+    return found
+
+
+def read_documents(args: argparse.Namespace) -> list[Document]:
+    """The hypothesis, then its references (none when only perplexity is asked for)."""
+    if args.metrics == [PPL]:
+        return [read_document(args.hypothesis, args.max_file_bytes)]
+    if args.hypothesis == STDIN and not args.references:
+        # said before reading, or a terminal would wait for input first
+        raise CliError("reading the hypothesis from standard input (-) needs -r REF")
+    hypothesis = read_document(args.hypothesis, args.max_file_bytes)
+    references = args.references or found_references(args.hypothesis)
+    return [hypothesis, *(read_document(r, args.max_file_bytes) for r in references)]
+
+
+@dataclass
+class Run(Evaluation):
+    """An evaluation of files: the hypothesis, then the references, as read."""
+
+    documents: list[Document] = field(default_factory=list)
+
+    @property
+    def unit(self) -> str:
+        return {"line": "lines", "paragraph": "paragraphs"}.get(self.corpus.config.segmentation, "documents")
+
+    def require_lined_up(self) -> None:
+        """Files that do not line up are bad input for ``score`` and ``check`` alike (sacreBLEU
+        refuses them too): scores over shifted segments would look valid and mean nothing."""
+        mismatches = self.mismatches()
+        if not mismatches:
+            return
+        paths = [d.path for d in self.documents]
+        details = []
+        for side, hyp_count, ref_count in mismatches:
+            longer, first_alone = (0, ref_count) if hyp_count > ref_count else (side, hyp_count)
+            line = self.corpus.first_line(longer, first_alone) + 1
+            details.append(
+                f"{paths[0]} has {hyp_count} {self.unit}, {paths[side]} has {ref_count} "
+                f"(from {paths[longer]}:{line} on without a partner)"
+            )
+        raise CliError(
+            f"the files do not line up: {'; '.join(details)}; "
+            "segment i of the hypothesis pairs with segment i of each reference"
+        )
+
+
+
+
+def evaluation(args: argparse.Namespace) -> Run:
+    check_lm_options(args)
+    options = checked_options(args)  # before any file is read
+    documents = read_documents(args)
+    try:
+        ev = evaluate(documents[0].lines, [d.lines for d in documents[1:]], args.metrics, options, jobs(args))
+    except (OptionError, ModelUnavailable) as exc:
+        raise CliError(getattr(exc, "reason", str(exc))) from None
+    run = Run(ev.corpus, ev.jobs, ev.perplexity, documents)
+    run.require_lined_up()
+    return run
+
+
+def checked_options(args: argparse.Namespace) -> dict:
+    """The API's options from the arguments, checked as the scoring will use them."""
+    options = complete(api_options(args))
+    try:
+        scoring_config(args.metrics, options)
+    except OptionError as exc:
+        raise CliError(exc.reason) from None
+    return options
+
+
+def check_lm_options(args: argparse.Namespace) -> None:
+    if PPL in args.metrics and not args.lm:
+        raise CliError("--metrics ppl needs --lm PATH, the KenLM language model to score with")
+    if args.lm and PPL not in args.metrics:
+        raise CliError("--lm is used by the ppl metric: add ppl to --metrics")

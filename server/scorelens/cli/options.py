@@ -1,0 +1,222 @@
+"""The options the scoring commands share (``score``, ``check``, ``compare``), named as
+sacreBLEU's command line names them, and their hand-over to the API under the same names."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+from typing import Any
+
+from ..api.options import ALL_METRICS, DEFAULT_METRICS, DEFAULTS
+from ..api.pool import available_cpus
+from ..core import SEGMENTATIONS, WER_TRANSFORMS, ChrfConfig, FluencyConfig
+from ..core.bleu import SMOOTH_DEFAULTS
+from ..core.corpus import POOL_MINIMUM
+from ..core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
+from ..textfile import DEFAULT_MAX_BYTES
+
+CLI_METRICS = ALL_METRICS
+
+
+def _metric_list(value: str) -> list[str]:
+    by_lower = {m.lower(): m for m in CLI_METRICS}
+    names = [v.strip() for v in value.split(",") if v.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError("no metric given")
+    unknown = [n for n in names if n.lower() not in by_lower]
+    if unknown:
+        hint = " (a file? put -m after HYP)" if os.path.exists(unknown[0]) else ""
+        raise argparse.ArgumentTypeError(f"unknown metric {unknown[0]!r}{hint}; choose from {','.join(CLI_METRICS)}")
+    return list(dict.fromkeys(by_lower[n.lower()] for n in names))
+
+
+class _Metrics(argparse.Action):
+    """``-m bleu,chrf``, ``-m bleu chrf`` (as sacreBLEU's) and ``-m bleu -m chrf`` all name the same
+    metrics; the first use replaces the default list."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        chosen = getattr(namespace, self.dest)
+        chosen = [] if chosen is self.default else chosen
+        for names in values:
+            chosen += [n for n in names if n not in chosen]
+        setattr(namespace, self.dest, chosen)
+
+
+def _job_count(value: str) -> int:
+    if not value.isdigit() or int(value) < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of processes, 1 or more, got {value!r}")
+    return int(value)
+
+
+def _byte_count(value: str) -> int:
+    if not value.isdigit() or int(value) < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of bytes, 1 or more, got {value!r}")
+    return int(value)
+
+
+def samples(value: str) -> int:
+    if not value.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a number of resamples or trials, got {value!r}")
+    return int(value)
+
+
+def finite(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {value!r}") from None
+    if not math.isfinite(number):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {value!r}")
+    return number
+
+
+def host_port(value: str) -> tuple[str, int]:
+    host, sep, port = value.rpartition(":")
+    if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise argparse.ArgumentTypeError(f"expected HOST:PORT, got {value!r}")
+    return host.strip("[]") or "127.0.0.1", int(port)
+
+
+
+def scoring_options(hypothesis: bool = True) -> argparse.ArgumentParser:
+    """Options shared by ``score``, ``check`` and ``compare`` (which names its own files);
+    BLEU's are named as sacreBLEU's CLI names them."""
+    p = argparse.ArgumentParser(add_help=False)
+    if hypothesis:
+        p.add_argument("hypothesis", metavar="HYP", help="hypothesis file, or - to read standard input")
+    p.add_argument(
+        "-r",
+        "--reference",
+        dest="references",
+        metavar="REF",
+        action="append",
+        help="reference file (repeat for several); if omitted, found by name: NAME.hyp.EXT -> "
+        "NAME.ref.EXT (+ NAME.ref1.EXT, NAME.ref2.EXT, ...), NAME.sysN.EXT -> NAME.ref.EXT, hyp/NAME -> ref/NAME",
+    )
+    p.add_argument(
+        "-m",
+        "--metrics",
+        type=_metric_list,
+        nargs="+",
+        action=_Metrics,
+        default=list(DEFAULT_METRICS),
+        metavar="LIST",
+        help=f"comma- or space-separated, or -m repeated, from {','.join(CLI_METRICS)} (default: {','.join(DEFAULT_METRICS)})",
+    )
+    p.add_argument(
+        "--segmentation",
+        choices=SEGMENTATIONS,
+        default="line",
+        help="what a segment is: a line (default), a blank-line separated paragraph, or the whole file",
+    )
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=_job_count,
+        metavar="N",
+        help=f"processes that score an input of {POOL_MINIMUM:,} segments or more "
+        "(default: one per available CPU; 1 scores in this process only)",
+    )
+    p.add_argument(
+        "--max-file-bytes",
+        type=_byte_count,
+        default=DEFAULT_MAX_BYTES,
+        metavar="N",
+        help=f"refuse a hypothesis or reference larger than N bytes (default: {DEFAULT_MAX_BYTES:,})",
+    )
+
+    bleu = p.add_argument_group("BLEU (as sacreBLEU)")
+    bleu.add_argument(
+        "-tok",
+        "--tokenize",
+        choices=list(BLEU_TOKENIZERS),
+        metavar="NAME",
+        help=f"BLEU tokenizer: {', '.join(BLEU_TOKENIZERS)} (default: 13a, or the one -l's language calls for)",
+    )
+    bleu.add_argument(
+        "-l",
+        "--language",
+        "--language-pair",
+        dest="language",
+        metavar="LANG",
+        help="target language, or sacreBLEU's SRC-TRG pair; zh, ja and ko choose the zh, ja-mecab "
+        "and ko-mecab tokenizers when -tok is not given",
+    )
+    bleu.add_argument("-lc", "--lowercase", action="store_true", help="lowercase BLEU (case:lc)")
+    bleu.add_argument(
+        "-s", "--smooth-method", choices=list(SMOOTH_DEFAULTS), default="exp", help="BLEU smoothing (default: exp)"
+    )
+    bleu.add_argument(
+        "-sv",
+        "--smooth-value",
+        type=float,
+        metavar="X",
+        help="value for floor (default 0.1) and add-k (default 1) smoothing",
+    )
+    bleu.add_argument("--max-ngram-order", type=int, default=4, metavar="N", help="BLEU's n-gram order (default: 4)")
+
+    chrf = p.add_argument_group("chrF and chrF++ (as sacreBLEU)")
+    chrf.add_argument("-cc", "--chrf-char-order", type=int, default=ChrfConfig.char_order, metavar="N", help="character n-gram order (default: 6)")
+    chrf.add_argument(
+        "-cw", "--chrf-word-order", type=int, default=ChrfConfig.word_order, metavar="N", help="word n-gram order; 2 is chrF++ (default: 0)"
+    )
+    chrf.add_argument("--chrf-beta", type=int, default=ChrfConfig.beta, metavar="N", help="weight of recall over precision (default: 2)")
+    chrf.add_argument("--chrf-whitespace", action="store_true", help="include whitespace in character n-grams")
+    chrf.add_argument("--chrf-lowercase", action="store_true", help="lowercase chrF (case:lc)")
+    chrf.add_argument(
+        "--chrf-eps-smoothing", action="store_true", help="chrF++.py's epsilon smoothing instead of the effective order (eff:no)"
+    )
+
+    rouge = p.add_argument_group("ROUGE-1..9, ROUGE-L (as rouge-score)")
+    rouge.add_argument(
+        "--rouge-tokenizer",
+        choices=list(ROUGE_TOKENIZERS),
+        default="rouge-score",
+        help="rouge-score's own (default; drops non-ASCII letters) or unicode (keeps every script)",
+    )
+    rouge.add_argument("--stem", action="store_true", help="Porter-stem ROUGE tokens, as rouge-score's use_stemmer")
+
+    ter = p.add_argument_group("TER (as sacreBLEU)")
+    ter.add_argument("--ter-case-sensitive", action="store_true", help="keep case (TER lowercases by default)")
+    ter.add_argument("--ter-asian-support", action="store_true", help="split CJK characters (with --ter-normalized) and drop CJK punctuation (with --ter-no-punct)")
+    ter.add_argument("--ter-no-punct", action="store_true", help="remove punctuation")
+    ter.add_argument("--ter-normalized", action="store_true", help="Tercom's normalisation: entities decoded, punctuation split off")
+
+    lm = p.add_argument_group("perplexity (ppl) under a KenLM language model; needs the fluency extra")
+    lm.add_argument("--lm", metavar="PATH", help="the KenLM model (ARPA or KenLM binary) that --metrics ppl scores with")
+    lm.add_argument(
+        "--lm-tokenize",
+        choices=list(BLEU_TOKENIZERS),
+        default=FluencyConfig.tokenize,
+        metavar="NAME",
+        help="how the hypothesis is tokenized before the model scores it: none splits at whitespace, for text "
+        f"tokenized as the model's training text was (default); or {', '.join(t for t in BLEU_TOKENIZERS if t != 'none')}",
+    )
+    lm.add_argument(
+        "--lm-outlier-z",
+        type=finite,
+        default=FluencyConfig.outlier_z,
+        metavar="X",
+        help="a segment whose log perplexity has a modified z-score above X in its document is an "
+        f"lm.unlikely finding (default: {FluencyConfig.outlier_z})",
+    )
+
+    wer = p.add_argument_group("WER and CER (as jiwer)")
+    wer.add_argument(
+        "--wer-transform",
+        choices=WER_TRANSFORMS,
+        default="default",
+        help="jiwer's default transform, or the same after lowercasing",
+    )
+    return p
+
+
+def api_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The API's options from the parsed arguments (the same names)."""
+    return {name: getattr(args, name) for name in DEFAULTS if hasattr(args, name)}
+
+
+def jobs(args: argparse.Namespace) -> int:
+    """Scoring processes: ``-j``, or one per available CPU."""
+    return args.jobs or available_cpus()

@@ -1,0 +1,113 @@
+"""Scores as the text commands print them: sacreBLEU's score lines, the other metrics' in the
+same manner, each with its signature, and the notes on known traps."""
+
+from __future__ import annotations
+
+import regex
+
+from ..api.evaluation import Perplexity
+from ..core import ChrfScore, ErrorCounts, RougeScore, rates
+from ..core.bleu import BleuScore
+from .documents import Run
+
+
+def format_bleu(b: BleuScore) -> str:
+    """sacreBLEU's own score line."""
+    precisions = "/".join(f"{p:.1f}" for p in b.precisions)
+    ratio = b.sys_len / b.ref_len if b.ref_len else 0
+    return (
+        f"BLEU = {b.score:.2f} {precisions} (BP = {b.bp:.3f} ratio = {ratio:.3f} "
+        f"hyp_len = {b.sys_len:d} ref_len = {b.ref_len:d})"
+    )
+
+
+def format_chrf(c: ChrfScore) -> str:
+    """sacreBLEU's score line: ``chrF2 = 58.66``, ``chrF2++ = 56.24``."""
+    return f"{c.name} = {c.score:.2f}"
+
+
+def rouge_label(key: str) -> str:
+    """``ROUGE-L``, ``ROUGE-Lsum``, ``ROUGE-1`` for rougeL, rougeLsum, rouge1."""
+    return "ROUGE-" + key[5:]
+
+
+def format_rouge(label: str, r: RougeScore) -> str:
+    return f"{label} = {r.fmeasure:.4f} (P = {r.precision:.4f} R = {r.recall:.4f} F = {r.fmeasure:.4f})"
+
+
+def format_errors(label: str, c: ErrorCounts) -> str:
+    r = rates(c)
+    line = (
+        f"{label} = {r.wer:.4f} (H = {c.hits} S = {c.substitutions} D = {c.deletions} I = {c.insertions} "
+        f"MER = {r.mer:.4f} WIL = {r.wil:.4f})"
+    )
+    if c.ref_len == 0:
+        line += f"; the reference is empty, so {label} counts insertions as jiwer does"
+    return line
+
+
+def format_perplexity(p: Perplexity) -> str:
+    s = p.score
+    value = "n/a (no segments)" if s.perplexity is None else f"{s.perplexity:.2f}"
+    return f"PPL = {value} (log10 prob = {s.log10_prob:.2f} tokens = {s.tokens} OOV = {s.oov} model = {p.model})"
+
+
+def score_lines(ev: Run) -> list[str]:
+    """The readable summary: one line per metric, its signature indented under it."""
+    out = []
+    if ev.perplexity is not None:
+        out += [format_perplexity(ev.perplexity), f"  {ev.perplexity.signature()}"]
+    if ev.scores is None:
+        return [*out, f"segments: {ev.segments}"]
+    s, signatures = ev.scores, ev.scores.signatures
+    if s.bleu is not None:
+        out += [format_bleu(s.bleu), f"  {signatures['bleu']}"]
+    if s.chrf is not None:
+        out += [format_chrf(s.chrf), f"  {signatures['chrf']}"]
+    for key, value in (("rougeL", s.rouge_l), ("rougeLsum", s.rouge_lsum), *s.rouge_n.items()):
+        if value is not None:
+            out += [format_rouge(rouge_label(key), value), f"  {signatures[key]}"]
+    for key, label, value in (("wer", "WER", s.wer), ("cer", "CER", s.cer)):
+        if value is not None:
+            out += [format_errors(label, value), f"  {signatures[key]}"]
+    if s.ter is not None:
+        out += [f"TER = {s.ter.score:.2f} (edits = {s.ter.num_edits} ref_length = {s.ter.ref_length:g})", f"  {signatures['ter']}"]
+    out.append(f"segments: {s.segments}")
+    return out
+
+
+# Scripts written without spaces between words: whitespace tokenizers see whole clauses as one token.
+_UNSPACED_SCRIPT = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]")
+_SPACE_TOKENIZERS = ("13a", "intl", "none")
+
+
+def _mostly_unspaced(text: str) -> bool:
+    text = text[:100_000]  # enough to tell the script of a long file
+    visible = len(text) - sum(map(str.isspace, text))
+    return visible > 0 and len(_UNSPACED_SCRIPT.findall(text)) > visible / 3
+
+
+def notes(ev: Run) -> list[str]:
+    """Known traps (DESIGN §2) this run fell into, so they are never silent."""
+    if ev.corpus is None:
+        return []
+    s, config = ev.scores, ev.corpus.config
+    found = []
+    if s.dropped_segments and config.rouge.tokenizer_name == "rouge-score":
+        found.append(
+            f"note: rouge-score's tokenizer dropped non-ASCII letters in {s.dropped_segments} of {s.segments} "
+            "segments (as rouge-score does); --rouge-tokenizer unicode keeps them"
+        )
+    if s.bleu is not None or s.wer is not None:
+        if _mostly_unspaced(ev.documents[0].text):
+            if s.bleu is not None and config.bleu.tokenize in _SPACE_TOKENIZERS:
+                found.append(
+                    f"note: the hypothesis is mostly Chinese, Japanese or Korean, which BLEU's {config.bleu.tokenize} "
+                    "tokenizer leaves unsegmented; -l zh, -l ja or -l ko picks the tokenizer sacreBLEU would"
+                )
+            if s.wer is not None:
+                found.append(
+                    "note: WER splits words at spaces only, so unsegmented text counts whole phrases as words; "
+                    "CER (--metrics cer) is the usual measure there"
+                )
+    return found
