@@ -1,0 +1,214 @@
+"""The public API: its results equal the command line's JSON for the same texts, its options are
+the command line's and fail by name, and its statistics add up to the whole corpus's scores."""
+
+from __future__ import annotations
+
+import math
+import pickle
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import scorelens
+from scorelens.api import OptionError
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "samples"
+EVERY_METRIC = ["bleu", "chrf", "ter", "rougeL", "rougeLsum", "rouge1", "rouge2", "wer", "cer"]
+
+
+def lines(relative: str) -> list[str]:
+    return (SAMPLES / relative).read_text(encoding="utf-8").rstrip("\n").split("\n")
+
+
+HYP, REF, REF2, SYS2 = (lines(f"mt/news.{name}") for name in ("hyp.en", "ref.en", "ref2.en", "sys2.en"))
+
+OPTION_SETS = [
+    {},
+    {"tokenize": "intl", "lowercase": True, "smooth_method": "floor", "smooth_value": 0.2},
+    {"chrf_word_order": 2, "rouge_tokenizer": "unicode", "stem": True, "wer_transform": "lowercase"},
+    {"ter_normalized": True, "ter_case_sensitive": True, "max_ngram_order": 3, "segmentation": "paragraph"},
+]
+
+
+def cli_options(options: dict) -> list[str]:
+    out = []
+    for name, value in options.items():
+        flag = "--" + name.replace("_", "-")
+        if value is True:
+            out.append(flag)
+        else:
+            out += [flag, str(value)]
+    return out
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(o) or "defaults")
+def test_score_equals_the_command_lines_json(cli_json, options):
+    got = scorelens.score(HYP, [REF, REF2], metrics=EVERY_METRIC, **options).to_dict()
+    assert got == cli_json("score", HYP, [REF, REF2], "-m", ",".join(EVERY_METRIC), *cli_options(options))
+
+
+def test_sentence_scores_equal_the_command_lines_rows(cli_json):
+    got = [s.to_dict() for s in scorelens.sentence_scores(HYP, REF, metrics=EVERY_METRIC)]
+    assert got == cli_json("score", HYP, [REF], "-m", ",".join(EVERY_METRIC), "-sl")
+    assert len(got) == len(HYP)
+
+
+def test_perplexity_equals_the_command_line(cli_json):
+    arpa = str(SAMPLES / "lm" / "asr.arpa")
+    hyp = lines("lm/call.hyp.txt")
+    pytest.importorskip("kenlm", reason="perplexity needs the fluency extra (kenlm)")
+    got = scorelens.score(hyp, metrics=["ppl"], lm=arpa)
+    assert got.to_dict() == cli_json("score", hyp, [], "-m", "ppl", "--lm", arpa)
+    assert got.ppl.perplexity > 1 and got.bleu is None
+
+
+def test_compare_equals_the_command_line(cli_json):
+    got = scorelens.compare(HYP, [SYS2], [REF], metrics=["bleu", "chrf", "wer"], n=200, names=["hyp", "sys"])
+    expected = cli_json("compare", HYP, [REF], "-m", "bleu,chrf,wer", "--paired-n", "200", systems=[SYS2])
+    # the command line names systems by path
+    expected["baseline"], expected["systems"][0]["path"], expected["systems"][1]["path"] = "hyp", "hyp", "sys"
+    expected["segments"]["system"] = "sys"
+    assert got == expected
+
+
+def test_attributes_read_as_the_peers_do():
+    sacrebleu = pytest.importorskip("sacrebleu")
+    jiwer = pytest.importorskip("jiwer")
+    s = scorelens.score(HYP, [REF], metrics=["bleu", "rougeL", "wer"])
+    assert s.bleu.score == pytest.approx(sacrebleu.corpus_bleu(HYP, [REF]).score, abs=1e-9)
+    assert s.bleu.signature.startswith("nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:scorelens-")
+    words = jiwer.process_words(REF, HYP)
+    assert (s.wer.substitutions, s.wer.deletions, s.wer.insertions) == (words.substitutions, words.deletions, words.insertions)
+    assert s.wer.wer == pytest.approx(words.wer, abs=1e-12)
+    assert 0 < s.rougeL.fmeasure < 1 and s.segments == len(HYP)
+    assert s.chrf is None and "chrf" not in s.to_dict()
+
+
+def test_references_as_one_list_or_as_streams():
+    one = scorelens.score(HYP, REF).to_dict()
+    assert one == scorelens.score(HYP, [REF]).to_dict()
+    assert scorelens.score(HYP, [REF, REF2]).bleu.signature.startswith("nrefs:2|")
+
+
+def test_a_segment_with_newlines_is_summary_sentences_for_rouge_lsum():
+    rouge_scorer = pytest.importorskip("rouge_score.rouge_scorer")
+    hyps = ["the cat sat.\nit was happy.", "a dog ran\naway fast"]
+    refs = ["the cat sat down.\nit was very happy.", "a dog ran away\nfast"]
+    scorer = rouge_scorer.RougeScorer(["rougeLsum"])
+    expected = sum(scorer.score(r, h)["rougeLsum"].fmeasure for h, r in zip(hyps, refs)) / 2
+    assert scorelens.score(hyps, refs, metrics=["rougeLsum"]).rougeLsum.fmeasure == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("call", "option"),
+    [
+        (lambda: scorelens.score(HYP, REF, tokenize="13b"), "tokenize"),
+        (lambda: scorelens.score(HYP, REF, max_ngram_order=0), "max_ngram_order"),
+        (lambda: scorelens.score(HYP, REF, chrf_word_order=12, metrics="chrf"), "chrf_word_order"),
+        (lambda: scorelens.score(HYP, REF, chrf_beta=-1, metrics="chrf"), "chrf_beta"),
+        (lambda: scorelens.score(HYP, REF, rouge_tokenizer="nltk"), "rouge_tokenizer"),
+        (lambda: scorelens.score(HYP, REF, smooth_method="expo"), "smooth_method"),
+        (lambda: scorelens.score(HYP, REF, segmentation="sentence"), "segmentation"),
+        (lambda: scorelens.score(HYP, REF, wer_transform="upper"), "wer_transform"),
+        (lambda: scorelens.score(HYP, REF, lowercase="yes"), "lowercase"),
+        (lambda: scorelens.score(HYP, REF, max_ngram_order=True), "max_ngram_order"),
+        (lambda: scorelens.score(HYP, REF, tokenise="13a"), "tokenise"),
+        (lambda: scorelens.score(HYP, REF, metrics=["bleu", "meteor"]), "metrics"),
+        (lambda: scorelens.score(HYP, REF, metrics="ppl"), "lm"),
+        (lambda: scorelens.score(HYP, REF, jobs=0), "jobs"),
+        (lambda: scorelens.score(HYP, "a reference"), "references"),
+        (lambda: scorelens.score("a hypothesis", REF), "hypotheses"),
+        (lambda: scorelens.score(HYP, []), "references"),
+        (lambda: scorelens.score([1, 2], REF[:2]), "hypotheses"),
+        (lambda: scorelens.compare(HYP, [SYS2], REF, metrics="bleu,ppl"), "metrics"),
+        (lambda: scorelens.compare(HYP, [SYS2], REF, test="t"), "test"),
+    ],
+)
+def test_a_bad_option_is_one_value_error_naming_it(call, option):
+    with pytest.raises(OptionError) as caught:
+        call()
+    assert isinstance(caught.value, ValueError)
+    assert caught.value.option == option and str(caught.value).startswith(f"{option}: ")
+
+
+def test_texts_that_do_not_line_up_are_refused():
+    with pytest.raises(ValueError, match=r"hypotheses have 3 segments, references\[1\] has 2"):
+        scorelens.score(["a", "b", "c"], [["a", "b", "c"], ["a", "b"]])
+
+
+# -- statistics ---------------------------------------------------------------------------
+
+WORDS = st.sampled_from("the cat sat on a mat dog ran , . Über 猫 naïve".split())
+SEGMENT = st.lists(WORDS, max_size=12).map(" ".join)
+
+
+def _equal(got: dict, expected: dict) -> None:
+    assert got.keys() == expected.keys()
+    for key, value in expected.items():
+        if isinstance(value, dict):
+            _equal(got[key], value)
+        elif isinstance(value, float):
+            assert math.isclose(got[key], value, rel_tol=1e-9, abs_tol=1e-12), key
+        else:
+            assert got[key] == value, key
+
+
+@settings(max_examples=40, deadline=None)
+@given(pairs=st.lists(st.tuples(SEGMENT, SEGMENT, SEGMENT), min_size=1, max_size=12), cuts=st.lists(st.integers(0, 12), max_size=3))
+def test_statistics_of_parts_add_up_to_the_whole(pairs, cuts):
+    hyps, refs, refs2 = (list(side) for side in zip(*pairs))
+    bounds = sorted({0, len(pairs), *(min(c, len(pairs)) for c in cuts)})
+    parts = [
+        scorelens.statistics(hyps[a:b], [refs[a:b], refs2[a:b]], metrics=EVERY_METRIC, chrf_word_order=2)
+        for a, b in zip(bounds, bounds[1:])
+    ]
+    whole = scorelens.score(hyps, [refs, refs2], metrics=EVERY_METRIC, chrf_word_order=2).to_dict()
+    _equal(sum(parts).scores().to_dict(), whole)
+    _equal(pickle.loads(pickle.dumps(parts[0] + parts[-1])).scores().to_dict(), (parts[0] + parts[-1]).scores().to_dict())
+
+
+def test_statistics_are_small_and_hold_no_texts():
+    long = [" ".join(["word"] * 200)] * 50
+    stats = scorelens.statistics(long, long, metrics=EVERY_METRIC)
+    assert len(pickle.dumps(stats)) < 2_000
+    assert "word" not in repr(stats.sums)
+
+
+def test_perplexity_statistics_add_exactly():
+    pytest.importorskip("kenlm", reason="perplexity needs the fluency extra (kenlm)")
+    arpa = str(SAMPLES / "lm" / "asr.arpa")
+    hyp = lines("lm/call.hyp.txt")
+    half = len(hyp) // 2
+    parts = [scorelens.statistics(part, metrics=["ppl"], lm=arpa) for part in (hyp[:half], hyp[half:])]
+    assert sum(parts).scores().to_dict() == scorelens.score(hyp, metrics=["ppl"], lm=arpa).to_dict()
+
+
+def test_statistics_of_other_options_do_not_add():
+    a = scorelens.statistics(HYP, REF, metrics="bleu")
+    with pytest.raises(ValueError, match="do not add"):
+        a + scorelens.statistics(HYP, REF, metrics="bleu", lowercase=True)
+    with pytest.raises(ValueError, match="do not add"):
+        a + scorelens.statistics(HYP, [REF, REF2], metrics="bleu")
+
+
+# -- Corpus ---------------------------------------------------------------------------------
+
+
+def test_corpus_edits_equal_a_fresh_score():
+    corpus = scorelens.Corpus(HYP, [REF, REF2], metrics=EVERY_METRIC)
+    assert corpus.scores().to_dict() == scorelens.score(HYP, [REF, REF2], metrics=EVERY_METRIC).to_dict()
+    edited = list(HYP)
+    edited[3] = REF[3]
+    edited[0] = "an edit of the first line"
+    corpus.edit(3, REF[3])
+    corpus.edit(0, "an edit of the first line")
+    _equal(corpus.scores().to_dict(), scorelens.score(edited, [REF, REF2], metrics=EVERY_METRIC).to_dict())
+    assert corpus.segment_scores(3).to_dict() == scorelens.sentence_scores(edited, [REF, REF2], metrics=EVERY_METRIC)[3].to_dict()
+    assert corpus.text(0) == "an edit of the first line"
+    assert all(f.side != 0 or f.code != "wer.substitution" for f in corpus.findings(3))
+    assert any(f.code == "wer.substitution" and f.side == 0 for f in corpus.findings(0))
+    with pytest.raises(IndexError):
+        corpus.edit(len(HYP), "past the end")
