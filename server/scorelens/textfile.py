@@ -55,8 +55,13 @@ def too_large(name: str, max_bytes: int, limit: str = "") -> TooLarge:
     return TooLarge(f"{name}: larger than the limit of {max_bytes:,} bytes" + (f" ({limit})" if limit else ""))
 
 
-def read_bytes(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES, limit: str = "") -> bytes:
-    """A regular file's bytes, at most ``max_bytes`` of them; ``limit`` names the setting that sets it."""
+def read_bytes(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES, limit: str = "", streams: bool = False) -> bytes:
+    """A regular file's bytes, at most ``max_bytes`` of them; ``limit`` names the setting that sets it.
+
+    With ``streams``, a pipe, a terminal or a device is read too, to its end or one byte past the
+    limit: a path the user names (``<(cmd)``, ``/dev/stdin``) is read as every Unix tool reads it;
+    a file found in a workspace is never waited on.
+    """
     try:
         fd = os.open(path, _OPEN_FLAGS)
     except FileNotFoundError:
@@ -70,7 +75,13 @@ def read_bytes(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES, limit: str 
         if stat.S_ISDIR(st.st_mode):
             raise UnreadableText(f"{path}: is a directory, not a file")
         if not stat.S_ISREG(st.st_mode):
-            raise UnreadableText(f"{path}: not a regular file (a FIFO, device or socket); only files are scored")
+            if not streams:
+                raise UnreadableText(f"{path}: not a regular file (a FIFO, device or socket); only files are scored")
+            os.set_blocking(fd, True)
+            data = _read_stream(fd, max_bytes)
+            if len(data) > max_bytes:
+                raise too_large(str(path), max_bytes, limit)
+            return data
         if st.st_size > max_bytes:
             raise too_large(str(path), max_bytes, limit)
         os.set_blocking(fd, True)
@@ -90,5 +101,17 @@ def read_bytes(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES, limit: str 
     return data
 
 
-def read_text(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES, limit: str = "") -> str:
-    return decode(str(path), read_bytes(path, max_bytes, limit))
+def _read_stream(fd: int, max_bytes: int) -> bytes:
+    """Up to ``max_bytes + 1`` bytes of a pipe or device, in the pieces it gives."""
+    chunks, size = [], 0
+    while size <= max_bytes:
+        chunk = os.read(fd, min(1 << 20, max_bytes + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def read_text(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES, limit: str = "", streams: bool = False) -> str:
+    return decode(str(path), read_bytes(path, max_bytes, limit, streams))

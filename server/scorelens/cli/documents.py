@@ -44,7 +44,7 @@ def read_document(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Document:
         if path == STDIN:
             text = decode(STDIN_NAME, _read_stdin(max_bytes))
             return Document(STDIN_NAME, text, sacrebleu_lines(text, universal_newlines=True))
-        text = read_text(path, max_bytes, "--max-file-bytes")
+        text = read_text(path, max_bytes, "--max-file-bytes", streams=True)
         return Document(path, text, sacrebleu_lines(text))
     except UnreadableText as exc:
         raise CliError(str(exc)) from None
@@ -72,6 +72,11 @@ def found_references(hypothesis: str) -> list[str]:
 
 def read_documents(args: argparse.Namespace) -> list[Document]:
     """The hypothesis, then its references (none when only perplexity is asked for)."""
+    if args.hypothesis is None:
+        # as sacreBLEU: no hypothesis named, it is piped in; a terminal would wait for typing instead
+        if sys.stdin is None or sys.stdin.isatty():
+            raise CliError("no hypothesis: name the file (HYP), or pipe it into standard input")
+        args.hypothesis = STDIN
     if args.metrics == [PPL]:
         return [read_document(args.hypothesis, args.max_file_bytes)]
     if args.hypothesis == STDIN and not args.references:

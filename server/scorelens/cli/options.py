@@ -84,7 +84,12 @@ def scoring_options(hypothesis: bool = True) -> argparse.ArgumentParser:
     BLEU's are named as sacreBLEU's CLI names them."""
     p = argparse.ArgumentParser(add_help=False)
     if hypothesis:
-        p.add_argument("hypothesis", metavar="HYP", help="hypothesis file, or - to read standard input")
+        p.add_argument(
+            "hypothesis",
+            metavar="HYP",
+            nargs="?",
+            help="hypothesis file, or - to read standard input (read from it too when HYP is left out and it is not a terminal)",
+        )
     p.add_argument(
         "-r",
         "--reference",
