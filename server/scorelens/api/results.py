@@ -42,6 +42,11 @@ class Chrf(_Figures):
     beta: int
     signature: str | None = None
 
+    @property
+    def name(self) -> str:
+        """sacreBLEU's name: ``chrF2``, ``chrF2++`` (one ``+`` per word order)."""
+        return f"chrF{self.beta}" + "+" * self.word_order
+
 
 @dataclass(frozen=True)
 class Ter(_Figures):
@@ -77,6 +82,10 @@ class Wer(_Figures):
     wil: float
     signature: str | None = None
 
+    @property
+    def rate(self) -> float:
+        return self.wer
+
 
 @dataclass(frozen=True)
 class Cer(_Figures):
@@ -90,6 +99,10 @@ class Cer(_Figures):
     mer: float
     wil: float
     signature: str | None = None
+
+    @property
+    def rate(self) -> float:
+        return self.cer
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from ..textfile import BOM, BOM_NOTE
 from .documents import Run, evaluation
 from .errors import EXIT_OK, EXIT_THRESHOLD, CliError
 from .options import finite
-from .scores_text import notes, score_lines
+from .scores_text import notes, summary_lines
 
 BYTE_ORDER_MARK = "pairing.byte-order-mark"
 
@@ -264,7 +264,7 @@ class CheckReport:
         if self.omitted:
             out.append(f"... {self.omitted} more findings not shown (--max-findings)")
         out += ["", f"{len(self.findings) + self.omitted} findings"]
-        out += score_lines(self.evaluation) + notes(self.evaluation)
+        out += summary_lines(self.evaluation) + notes(self.evaluation)
         out += [("PASS: " if v.passed else "FAIL: ") + v.describe() for v in self.verdicts]
         return out
 
@@ -272,7 +272,7 @@ class CheckReport:
         out = [self._annotation(f) for f in self.findings]
         if self.omitted:
             out.append(f"::notice title=scorelens::{self.omitted} more findings not shown (--max-findings)")
-        out += score_lines(self.evaluation)  # plain lines land in the job log
+        out += summary_lines(self.evaluation)  # plain lines land in the job log
         out += [f"::warning title=scorelens::{_github_escape(n)}" for n in notes(self.evaluation)]
         for v in self.verdicts:
             if v.passed:

@@ -8,8 +8,8 @@ import sys
 
 from .documents import Run, evaluation
 from .errors import EXIT_OK
-from ..core import rates
-from .scores_text import format_chrf, notes, rouge_label, score_lines
+from ..api.results import Scores
+from .scores_text import format_chrf, notes, rouge_label, summary_lines
 
 
 def add_parser(commands, shared: argparse.ArgumentParser) -> None:
@@ -41,7 +41,7 @@ def run_score(args: argparse.Namespace) -> int:
         for note in notes(ev):
             print(note, file=sys.stderr)  # stdout stays one JSON object
     else:
-        print("\n".join(score_lines(ev) + notes(ev)))
+        print("\n".join(summary_lines(ev) + notes(ev)))
     return EXIT_OK
 
 
@@ -55,25 +55,22 @@ def run_sentence_level(ev: Run, as_json: bool) -> None:
 
 
 def segment_row(ev: Run, segment: int) -> str:
-    """One segment's scores on one line: where it starts in the hypothesis, then each metric."""
+    """One segment's scores on one line: where it starts in the hypothesis, then each metric in
+    the order of the corpus summary."""
     cells = [f"{ev.documents[0].path}:{ev.first_line(segment) + 1}"]
-    if ev.perplexity is not None:
-        cells.append(f"PPL = {ev.perplexity.fluency[segment].perplexity:.2f}")
-    if ev.corpus is None:
-        return "\t".join(cells)
-    s = ev.corpus.segment_scores(segment)
-    if s.bleu is not None:
-        cells.append(f"BLEU = {s.bleu.score:.2f}")
-    if s.chrf is not None:
-        cells.append(format_chrf(s.chrf))
-    for key, value in (("rougeL", s.rouge_l), ("rougeLsum", s.rouge_lsum), *s.rouge_n.items()):
-        if value is not None:
+    s = ev.segment_results(segment)
+    for key in Scores.KEYS:
+        value = getattr(s, key)
+        if value is None:
+            continue
+        if key == "ppl":
+            cells.append(f"PPL = {value.perplexity:.2f}")
+        elif key in ("bleu", "ter"):
+            cells.append(f"{key.upper()} = {value.score:.2f}")
+        elif key == "chrf":
+            cells.append(format_chrf(value))
+        elif key in ("wer", "cer"):
+            cells.append(f"{key.upper()} = {value.rate:.4f}")
+        else:
             cells.append(f"{rouge_label(key)} = {value.fmeasure:.4f}")
-    for label, value in (("WER", s.wer), ("CER", s.cer)):
-        if value is not None:
-            cells.append(f"{label} = {rates(value).wer:.4f}")
-    if s.ter is not None:
-        cells.append(f"TER = {s.ter.score:.2f}")
     return "\t".join(cells)
-
-

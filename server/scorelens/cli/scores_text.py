@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import regex
 
-from ..api.evaluation import Perplexity
-from ..core import ChrfScore, ErrorCounts, RougeScore, rates
-from ..core.bleu import BleuScore
+from ..api.results import Bleu, Cer, Chrf, Perplexity, Rouge, Scores, Ter, Wer
 from .documents import Run
 
 
-def format_bleu(b: BleuScore) -> str:
+def format_bleu(b: Bleu) -> str:
     """sacreBLEU's own score line."""
     precisions = "/".join(f"{p:.1f}" for p in b.precisions)
     ratio = b.sys_len / b.ref_len if b.ref_len else 0
@@ -21,7 +19,7 @@ def format_bleu(b: BleuScore) -> str:
     )
 
 
-def format_chrf(c: ChrfScore) -> str:
+def format_chrf(c: Chrf) -> str:
     """sacreBLEU's score line: ``chrF2 = 58.66``, ``chrF2++ = 56.24``."""
     return f"{c.name} = {c.score:.2f}"
 
@@ -31,49 +29,51 @@ def rouge_label(key: str) -> str:
     return "ROUGE-" + key[5:]
 
 
-def format_rouge(label: str, r: RougeScore) -> str:
+def format_rouge(label: str, r: Rouge) -> str:
     return f"{label} = {r.fmeasure:.4f} (P = {r.precision:.4f} R = {r.recall:.4f} F = {r.fmeasure:.4f})"
 
 
-def format_errors(label: str, c: ErrorCounts) -> str:
-    r = rates(c)
+def format_errors(label: str, c: Wer | Cer) -> str:
     line = (
-        f"{label} = {r.wer:.4f} (H = {c.hits} S = {c.substitutions} D = {c.deletions} I = {c.insertions} "
-        f"MER = {r.mer:.4f} WIL = {r.wil:.4f})"
+        f"{label} = {c.rate:.4f} (H = {c.hits} S = {c.substitutions} D = {c.deletions} I = {c.insertions} "
+        f"MER = {c.mer:.4f} WIL = {c.wil:.4f})"
     )
-    if c.ref_len == 0:
+    if c.hits + c.substitutions + c.deletions == 0:
         line += f"; the reference is empty, so {label} counts insertions as jiwer does"
     return line
 
 
+def format_ter(t: Ter) -> str:
+    return f"TER = {t.score:.2f} (edits = {t.num_edits} ref_length = {t.ref_length:g})"
+
+
 def format_perplexity(p: Perplexity) -> str:
-    s = p.score
-    value = "n/a (no segments)" if s.perplexity is None else f"{s.perplexity:.2f}"
-    return f"PPL = {value} (log10 prob = {s.log10_prob:.2f} tokens = {s.tokens} OOV = {s.oov} model = {p.model})"
+    value = "n/a (no segments)" if p.perplexity is None else f"{p.perplexity:.2f}"
+    return f"PPL = {value} (log10 prob = {p.log10_prob:.2f} tokens = {p.tokens} OOV = {p.oov} model = {p.model})"
 
 
-def score_lines(ev: Run) -> list[str]:
-    """The readable summary: one line per metric, its signature indented under it."""
+_FORMATS = {"bleu": format_bleu, "chrf": format_chrf, "ter": format_ter, "ppl": format_perplexity}
+
+
+def score_lines(scores: Scores, ppl_signature: str | None = None) -> list[str]:
+    """The readable summary: one line per metric, its signature indented under it (the language
+    model's signature, not part of the JSON, is given apart)."""
     out = []
-    if ev.perplexity is not None:
-        out += [format_perplexity(ev.perplexity), f"  {ev.perplexity.signature()}"]
-    if ev.scores is None:
-        return [*out, f"segments: {ev.segments}"]
-    s, signatures = ev.scores, ev.scores.signatures
-    if s.bleu is not None:
-        out += [format_bleu(s.bleu), f"  {signatures['bleu']}"]
-    if s.chrf is not None:
-        out += [format_chrf(s.chrf), f"  {signatures['chrf']}"]
-    for key, value in (("rougeL", s.rouge_l), ("rougeLsum", s.rouge_lsum), *s.rouge_n.items()):
-        if value is not None:
-            out += [format_rouge(rouge_label(key), value), f"  {signatures[key]}"]
-    for key, label, value in (("wer", "WER", s.wer), ("cer", "CER", s.cer)):
-        if value is not None:
-            out += [format_errors(label, value), f"  {signatures[key]}"]
-    if s.ter is not None:
-        out += [f"TER = {s.ter.score:.2f} (edits = {s.ter.num_edits} ref_length = {s.ter.ref_length:g})", f"  {signatures['ter']}"]
-    out.append(f"segments: {s.segments}")
+    for key, value in scores.metrics().items():
+        if key in _FORMATS:
+            line = _FORMATS[key](value)
+        elif key in ("wer", "cer"):
+            line = format_errors(key.upper(), value)
+        else:
+            line = format_rouge(rouge_label(key), value)
+        out += [line, f"  {ppl_signature if key == 'ppl' else value.signature}"]
+    out.append(f"segments: {scores.segments}")
     return out
+
+
+def summary_lines(ev: Run) -> list[str]:
+    """:func:`score_lines` of a run."""
+    return score_lines(ev.results(), ev.perplexity.signature() if ev.perplexity is not None else None)
 
 
 # Scripts written without spaces between words: whitespace tokenizers see whole clauses as one token.
