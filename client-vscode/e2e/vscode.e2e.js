@@ -24,7 +24,7 @@ const log = (...args) => console.log(new Date().toISOString().slice(11, 19), ...
 const results = [];
 /** With E2E_TRACE set, where the profiled steps' trace and profile go (see perf.js's profiled). */
 const traced = (name) => (process.env.E2E_TRACE ? path.join(artifacts, name) : undefined);
-/** Measured durations (ms), written to figures.json: the README quotes the bigfile scenario's. */
+/** Measured durations (ms), written to figures.json; bigfile's are in docs/performance-history.md. */
 const figures = {};
 let shot = 0;
 
@@ -700,7 +700,7 @@ async function openHypothesis(page, vs, hyp = HYP, folderName = 'mt', { large = 
 
 /**
  * A generated 100,000-line pair (e2e/bigfile.py, ~30 % of the words changed): opening it, the
- * middle of it (Ctrl+G) and typing there, timed. The figures go to figures.json and the README.
+ * middle of it (Ctrl+G) and typing there, timed. The figures go to figures.json.
  */
 async function bigfile(page, vs) {
   const BIG = 'big.hyp.en';

@@ -2,7 +2,7 @@
 // changed word commonly carries two or three on the same range (BLEU unmatched, ROUGE-L outside
 // the LCS, a WER substitution). VS Code makes each a marker, a decoration and a squiggle painted
 // over the others; on a 100,000-line pair, painting was half of the workbench's long tasks over
-// 100 ms while typing (README, Big files in VS Code). No `vscode` import: the unit tests load this.
+// 100 ms while typing (docs/performance.md). No `vscode` import: the unit tests load this.
 
 /** The codes of findings on words, the ones merged; notes about the pairing or the whole document stay apart. */
 const WORD_FINDINGS: ReadonlySet<string> = new Set([

@@ -1,6 +1,6 @@
-// The settings table of the repository README's "VS Code" section, made from package.json's
+// The settings table of the repository's docs/settings.md, made from package.json's
 // contributes.configuration: one row per scorelens.* setting with its type, default and description.
-// test/readmeSettings.test.ts checks the README against it (and rewrites it on request).
+// test/settingsDoc.test.ts checks docs/settings.md against it (and rewrites it on request).
 
 export interface SettingSchema {
   type?: string | string[];
@@ -14,7 +14,7 @@ export interface SettingSchema {
   markdownDescription?: string;
 }
 
-export const TABLE_BEGIN = '<!-- settings table: generated from client-vscode/package.json, checked by client-vscode/test/readmeSettings.test.ts -->';
+export const TABLE_BEGIN = '<!-- settings table: generated from client-vscode/package.json, checked by client-vscode/test/settingsDoc.test.ts -->';
 export const TABLE_END = '<!-- end of settings table -->';
 
 const code = (value: unknown) => `\`${typeof value === 'string' ? value : JSON.stringify(value)}\``;
@@ -48,17 +48,17 @@ export function settingsTable(properties: Record<string, SettingSchema>): string
 }
 
 /** The text between the markers, or undefined when they are missing. */
-export function tableIn(readme: string): string | undefined {
-  const begin = readme.indexOf(TABLE_BEGIN);
-  const end = readme.indexOf(TABLE_END);
+export function tableIn(doc: string): string | undefined {
+  const begin = doc.indexOf(TABLE_BEGIN);
+  const end = doc.indexOf(TABLE_END);
   if (begin < 0 || end < begin) return undefined;
-  return readme.slice(begin + TABLE_BEGIN.length, end).trim();
+  return doc.slice(begin + TABLE_BEGIN.length, end).trim();
 }
 
-/** `readme` with the table between the markers replaced. */
-export function withTable(readme: string, table: string): string {
-  const begin = readme.indexOf(TABLE_BEGIN);
-  const end = readme.indexOf(TABLE_END);
-  if (begin < 0 || end < begin) throw new Error('the README has no settings table markers');
-  return `${readme.slice(0, begin + TABLE_BEGIN.length)}\n${table}\n${readme.slice(end)}`;
+/** `doc` with the table between the markers replaced. */
+export function withTable(doc: string, table: string): string {
+  const begin = doc.indexOf(TABLE_BEGIN);
+  const end = doc.indexOf(TABLE_END);
+  if (begin < 0 || end < begin) throw new Error('docs/settings.md has no settings table markers');
+  return `${doc.slice(0, begin + TABLE_BEGIN.length)}\n${table}\n${doc.slice(end)}`;
 }

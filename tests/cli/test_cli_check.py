@@ -284,7 +284,7 @@ def test_max_findings_is_never_silent(run, asr_pair):
 
 @pytest.mark.parametrize("command", ["score", "check"])
 def test_files_that_do_not_line_up_are_refused_alike(run, tmp_path, command):
-    """One rule (README): score and check both stop with exit 2 and the same one-line message."""
+    """One rule (docs/cli.md): score and check both stop with exit 2 and the same one-line message."""
     hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
     hyp.write_text("a b c\nd e f\ng h i\n", encoding="utf-8")
     ref.write_text("a b c\nd x f\n", encoding="utf-8")

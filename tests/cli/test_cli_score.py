@@ -397,7 +397,7 @@ def test_unsegmented_script_notes(run):
 
 
 def test_every_signature_is_written_the_same_way(run):
-    """One format for every metric (README): sacreBLEU's key:value|..., ending in ScoreLens's version."""
+    """One format for every metric (docs/cli.md): sacreBLEU's key:value|..., then ScoreLens's version."""
     out = json.loads(run("score", MT_HYP, *refs_args(MT_REFS), "--metrics", "bleu,rougeL,rougeLsum,wer,cer", "--json").out)
     signatures = {key: out[key]["signature"] for key in ("bleu", "rougeL", "rougeLsum", "wer", "cer")}
     for key, signature in signatures.items():

@@ -1,5 +1,5 @@
-"""Real editors driven headless, each loading exactly the README's configuration for it (helpers
-and the ``installed`` fixture, in a uniquely named module the tests import from).
+"""Real editors driven headless, each loading exactly the configuration docs/editors.md gives for
+it (helpers and the ``installed`` fixture, in a uniquely named module the tests import from).
 
 Every editor gets the same small pair, whose first line has an emoji (two UTF-16 units, four
 UTF-8 bytes) and a CJK word (one unit, three bytes) before its first finding, so a column
@@ -24,8 +24,8 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-README = ROOT / "README.md"
-BIN = Path(sys.executable).parent  # `scorelens` as the README's configurations start it: from PATH
+EDITORS_DOC = ROOT / "docs" / "editors.md"
+BIN = Path(sys.executable).parent  # `scorelens` as docs/editors.md's configurations start it: from PATH
 
 HYPOTHESIS = (
     "The mayor 😀 visited 東京 on Monday and spoke with the press.\n"
@@ -55,12 +55,12 @@ def first_finding() -> Finding:
     return Finding(len(before), len(before.encode("utf-16-le")) // 2, len(before.encode("utf-8")))
 
 
-def readme_block(language: str, first_line: str) -> str:
-    """The README's fenced ``language`` block whose first line contains ``first_line``."""
-    for block in re.findall(rf"```{language}\n(.*?)```", README.read_text(encoding="utf-8"), re.S):
+def doc_block(language: str, first_line: str) -> str:
+    """docs/editors.md's fenced ``language`` block whose first line contains ``first_line``."""
+    for block in re.findall(rf"```{language}\n(.*?)```", EDITORS_DOC.read_text(encoding="utf-8"), re.S):
         if first_line in block.splitlines()[0]:
             return block
-    raise AssertionError(f"README.md has no {language} block starting with {first_line!r}")
+    raise AssertionError(f"docs/editors.md has no {language} block starting with {first_line!r}")
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,5 @@
 ;;; emacs_drive.el --- run by test_emacs.py in `emacs -nw' under tmux  -*- lexical-binding: t -*-
-;; After the README's init.el, and the hypothesis visited: go through what a user does, waiting on
+;; After the documented init.el, and the hypothesis visited: go through what a user does, waiting on
 ;; conditions from timers (so Emacs is idle in between and eglot's idle timers send the changes),
 ;; then write what Emacs showed as JSON to $SCORELENS_RESULT and exit. A stage that fails is named
 ;; in `failed' and the next one still runs (each test reads its own stage). eglot starts on the
@@ -125,7 +125,7 @@
      (funcall done))))
 
 (defun scorelens-test--settings (done)
-  "WER only, as the README says: set the configuration and signal the server."
+  "WER only, as docs/editors.md says: set the configuration and signal the server."
   (setq-default eglot-workspace-configuration '(:scorelens (:debounceMs 100 :metrics ["wer"])))
   (eglot-signal-didChangeConfiguration (eglot-current-server))
   (scorelens-test--wait

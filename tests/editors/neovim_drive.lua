@@ -1,4 +1,4 @@
--- Run by test_neovim.py in a headless Neovim (0.7 and 0.11): load the README's configuration,
+-- Run by test_neovim.py in a headless Neovim (0.7 and 0.11): load docs/editors.md's configuration,
 -- open the hypothesis, and go through what a user does, waiting on conditions. Prints what the
 -- editor showed as JSON, then quits. A stage that fails is named in `failed` and the next one
 -- still runs (each test reads its own stage); without a client none can.

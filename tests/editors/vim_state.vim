@@ -1,4 +1,4 @@
-" Sourced by test_vim.py after the README's vimrc: every 200 ms, write what Vim holds for the
+" Sourced by test_vim.py after docs/editors.md's vimrc: every 200 ms, write what Vim holds for the
 " hypothesis (ALE's diagnostics, the text, ALE's preview window) as JSON to $SCORELENS_STATE.
 " The test types its commands in the terminal, as a user does, and reads this and the screen.
 let s:dumps = 0

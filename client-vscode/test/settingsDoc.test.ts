@@ -1,6 +1,6 @@
-// The repository README's settings table (section "VS Code") must say what package.json says: every
+// The settings table of the repository's docs/settings.md must say what package.json says: every
 // scorelens.* setting with its type, default and description. To rewrite the table after changing
-// package.json: SCORELENS_UPDATE_README=1 client-vscode/scripts/unit.sh
+// package.json: SCORELENS_UPDATE_DOCS=1 client-vscode/scripts/unit.sh
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -8,24 +8,24 @@ import { describe, it } from 'node:test';
 import { SettingSchema, settingsTable, tableIn, withTable } from './settingsTable';
 
 const extensionDir = path.resolve(__dirname, '..', '..');
-const readmePath = path.join(extensionDir, '..', 'README.md');
+const docPath = path.join(extensionDir, '..', 'docs', 'settings.md');
 const properties: Record<string, SettingSchema> = JSON.parse(fs.readFileSync(path.join(extensionDir, 'package.json'), 'utf8')).contributes
   .configuration.properties;
 
-describe('README settings table', { skip: !fs.existsSync(readmePath) && 'README.md not found next to client-vscode/' }, () => {
+describe('docs/settings.md settings table', { skip: !fs.existsSync(docPath) && 'docs/settings.md not found next to client-vscode/' }, () => {
   const expected = settingsTable(properties);
 
-  if (process.env.SCORELENS_UPDATE_README === '1') {
+  if (process.env.SCORELENS_UPDATE_DOCS === '1') {
     it('rewrites the table', () => {
-      fs.writeFileSync(readmePath, withTable(fs.readFileSync(readmePath, 'utf8'), expected));
+      fs.writeFileSync(docPath, withTable(fs.readFileSync(docPath, 'utf8'), expected));
     });
     return;
   }
 
-  const table = tableIn(fs.readFileSync(readmePath, 'utf8'));
+  const table = tableIn(fs.readFileSync(docPath, 'utf8'));
 
-  it('is in the README', () => {
-    assert.ok(table !== undefined, 'README.md has no settings table markers');
+  it('is in docs/settings.md', () => {
+    assert.ok(table !== undefined, 'docs/settings.md has no settings table markers');
   });
 
   it('has a row for every setting in package.json, and no other', () => {
@@ -33,7 +33,7 @@ describe('README settings table', { skip: !fs.existsSync(readmePath) && 'README.
     assert.deepEqual(names, Object.keys(properties).filter((n) => n.startsWith('scorelens.')));
   });
 
-  it('says what package.json says (SCORELENS_UPDATE_README=1 client-vscode/scripts/unit.sh rewrites it)', () => {
+  it('says what package.json says (SCORELENS_UPDATE_DOCS=1 client-vscode/scripts/unit.sh rewrites it)', () => {
     assert.equal(table, expected);
   });
 });
