@@ -362,6 +362,12 @@ def _bootstrap_scores(rng: np.random.Generator, systems: Sequence[_System], samp
     return [s.resampled(sums[:, k * width : (k + 1) * width]) for k, s in enumerate(systems)]
 
 
+def bootstrap_scores(corpus: Scored, metric: str, samples: int, seed: int | None = DEFAULT_SEED) -> np.ndarray:
+    """The scores of ``samples`` bootstrap resamples of one system, drawn and scored as
+    sacreBLEU's ``_bootstrap_resample`` (a ``corpus_score`` with ``n_bootstrap``) does."""
+    return _bootstrap_scores(np.random.default_rng(seed), [_System(corpus, [metric])], samples)[0][metric]
+
+
 def paired_test(
     systems: Sequence[Scored],
     metrics: Sequence[str],

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import statistics
 from typing import Any, Sequence
 
 from .... import __version__
@@ -68,10 +69,15 @@ class Score:
         return line
 
     def estimate_ci(self, scores: Sequence[Score]) -> None:
-        """Keep the mean and the 95 % half-interval of bootstrap ``scores`` (sacreBLEU's estimate)."""
-        import numpy as np
+        """Keep the mean and the 95 % half-interval of bootstrap ``scores`` (sacreBLEU's estimate:
+        the exact mean, in the scores' own type, and the 1/40th from each end)."""
+        self._estimate([s.score for s in scores])
 
-        self._mean, self._ci = significance.estimate_ci(np.array([s.score for s in scores]))
+    def _estimate(self, values: Sequence[float]) -> None:
+        ranked = sorted(values)
+        lower = len(ranked) // 40
+        self._ci = 0.5 * (ranked[len(ranked) - lower - 1] - ranked[lower])
+        self._mean = statistics.mean(ranked)
 
     def __repr__(self) -> str:
         return self.format()
@@ -186,8 +192,7 @@ class Metric:
         score = self._compute_score_from_stats(self._corpus_sums(corpus))
         if n_bootstrap > 1:
             seed = significance.seed_from(os.environ.get("SACREBLEU_SEED"))
-            found = significance.paired_test([corpus], [self._KEY], "bs", n_bootstrap, seed).results[0][self._KEY]
-            score._mean, score._ci = found.mean, found.ci
+            score._estimate(list(significance.bootstrap_scores(corpus, self._KEY, n_bootstrap, seed)))
             self.n_bootstrap = n_bootstrap
             self.seed = str(seed).lower()
         return score
