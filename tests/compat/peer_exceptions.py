@@ -9,7 +9,7 @@ from pathlib import Path
 FILE = Path(__file__).with_name("peer_exceptions.toml")
 CATEGORIES = {
     "download": "needs a download (test sets, NLTK models)",
-    "outside-scoring": "a feature around scoring, not scoring (file I/O, printed reports, text normalisation)",
+    "outside-scoring": "a feature around scoring, not scoring (reading and writing files)",
     "internal": "calls a private helper of the peer",
     "missing-data": "reads test data that neither the peer's source distribution nor ../shared/data has",
     "environment": "needs a pytest plugin the test environment does not install",

@@ -73,3 +73,34 @@ def test_errors_as_jiwer():
         with pytest.raises(ValueError):
             module.AlignmentChunk("equal", 2, 1, 0, 1)
     assert compat.AlignmentChunk("replace", 0, 1, 0, 1).type == "substitute"
+
+
+@examples(40)
+@given(corpus=line_corpus(max_lines=4, nrefs=1), width=st.sampled_from([None, 12, 30, 80]), top_k=st.sampled_from([None, 1, 2]))
+def test_printed_reports(corpus, width, top_k):
+    refs, hyps = pair_of(corpus)
+    for process in ("process_words", "process_characters"):
+        ours, theirs = getattr(compat, process)(refs, hyps), getattr(jiwer, process)(refs, hyps)
+        for measures in (False, True):
+            for skip in (False, True):
+                assert compat.visualize_alignment(ours, measures, skip, width) == jiwer.visualize_alignment(theirs, measures, skip, width)
+        assert compat.visualize_error_counts(ours, top_k=top_k) == jiwer.visualize_error_counts(theirs, top_k=top_k)
+        assert_same(compat.collect_error_counts(ours), jiwer.collect_error_counts(theirs))
+
+
+TRANSFORMS = [
+    ("ToLowerCase", ()), ("ToUpperCase", ()), ("Strip", ()), ("RemoveMultipleSpaces", ()), ("RemovePunctuation", ()),
+    ("RemoveWhiteSpace", ()), ("RemoveWhiteSpace", (True,)), ("RemoveEmptyStrings", ()), ("RemoveKaldiNonWords", ()),
+    ("ExpandCommonEnglishContractions", ()), ("ReduceToSingleSentence", ()), ("ReduceToSingleSentence", ("_",)),
+    ("ReduceToListOfListOfWords", ()), ("ReduceToListOfListOfChars", ()), ("RemoveSpecificWords", (["the", "a"],)),
+    ("SubstituteWords", ({"cat": "dog", "it's": "it is"},)), ("SubstituteRegexes", ({r"\d+": "N", "(a)t": r"\1"},)),
+]
+
+
+@examples(40)
+@given(sentences=sentences)
+def test_transforms(sentences):
+    for name, args in TRANSFORMS:
+        assert getattr(compat, name)(*args)(sentences) == getattr(jiwer, name)(*args)(sentences), name
+    for name in ("wer_default", "wer_contiguous", "wer_standardize", "wer_standardize_contiguous", "cer_default", "cer_contiguous"):
+        assert getattr(compat, name)(sentences) == getattr(jiwer, name)(sentences), name

@@ -6,33 +6,44 @@
     out.substitutions, out.alignments[0][0].type
 
 ``wer``, ``mer``, ``wil``, ``wip``, ``cer``, ``process_words``, ``process_characters``, their
-``WordOutput``, ``CharacterOutput`` and ``AlignmentChunk``, and the standard transformations
-(``wer_default``, ``wer_contiguous``, ``cer_default``, ``cer_contiguous``) take and give what
-jiwer's do, with equal numbers and alignments. jiwer's text-normalising transforms
-(``Compose``...) and its printed visualisations are not part of it.
+``WordOutput``, ``CharacterOutput`` and ``AlignmentChunk``, the transforms (``Compose``,
+``ToLowerCase``...) and standard transformations (``wer_default``...), and the printed reports
+(``visualize_alignment``, ``visualize_error_counts``) take and give what jiwer's do, with equal
+numbers, alignments and text.
 """
 
-from . import measures, process, transformations
+from . import alignment, measures, process, transformations, transforms
+from .alignment import collect_error_counts, visualize_alignment, visualize_error_counts
 from .measures import cer, mer, wer, wil, wip
 from .process import AlignmentChunk, CharacterOutput, WordOutput, process_characters, process_words
-from .transformations import cer_contiguous, cer_default, wer_contiguous, wer_default
+from .transformations import cer_contiguous, cer_default, wer_contiguous, wer_default, wer_standardize, wer_standardize_contiguous
+from .transforms import *  # noqa: F403 -- jiwer's top level has every transform
+from .transforms import __all__ as _transforms
 
 __all__ = [
+    *_transforms,
     "AlignmentChunk",
     "CharacterOutput",
     "WordOutput",
     "cer",
     "cer_contiguous",
     "cer_default",
+    "alignment",
+    "collect_error_counts",
     "measures",
     "mer",
     "process",
     "process_characters",
     "process_words",
     "transformations",
+    "transforms",
+    "visualize_alignment",
+    "visualize_error_counts",
     "wer",
     "wer_contiguous",
     "wer_default",
+    "wer_standardize",
+    "wer_standardize_contiguous",
     "wil",
     "wip",
 ]

@@ -1,11 +1,11 @@
-"""jiwer 4's standard transformations from sentences to lists of words (or characters), as
-ScoreLens's core reads them.
+"""jiwer 4's standard transformations from sentences to lists of words (or characters).
 
-``wer_default`` and ``cer_default`` are what jiwer applies unless told otherwise; the
-``_contiguous`` ones first join all sentences into one (for inputs whose sentence counts differ).
-jiwer's composable text transforms (``Compose``, ``RemovePunctuation``...) are not provided;
-any callable from a string or a list of strings to a list of lists of strings can be passed
-as a transform instead.
+``wer_default`` and ``cer_default`` are what jiwer applies unless told otherwise, and the
+``_contiguous`` ones first join all sentences into one (for inputs whose sentence counts differ):
+these four are ScoreLens's core tokenizations (the measures score through the core when both
+sides use a default). ``wer_standardize`` (lowercase, contractions written out, Kaldi's non-words
+removed) is a pipeline of :mod:`.transforms`. Any callable from a string or a list of strings to
+a list of lists of strings can be passed as a transform.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ...core.tokenizers import jiwer_words
+from . import transforms as tr
 
 Sentences = str | list[str]
 
@@ -55,4 +56,14 @@ wer_contiguous = Transformation("wer_contiguous", _words, contiguous=True)
 cer_default = Transformation("cer_default", _characters, contiguous=False)
 cer_contiguous = Transformation("cer_contiguous", _characters, contiguous=True)
 
-__all__ = ["cer_contiguous", "cer_default", "wer_contiguous", "wer_default"]
+
+def _standardize(contiguous: bool) -> tr.Compose:
+    steps = [tr.ToLowerCase(), tr.ExpandCommonEnglishContractions(), tr.RemoveKaldiNonWords(), tr.RemoveWhiteSpace(replace_by_space=True)]
+    steps += [tr.RemoveMultipleSpaces(), tr.Strip(), *([tr.ReduceToSingleSentence()] if contiguous else []), tr.ReduceToListOfListOfWords()]
+    return tr.Compose(steps)
+
+
+wer_standardize = _standardize(contiguous=False)
+wer_standardize_contiguous = _standardize(contiguous=True)
+
+__all__ = ["cer_contiguous", "cer_default", "wer_contiguous", "wer_default", "wer_standardize", "wer_standardize_contiguous"]
