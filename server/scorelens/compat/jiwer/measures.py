@@ -7,8 +7,9 @@ path: counts summed over segments, no alignment objects); with any other transfo
 
 from __future__ import annotations
 
-from ...core import Corpus, ScoringConfig
+from ...core import ScoringConfig
 from ...core.wer import ErrorCounts, ErrorRates
+from ..corpus import scored_corpus
 from .process import Transform, check_lengths, measures_of, process_characters, process_words
 from .transformations import Sentences, cer_default, wer_default
 
@@ -80,7 +81,4 @@ def _corpus_counts(reference: Sentences | None, hypothesis: Sentences | None, me
         if not (isinstance(texts, list) and all(isinstance(t, str) for t in texts)):
             raise ValueError(f"the {side} should be a string or a list of strings, not {texts!r}")
     check_lengths(refs, hyps)
-    # lists of lines ending with an empty one, as the core reads a file (an empty last sentence
-    # stays a segment)
-    corpus = Corpus([*hyps, ""], [[*refs, ""]], ScoringConfig(metrics=frozenset({metric})))
-    return ErrorCounts(*corpus.sums()[metric])
+    return ErrorCounts(*scored_corpus(hyps, [refs], ScoringConfig(metrics=frozenset({metric}))).sums()[metric])

@@ -17,6 +17,7 @@ from typing import Any, Sequence
 from .... import __version__
 from ....core import Corpus, ScoringConfig
 from ....core import significance
+from ...corpus import scored_corpus
 
 logger = logging.getLogger(__name__)
 
@@ -200,11 +201,7 @@ class Metric:
     def corpus(self, hypotheses: list[str], streams: list[list[str]]) -> Corpus:
         """The hypotheses and reference streams as a core corpus, scored (its statistics are what
         the paired tests resample)."""
-        # a list of lines ending with an empty one, as the core reads a file (an empty last
-        # hypothesis stays a segment)
-        corpus = Corpus([*hypotheses, ""], [[*s, ""] for s in streams], self._config())
-        corpus.refresh()
-        return corpus
+        return scored_corpus(hypotheses, streams, self._config())
 
     def _check_resampling(self, streams: Sequence[Sequence[str | None]]) -> None:
         """Raise for what the core's resampling (bootstrap, paired tests) does not score as
