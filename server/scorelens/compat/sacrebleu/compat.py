@@ -23,14 +23,7 @@ def corpus_bleu(
     use_effective_order: bool = False,
 ) -> BLEUScore:
     """Corpus BLEU, equal to ``sacrebleu.corpus_bleu`` with the same arguments."""
-    metric = BLEU(
-        lowercase=lowercase,
-        force=force,
-        tokenize=tokenize,
-        smooth_method=smooth_method,
-        smooth_value=smooth_value,
-        effective_order=use_effective_order,
-    )
+    metric = BLEU(lowercase, force, tokenize, smooth_method, smooth_value, effective_order=use_effective_order)
     return metric.corpus_score(hypotheses, references)
 
 
@@ -54,14 +47,7 @@ def sentence_bleu(
     use_effective_order: bool = True,
 ) -> BLEUScore:
     """BLEU of one hypothesis against its references, equal to ``sacrebleu.sentence_bleu``."""
-    metric = BLEU(
-        lowercase=lowercase,
-        tokenize=tokenize,
-        force=False,
-        smooth_method=smooth_method,
-        smooth_value=smooth_value,
-        effective_order=use_effective_order,
-    )
+    metric = BLEU(lowercase, False, tokenize, smooth_method, smooth_value, effective_order=use_effective_order)
     return metric.sentence_score(hypothesis, references)
 
 
@@ -75,8 +61,7 @@ def corpus_chrf(
     eps_smoothing: bool = False,
 ) -> CHRFScore:
     """Corpus chrF (chrF++ with ``word_order=2``), equal to ``sacrebleu.corpus_chrf``."""
-    metric = CHRF(char_order=char_order, word_order=word_order, beta=beta, whitespace=not remove_whitespace, eps_smoothing=eps_smoothing)
-    return metric.corpus_score(hypotheses, references)
+    return _chrf(char_order, word_order, beta, remove_whitespace, eps_smoothing).corpus_score(hypotheses, references)
 
 
 def sentence_chrf(
@@ -89,8 +74,11 @@ def sentence_chrf(
     eps_smoothing: bool = False,
 ) -> CHRFScore:
     """chrF of one hypothesis against its references, equal to ``sacrebleu.sentence_chrf``."""
-    metric = CHRF(char_order=char_order, word_order=word_order, beta=beta, whitespace=not remove_whitespace, eps_smoothing=eps_smoothing)
-    return metric.sentence_score(hypothesis, references)
+    return _chrf(char_order, word_order, beta, remove_whitespace, eps_smoothing).sentence_score(hypothesis, references)
+
+
+def _chrf(char_order: int, word_order: int, beta: int, remove_whitespace: bool, eps_smoothing: bool) -> CHRF:
+    return CHRF(char_order=char_order, word_order=word_order, beta=beta, whitespace=not remove_whitespace, eps_smoothing=eps_smoothing)
 
 
 def corpus_ter(
@@ -102,8 +90,7 @@ def corpus_ter(
     case_sensitive: bool = False,
 ) -> TERScore:
     """Corpus TER, equal to ``sacrebleu.corpus_ter`` with the same arguments."""
-    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
-    return metric.corpus_score(hypotheses, references)
+    return TER(normalized, no_punct, asian_support, case_sensitive).corpus_score(hypotheses, references)
 
 
 def sentence_ter(
@@ -115,5 +102,4 @@ def sentence_ter(
     case_sensitive: bool = False,
 ) -> TERScore:
     """TER of one hypothesis against its references, equal to ``sacrebleu.sentence_ter``."""
-    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
-    return metric.sentence_score(hypothesis, references)
+    return TER(normalized, no_punct, asian_support, case_sensitive).sentence_score(hypothesis, references)
