@@ -28,6 +28,9 @@ def same_score(ours, theirs) -> None:
     assert_same(ours, theirs)
     assert str(ours) == str(theirs)
     assert ours.format(width=4, score_only=True) == theirs.format(width=4, score_only=True)
+    signature = "nrefs:1|case:mixed|version:x"
+    assert ours.format(3, signature=signature, is_json=True) == theirs.format(3, signature=signature, is_json=True)
+    assert ours.format(signature=signature) == theirs.format(signature=signature)
 
 
 bleu_options = st.fixed_dictionaries(
