@@ -66,7 +66,7 @@ class PairedTest:
         for metric in self.metrics.values():
             streams = [list(s) for s in metric._streams(self.references)]
             metric._check_resampling(streams)
-            corpora = [metric.corpus(list(hyps), streams) for _, hyps in self.named_systems]
+            corpora = [metric._scored_corpus(list(hyps), streams) for _, hyps in self.named_systems]
             metric.num_refs = len(streams)
             comparison = significance.paired_test(
                 corpora, [metric._KEY], self.test_type, self.n_samples, self._seed, self.n_ar_confidence

@@ -189,7 +189,7 @@ class Metric:
         if any(None in s for s in streams):
             return self._compute_score_from_stats(self._segment_sums(hyps, streams))
         self.num_refs = len(streams)
-        corpus = self.corpus(hyps, streams)
+        corpus = self._scored_corpus(hyps, streams)
         score = self._compute_score_from_stats(self._corpus_sums(corpus))
         if n_bootstrap > 1:
             seed = significance.seed_from(os.environ.get("SACREBLEU_SEED"))
@@ -198,7 +198,7 @@ class Metric:
             self.seed = str(seed).lower()
         return score
 
-    def corpus(self, hypotheses: list[str], streams: list[list[str]]) -> Corpus:
+    def _scored_corpus(self, hypotheses: list[str], streams: list[list[str]]) -> Corpus:
         """The hypotheses and reference streams as a core corpus, scored (its statistics are what
         the paired tests resample)."""
         return scored_corpus(hypotheses, streams, self._config())
