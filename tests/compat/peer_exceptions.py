@@ -12,7 +12,6 @@ CATEGORIES = {
     "outside-scoring": "a feature around scoring, not scoring (reading and writing files)",
     "internal": "calls a private helper of the peer",
     "missing-data": "reads test data that neither the peer's source distribution nor ../shared/data has",
-    "environment": "needs a pytest plugin the test environment does not install",
 }
 DOCS_START = "<!-- peer-exceptions:start (generated from tests/compat/peer_exceptions.toml) -->"
 DOCS_END = "<!-- peer-exceptions:end -->"

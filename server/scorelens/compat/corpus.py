@@ -1,14 +1,13 @@
 """A core corpus scored cold for the compat modules' corpus-level calls: through the core's batch
-path, in worker processes when it is large (2,000 segments or more and more than one CPU), as
-``scorelens score`` scores one."""
+path, in this process. A drop-in for a peer's function must not start processes behind its
+caller's back (a fork beside a training loop's threads can hang); ``scorelens.score(jobs=N)``
+is the way to use several cores."""
 
 from __future__ import annotations
 
 from typing import Sequence
 
-from ..api.pool import available_cpus, worker_pool
 from ..core import Corpus, ScoringConfig
-from ..core.corpus import POOL_MINIMUM
 
 
 def scored_corpus(hypotheses: Sequence[str], references: Sequence[Sequence[str]], config: ScoringConfig) -> Corpus:
@@ -16,10 +15,5 @@ def scored_corpus(hypotheses: Sequence[str], references: Sequence[Sequence[str]]
     # lists of lines ending with an empty one, as the core reads a file: an empty last segment
     # stays a segment
     corpus = Corpus([*hypotheses, ""], [[*r, ""] for r in references], config)
-    jobs = available_cpus()
-    if jobs > 1 and len(hypotheses) >= POOL_MINIMUM:
-        with worker_pool(jobs) as pool_map:
-            corpus.refresh(pool_map=pool_map)
-    else:
-        corpus.refresh()
+    corpus.refresh()
     return corpus
