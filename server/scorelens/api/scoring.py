@@ -31,7 +31,7 @@ def score(
     (``tokenize="13a"``, ``lowercase=False``, ``smooth_method="exp"``, ``chrf_word_order=0``,
     ``rouge_tokenizer="rouge-score"``, ``stem=False``, ``wer_transform="default"``,
     ``segmentation="line"``, ...); a bad one raises :class:`OptionError` (a ``ValueError``)
-    naming it. ``jobs`` > 1 scores 10,000 segments or more in that many processes.
+    naming it. ``jobs`` > 1 scores 2,000 segments or more in that many processes.
     The result's ``to_dict()`` is what ``scorelens score --json`` prints for the same texts.
     """
     return evaluation_of(hypotheses, references, metrics, jobs, options).results()
