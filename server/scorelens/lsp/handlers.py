@@ -117,11 +117,7 @@ def did_close(ls, params: types.DidCloseTextDocumentParams) -> None:
     if ls.pull_diagnostics:  # the client drops a closed document's pulled diagnostics
         ls.published.pop(uri, None)
         ls.result_ids.pop(uri, None)
-    review = ls.reviews.pop(uri, None)
-    if review is not None:
-        if review.task is not None:
-            review.task.cancel()
-        ls.forget(review)
+    ls.drop(uri)
     # a closed reference is scored from its file again
     for other in ls.reviews_of(uri):
         ls.documents.forget(uri)

@@ -1,7 +1,7 @@
 """The ScoreLens language server: the one server instance, its state, and how it serves.
 
 The server holds the open documents, the pairings, the settings and a review per hypothesis
-(tracked, loaded and forgotten here). The rest has a module of its own: the wire
+(tracked, loaded and dropped here). The rest has a module of its own: the wire
 (:mod:`.wire` reads and guards the input, :mod:`.writer` writes the output in order,
 :mod:`.protocol` patches pygls's protocol), the schedule of re-scores (:mod:`.scheduler`) and
 what a re-score does (:mod:`.rescore`), the server's own handlers (:mod:`.handlers`), and the
@@ -172,11 +172,7 @@ class ScoreLensServer(LanguageServer):
             pairing = alone if settings.fluency_only else None
         if pairing is None:
             self._tracking.pop(uri, None)
-            old = self.reviews.pop(uri, None)
-            if old is not None:
-                if old.task is not None:
-                    old.task.cancel()
-                self.forget(old)
+            self.drop(uri)
             return
         ticket = self._tracking[uri] = object()
         settings = await self.settings_for(uri)
@@ -251,7 +247,13 @@ class ScoreLensServer(LanguageServer):
             review.corpus = None
         attach(self, review)
 
-    def forget(self, review: Review) -> None:
+    def drop(self, uri: str) -> None:
+        """Stop reviewing a document: its re-score cancelled, its diagnostics and scores cleared."""
+        review = self.reviews.pop(uri, None)
+        if review is None:
+            return
+        if review.task is not None:
+            review.task.cancel()
         diagnostics.clear(self, review)
         report.notify_scores(self, review.uri, None)
 
