@@ -301,8 +301,8 @@ class _AnswersAreNotFailures(logging.Filter):
 
 def main() -> None:
     """Serve one client over standard input and output (``serve --tcp`` runs one of these per client)."""
-    for feature in (handlers, code_actions, code_lens, commands, compare, diagnostics, hover, inlay_hints, report):
-        feature.register(server)
+    for module in (handlers, code_actions, code_lens, commands, compare, diagnostics, hover, inlay_hints, report):
+        module.register(server)
     logging.basicConfig(level=logging.WARNING)
     # The threads that read the input and write the output wait for the interpreter's lock this
     # long at most while the event loop works (CPython's default is 5 ms, at each of a message's
