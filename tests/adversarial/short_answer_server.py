@@ -11,10 +11,11 @@ import sys
 import uuid
 
 from scorelens.cli import main
+from scorelens.lsp import protocol
 from scorelens.lsp import server as lsp
 
 sent: dict[str, str] = {}  # the id of every request the server sent, and its method
-send_request = lsp.ScoreLensProtocol.send_request
+send_request = protocol.ScoreLensProtocol.send_request
 
 
 def recorded(self, method, params=None, callback=None, msg_id=None):
@@ -29,7 +30,7 @@ def pending_requests(ls, params) -> list[str]:
 
 
 if __name__ == "__main__":
-    lsp.CLIENT_ANSWER_S = float(sys.argv.pop(1))
-    lsp.ScoreLensProtocol.send_request = recorded
+    protocol.CLIENT_ANSWER_S = float(sys.argv.pop(1))
+    protocol.ScoreLensProtocol.send_request = recorded
     lsp.server.feature("test/pendingRequests")(pending_requests)
     raise SystemExit(main())

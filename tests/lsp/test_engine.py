@@ -171,10 +171,11 @@ async def test_publish_carries_the_version_its_findings_are_for(client):
 
 async def test_requests_the_client_never_answers_are_forgotten(monkeypatch):
     """pygls keeps a sent request in its pending table until answered; unanswered ones time out."""
-    from scorelens.lsp import server as server_module
+    from scorelens.lsp import protocol
+    from scorelens.lsp.server import ScoreLensServer
 
-    monkeypatch.setattr(server_module, "CLIENT_ANSWER_S", 0.05)
-    ls = server_module.ScoreLensServer()
+    monkeypatch.setattr(protocol, "CLIENT_ANSWER_S", 0.05)
+    ls = ScoreLensServer()
     sent = []
     ls.protocol.set_writer(type("Sink", (), {"write": lambda self, data: sent.append(data), "close": lambda self: None})())
     futures = [asyncio.wrap_future(ls.protocol.send_request(types.WORKSPACE_INLAY_HINT_REFRESH, None)) for _ in range(50)]

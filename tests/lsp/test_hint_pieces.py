@@ -33,7 +33,7 @@ def _review() -> tuple[SimpleNamespace, Review]:
         hint_documents=inlay_hints._Documents(),
         hint_requests={},
         client_supports=lambda *path: False,
-        next_slice=lambda: asyncio.sleep(0),
+        scheduler=SimpleNamespace(next_slice=lambda: asyncio.sleep(0)),
     )
     return ls, review
 
@@ -92,7 +92,7 @@ def test_pieces_are_built_ahead_only_for_a_client_that_has_asked_for_a_whole_doc
         return None
 
     ls.protocol = SimpleNamespace(writer=SimpleNamespace(drained=nothing))
-    ls.settled = nothing
+    ls.scheduler.settled = nothing
     ls.hint_whole_documents = False
 
     async def ask(lines: int) -> None:

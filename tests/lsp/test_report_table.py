@@ -31,7 +31,7 @@ def test_the_table_is_built_ahead_only_for_a_client_that_shows_reports_or_has_as
     async def nothing(*args):
         return None
 
-    ls.settled = nothing
+    ls.scheduler.settled = nothing
 
     async def ahead_then_asked():
         report.prepare_soon(ls, review)  # as after a cold re-score

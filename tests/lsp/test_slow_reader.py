@@ -18,7 +18,6 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -171,10 +170,10 @@ async def test_a_large_answer_is_framed_in_slices_and_drained_once_read():
     """The writing thread frames an answer of many items (joined a slice at a time, commas
     between slices too), and ``drained()`` waits until the reader has taken it."""
     from pygls.io_ import StdoutWriter
-    from scorelens.lsp.server import SLICE_ITEMS, _Pipe
+    from scorelens.lsp.writer import SLICE_ITEMS, OrderedWriter
 
     read_end, write_end = os.pipe()
-    pipe = _Pipe(StdoutWriter(open(write_end, "wb")), SimpleNamespace(_stop_event=None))
+    pipe = OrderedWriter(StdoutWriter(open(write_end, "wb")), lambda: None)
     items = [b'[%d,"%s"]' % (k, b"x" * 500) for k in range(3 * SLICE_ITEMS + 5)]  # 1.6 MB
     pipe.send(b'{"items":[', items, b"]}")
     pipe.write(b"Content-Length: 2\r\n\r\n{}")
@@ -201,7 +200,7 @@ async def test_a_large_answer_is_framed_in_slices_and_drained_once_read():
 
 
 def test_items_are_joined_with_commas_across_slices():
-    from scorelens.lsp.server import SLICE_ITEMS, _chunks
+    from scorelens.lsp.writer import SLICE_ITEMS, _chunks
 
     for count in (0, 1, SLICE_ITEMS, SLICE_ITEMS + 1, 2 * SLICE_ITEMS + 1):
         items = [b"%d" % k for k in range(count)]
@@ -219,30 +218,32 @@ async def test_between_slices_the_loop_lets_the_threads_run(monkeypatch):
     import time
 
     from pygls.io_ import StdoutWriter
-    from scorelens.lsp import server as srv
+    from scorelens.lsp import scheduler as scheduling
+    from scorelens.lsp.writer import OrderedWriter
 
     read_end, write_end = os.pipe()
-    pipe = srv._Pipe(StdoutWriter(open(write_end, "wb")), SimpleNamespace(_stop_event=None))
+    pipe = OrderedWriter(StdoutWriter(open(write_end, "wb")), lambda: None)
+    scheduler = scheduling.Scheduler({}, None, None, lambda: pipe.waiting, None)
     # the threads' last turn in the future: not due, however slow the machine
-    ls = SimpleNamespace(protocol=SimpleNamespace(writer=pipe), _threads_turn=time.perf_counter() + 3600)
+    scheduler._threads_turn = time.perf_counter() + 3600
     waits = []
 
     async def sleep(delay):
         waits.append(delay)
 
-    monkeypatch.setattr(srv.asyncio, "sleep", sleep)
-    await srv.ScoreLensServer.next_slice(ls)  # nothing to write, no turn due
+    monkeypatch.setattr(scheduling.asyncio, "sleep", sleep)
+    await scheduler.next_slice()  # nothing to write, no turn due
     message = b"Content-Length: 200000\r\n\r\n" + b" " * 200_000  # more than the pipe holds: not all written
     pipe.write(message)
-    await srv.ScoreLensServer.next_slice(ls)
+    await scheduler.next_slice()
     received = 0
     while received < len(message):
         received += len(os.read(read_end, 1 << 16))
     pipe.flush()
     assert not pipe.waiting
-    ls._threads_turn = time.perf_counter() - srv.THREADS_TURN_EVERY_S
-    await srv.ScoreLensServer.next_slice(ls)  # nothing to write, but a turn is due
+    scheduler._threads_turn = time.perf_counter() - scheduling.THREADS_TURN_EVERY_S
+    await scheduler.next_slice()  # nothing to write, but a turn is due
     monkeypatch.undo()
-    assert waits == [0, 0, srv.THREADS_TURN_S, srv.THREADS_TURN_S]
+    assert waits == [0, 0, scheduling.THREADS_TURN_S, scheduling.THREADS_TURN_S]
     pipe.close()
     os.close(read_end)

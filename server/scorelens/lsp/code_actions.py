@@ -67,7 +67,7 @@ def register(server) -> None:
         review = ls.reviews.get(uri)
         if review is None:
             return []
-        yield from ls.settling(review)
+        yield from ls.scheduler.settling(review)
         actions: list[types.CodeAction] = []
         lines_with_findings = set()
         for diag in diagnostics.on_lines(ls, review, wanted.start.line, wanted.end.line):

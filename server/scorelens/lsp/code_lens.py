@@ -19,7 +19,7 @@ def register(server) -> None:
         review = ls.reviews.get(uri)
         if review is None or review.corpus is None:
             return []
-        yield from ls.settling(review)
+        yield from ls.scheduler.settling(review)
         scores = review.corpus.scores()
         top = types.Range(types.Position(0, 0), types.Position(0, 0))
         names = ", ".join(PurePosixPath(r).name for r in review.pairing.references)

@@ -91,7 +91,7 @@ async def compare_for(ls, uri: str, baseline: str | None, test: str, n: int, cho
         return None
     found = systems_of(ls, review)
     for r in found:
-        await ls.settled(r)
+        await ls.scheduler.settled(r)
     found = systems_of(ls, review)  # as they are now that every one is scored
     candidates = [r.uri for r in found]
     for named in ([baseline] if baseline is not None else []) + (chosen or []):

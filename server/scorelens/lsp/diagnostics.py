@@ -17,7 +17,6 @@ import json
 import secrets
 import time
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 import attrs
 from lsprotocol import types
@@ -30,9 +29,7 @@ from ..core.fluency import OOV, UNLIKELY
 from ..textfile import BOM, BOM_NOTE
 from . import fluency
 from .reviews import SLICE_SECONDS, Review
-
-if TYPE_CHECKING:
-    from .server import RawResult
+from .writer import RawResult
 
 SOURCE = "scorelens"
 _SEVERITY = {
@@ -495,7 +492,7 @@ async def gathered(ls, review: Review) -> dict[str, list[str]] | None:
     in between (what is under way for the change publishes)."""
     corpus = review.corpus
     while (found := collect(ls, review, time.perf_counter() + SLICE_SECONDS)) is None:
-        await ls.next_slice()
+        await ls.scheduler.next_slice()
         if ls.reviews.get(review.uri) is not review or review.corpus is not corpus or corpus.dirty:
             return None
     return found
@@ -548,13 +545,11 @@ def offer_pull(ls) -> None:
         types.DiagnosticOptions(identifier=SOURCE, inter_file_dependencies=True, workspace_diagnostics=False),
     )
     async def pull(ls, params: types.DocumentDiagnosticParams) -> dict | RawResult:
-        from .server import RawResult  # the server imports this module
-
         uri = params.text_document.uri
         items: list[str] = []
         for review in ls.reviews_of(uri):
             while True:
-                await ls.settled(review, pause=True)
+                await ls.scheduler.settled(review, pause=True)
                 found = await gathered(ls, review)
                 if found is not None:
                     break
@@ -590,6 +585,8 @@ async def looked_elsewhere(ls, review: Review) -> None:
 
 
 def register(server) -> None:
+    server.protocol.message_types[VISIBLE_RANGES] = VisibleRangesNotification
+
     @server.feature(VISIBLE_RANGES)
     async def visible_ranges(ls, params: VisibleRangesParams) -> None:
         """``{"uri", "ranges": [Range]}``: the lines of a document the client shows (none when

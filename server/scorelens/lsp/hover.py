@@ -28,13 +28,13 @@ def register(server) -> None:
         for review in ls.reviews_of(uri):
             if review.corpus is None:
                 continue
-            yield from ls.settling(review)
+            yield from ls.scheduler.settling(review)
             for side in review.sides(uri):
                 segment = review.corpus.segment_at(side, line)
                 if segment is not None and segment < len(review.corpus):
                     others = [r for r in systems_of(ls, review) if r is not review] if side == 0 else []
                     for r in others:
-                        yield from ls.settling(r)
+                        yield from ls.scheduler.settling(r)
                     if review.corpus is None:
                         return None
                     others = [r for r in others if r.corpus is not None and len(r.corpus) == len(review.corpus)]

@@ -29,7 +29,7 @@ from . import fluency
 from .describe import short
 from .hover import described
 from .reviews import SLICE_SECONDS, Review
-from .server import RawResult
+from .writer import RawResult
 
 # How long one request builds missing pieces before it answers with those there are (see above):
 # so that a first answer comes within the 100 ms a whole-document answer on 10,000 lines should
@@ -160,7 +160,7 @@ async def _prepare(ls, review: Review) -> None:
             # full collections walk millions of them, longer as the build goes on (on 100,000
             # lines ten of them, up to 0.2-0.7 s each, held the loop).
             gc.freeze()
-            await ls.next_slice()
+            await ls.scheduler.next_slice()
             if ls.reviews.get(review.uri) is not review or review.corpus is not corpus or corpus.dirty:
                 return  # changed meanwhile: what is left is built when asked for
             deadline = time.perf_counter() + SLICE_SECONDS
@@ -203,7 +203,7 @@ async def _collect(ls, review: Review, start: int, end: int, ticket: object, bui
         segment += 1
         if time.perf_counter() > deadline:
             gc.freeze()  # what the slice built lives as long as the document (see _prepare)
-            await ls.next_slice()
+            await ls.scheduler.next_slice()
             superseded = ls.hint_requests.get(review.uri) is not ticket
             if superseded or review.corpus is not corpus or corpus.dirty or review.versions != versions:
                 return None
@@ -223,7 +223,7 @@ async def _answer(ls, uri: str, start: int, end: int, ticket: object) -> RawResu
         if review is None or review.corpus is None:
             return RawResult([])
         # ContentModified if the review is replaced meanwhile; once a burst of typing, as the diagnostics
-        await ls.settled(review, pause=True)
+        await ls.scheduler.settled(review, pause=True)
         if review.corpus is None:
             continue
         whole = end - start > WHOLE_ANSWER_LINES

@@ -131,7 +131,7 @@ async def _build(ls, review: Review, key: tuple) -> None:
         # the corpus's records made in this slice live as long as it and hold no cycles: frozen,
         # or each full collection walks them all again (40-70 ms each on 100,000 segments)
         gc.freeze()
-        await ls.next_slice()
+        await ls.scheduler.next_slice()
         if ls.reviews.get(review.uri) is not review or _table_key(review) != key or review.corpus.dirty:
             return
 
@@ -211,7 +211,7 @@ async def report(ls, review: Review, query: RowQuery) -> dict | None:
     segments = []
     for n, i in enumerate(order[query.offset : stop]):
         if n % ROWS_PER_YIELD == ROWS_PER_YIELD - 1:
-            await ls.next_slice()  # every row of 100,000 segments takes a second or more
+            await ls.scheduler.next_slice()  # every row of 100,000 segments takes a second or more
             if ls.reviews.get(review.uri) is not review or _table_key(review) != key or corpus.dirty:
                 return None
         segments.append(_row(corpus, t, i))
@@ -243,7 +243,7 @@ async def report_for(ls, uri: str, query: RowQuery = RowQuery()) -> dict | None:
         review = ls.reviews.get(uri)
         if review is None or review.corpus is None:
             return None
-        await ls.settled(review)
+        await ls.scheduler.settled(review)
         await fluency.settled(ls, review)
         built = await report(ls, review, query)
         if built is not None:

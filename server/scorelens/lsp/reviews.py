@@ -3,8 +3,8 @@
 A review owns the hypothesis's :class:`~scorelens.core.Corpus`. Edits to the hypothesis or to
 any of its references are applied to the corpus at once (cheap: only the changed lines); the
 re-scoring runs later in a task that is cancelled and restarted by the next edit (debounce,
-by default paced by :class:`Pace`),
-refreshes the corpus a slice at a time so the event loop keeps serving, and then publishes.
+by default paced by :class:`Pace`: see :mod:`.scheduler`), refreshes the corpus a slice at a
+time so the event loop keeps serving, and then publishes (:mod:`.rescore`).
 """
 
 from __future__ import annotations

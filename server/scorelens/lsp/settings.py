@@ -198,6 +198,14 @@ def _default(field: attrs.Attribute) -> Any:
     return field.default.factory() if isinstance(field.default, attrs.Factory) else field.default
 
 
+def settings_section(value: Any) -> dict:
+    """The ``scorelens`` section from ``{"scorelens": {...}}``, or the bare section itself."""
+    if not isinstance(value, dict):
+        return {}
+    section = value.get("scorelens", value)
+    return section if isinstance(section, dict) else {}
+
+
 def parse(raw: Any) -> tuple[Settings, list[str]]:
     """Settings from the client's ``scorelens`` section, and what was wrong with it."""
     problems: list[str] = []

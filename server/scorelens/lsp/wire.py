@@ -5,6 +5,8 @@
   knows the request's id, and the request is never answered. :meth:`GuardedProtocol.structure_message`
   turns such a request into an :class:`_Invalid` that is answered with -32602 InvalidParams naming
   the offending fields; a notification with bad params is logged and dropped.
+- A number is not taken for a string (``"uri": 7`` would be the document "7"):
+  :func:`strict_converter`.
 - Internal errors (-32603) go to the client as a short message; the traceback pygls puts in
   ``data`` stays in the log.
 - Standard input is read a whole message per trip through a thread (:class:`MessageReader`).
@@ -26,7 +28,7 @@ import attrs
 import cattrs
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
-from pygls.protocol import LanguageServerProtocol
+from pygls.protocol import LanguageServerProtocol, default_converter
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +52,19 @@ def describe(error: Exception) -> str:
     if isinstance(error, cattrs.BaseValidationError):
         return "; ".join(cattrs.transform_error(error))
     return str(error) or type(error).__name__
+
+
+def _text(value: Any, _type: type) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"expected a string, got {type(value).__name__}")
+    return value
+
+
+def strict_converter():
+    """pygls's converter, except that a number is not taken for a string."""
+    converter = default_converter()
+    converter.register_structure_hook(str, _text)
+    return converter
 
 
 class GuardedProtocol(LanguageServerProtocol):
