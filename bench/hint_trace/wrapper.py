@@ -32,7 +32,7 @@ def gccb(phase, info):
         if info["generation"] == 2 or t > 0.005:
             events.append((gcstart["t"], "gc", info["generation"], round(t*1000, 1), info["collected"]))
 gc.callbacks.append(gccb)
-from scorelens.lsp import wire, server as srv, inlay_hints as ih
+from scorelens.lsp import wire, protocol, writer, scheduler, inlay_hints as ih
 read = wire.BoundedReader.read
 def tread(self, n):
     d = read(self, n)
@@ -42,7 +42,7 @@ def tread(self, n):
         ev("read-body-big", n)
     return d
 wire.BoundedReader.read = tread
-hm = srv.ScoreLensProtocol.handle_message
+hm = protocol.ScoreLensProtocol.handle_message
 def thm(self, m):
     meth = getattr(m, "method", None)
     if meth == "textDocument/inlayHint":
@@ -50,7 +50,7 @@ def thm(self, m):
     elif meth == "textDocument/didChange":
         ev("parsed-change")
     return hm(self, m)
-srv.ScoreLensProtocol.handle_message = thm
+protocol.ScoreLensProtocol.handle_message = thm
 def wrap_async(obj, name, label):
     f = getattr(obj, name)
     async def w(*a, **k):
@@ -61,8 +61,8 @@ def wrap_async(obj, name, label):
             ev(label + "-end")
     setattr(obj, name, w)
 wrap_async(ih, "_answer", "answer")
-wrap_async(srv.ScoreLensServer, "settled", "settled")
-wrap_async(srv._Pipe, "drained", "drained")
+wrap_async(scheduler.Scheduler, "settled", "settled")
+wrap_async(writer.OrderedWriter, "drained", "drained")
 col = ih._collect
 async def tcol(ls, review, start, end, ticket, build_until):
     ev("collect-begin", build_until is not None, len(review.hints))
@@ -70,19 +70,19 @@ async def tcol(ls, review, start, end, ticket, build_until):
     ev("collect-end", None if r is None else (len(r[0]), r[1]), len(review.hints))
     return r
 ih._collect = tcol
-sr = srv.ScoreLensProtocol._send_response
+sr = protocol.ScoreLensProtocol._send_response
 def tsr(self, msg_id, result=None, error=None):
-    if isinstance(result, srv.RawResult):
+    if isinstance(result, writer.RawResult):
         ev("send-hints", msg_id, len(result.items))
     return sr(self, msg_id, result, error)
-srv.ScoreLensProtocol._send_response = tsr
-wq = srv._Pipe._write_now
+protocol.ScoreLensProtocol._send_response = tsr
+wq = writer.OrderedWriter._write_now
 def twq(self, data):
     if len(data) > 100000: ev("write-begin", len(data))
     r = wq(self, data)
     if len(data) > 100000: ev("written-chunk", len(data))
     return r
-srv._Pipe._write_now = twq
+writer.OrderedWriter._write_now = twq
 pr = ih._prepare
 async def tpr(ls, review):
     ev("prepare-begin", len(review.hints))
@@ -91,14 +91,14 @@ async def tpr(ls, review):
     finally:
         ev("prepare-end", len(review.hints))
 ih._prepare = tpr
-rs = srv.ScoreLensServer._rescore
+rs = scheduler.Scheduler._run
 async def trs(self, review, delay):
     ev("rescore-begin", delay)
     try:
         return await rs(self, review, delay)
     finally:
         ev("rescore-end")
-srv.ScoreLensServer._rescore = trs
+scheduler.Scheduler._run = trs
 atexit.register(lambda: open(os.environ["SCORELENS_LOOP_STEPS"], "w").write("\n".join(f"{a} {b} {c}" for a, b, c in steps)))
 atexit.register(lambda: open(os.environ["SCORELENS_TRACE"], "w").write("\n".join(json.dumps(e) for e in events)))
 from scorelens.cli import main
