@@ -4,6 +4,7 @@ by surprise; no traceback ever reaches the client."""
 from __future__ import annotations
 
 import json
+import time
 from concurrent.futures import Future
 
 import pytest
@@ -165,6 +166,21 @@ def test_an_endless_header_line_is_refused(serve):
         server.request("scorelens/ping", {}, timeout=20)
     assert server.proc.wait(20) is not None
     assert "a header line longer than 8192 bytes; closing the connection" in server.stderr
+
+
+@pytest.mark.parametrize("error", [-40, -10, 10, 40])
+def test_a_wrong_content_length_loses_one_message_not_the_connection(serve, error):
+    server = serve()
+    body = json.dumps({"jsonrpc": "2.0", "id": 99, "method": "scorelens/ping", "params": {}}).encode()
+    # a body shorter than its header says takes the start of the next message with it: two follow
+    server.send_bytes(b"Content-Length: %d\r\n\r\n%s" % (len(body) + error, body))
+    server.send_bytes(b"Content-Length: %d\r\n\r\n%s" % (len(body), body.replace(b"99", b"98")))
+    assert server.request("scorelens/ping", {}, timeout=20) is not None
+    deadline = time.monotonic() + 10  # stderr is read by a thread of its own
+    while "did not end where its Content-Length said" not in server.stderr and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert server.stderr.count("did not end where its Content-Length said") == 1
+    server.assert_alive()
 
 
 def test_garbage_between_messages_is_skipped(opened):

@@ -9,7 +9,9 @@
   :func:`strict_converter`.
 - Internal errors (-32603) go to the client as a short message; the traceback pygls puts in
   ``data`` stays in the log.
-- Standard input is read a whole message per trip through a thread (:class:`MessageReader`).
+- Standard input is read a whole message per trip through a thread (:class:`MessageReader`),
+  which finds the next ``Content-Length:`` header again after a body of another length than its
+  header said (the message is lost, those after it are read).
 - A ``Content-Length`` over :data:`MAX_MESSAGE_BYTES` (or a header line over
   :data:`MAX_HEADER_LINE` bytes) is not read: :class:`BoundedReader` logs one line and ends the
   connection, as nothing after it can be trusted to be a message boundary.
@@ -166,6 +168,11 @@ class MessageReader:
         length = 0
         while True:
             line = self.stream.readline()
+            if not length and (start := line.find(b"Content-Length: ")) > 0:
+                # The last body did not end where its Content-Length said, so a header follows the
+                # rest of it on one line; without this cut no header would ever match again.
+                log.warning("a message did not end where its Content-Length said; read on from the next header")
+                line = line[start:]
             self._lines.append(line)
             if not line:
                 break
