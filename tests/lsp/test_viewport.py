@@ -59,12 +59,14 @@ async def test_budget_goes_to_the_visible_lines_then_the_last_edit_then_the_top(
     assert len(diags) == 150 and min(lines_of(diags)) == 0 and max(lines_of(diags)) < 60
     assert note(diags).range.start.line == 0
 
-    # An edit far down: the budget goes around it, and the note there.
+    # An edit far down: the budget goes around it, and the note next to it: on the nearest line
+    # that shows no diagnostics of its own, never on the edited line.
     change(client, uri, 2, (300, 0), (300, 2), "x300")
     await scores(client, uri, version=2)
     diags = await settled_diagnostics(client, uri, lambda d: 300 in lines_of(d))
-    assert len(diags) == 150 and note(diags).range.start.line == 300
+    assert len(diags) == 150
     assert lines_of(diags) >= set(range(280, 321)), "20 lines either side"
+    assert note(diags).range.start.line == next_free(300, lines_of(diags)) == 321
 
     # The client shows lines 150-159: they come first, and the note is in them.
     show(client, uri, (150, 159))
@@ -83,7 +85,30 @@ async def test_budget_goes_to_the_visible_lines_then_the_last_edit_then_the_top(
     # The editor no longer shows the document: around the last edit again.
     show(client, uri)
     diags = await settled_diagnostics(client, uri, lambda d: 150 not in lines_of(d))
-    assert note(diags).range.start.line == 300
+    assert note(diags).range.start.line == 321
+
+
+async def test_the_note_is_not_put_on_a_line_just_fixed(client):
+    # A client that reports no visible lines (eglot): after a fix, the line it cleared stays clear.
+    client.set_configuration({"scorelens": {"debounceMs": 0, "maxProblems": 150}})
+    uri = pair(client, "fixed")
+    await scores(client, uri)
+    change(client, uri, 2, (300, 0), (300, 4), "v300")  # as a quick fix makes the line the reference's
+    await scores(client, uri, version=2)
+    diags = await settled_diagnostics(client, uri, lambda d: 301 in lines_of(d) and 299 in lines_of(d))
+    assert 300 not in lines_of(diags)
+    line = note(diags).range.start.line
+    assert line != 300 and line not in lines_of(diags)
+    assert line == next_free(300, lines_of(diags) | {300})
+
+
+def next_free(edited: int, busy: set[int]) -> int:
+    """The nearest line to ``edited`` not in ``busy``, the one below first on a tie."""
+    for d in range(1, LINES):
+        for line in (edited + d, edited - d):
+            if 0 <= line < LINES and line not in busy:
+                return line
+    raise AssertionError("no free line")
 
 
 async def test_every_visible_range_first_then_from_the_top(client):

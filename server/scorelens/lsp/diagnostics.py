@@ -456,7 +456,7 @@ def collect(ls, review: Review, until: float | None = None) -> dict[str, list[st
         parts = [f"{cut} more findings"] if cut else []
         if left:
             parts.append(f"{left} more segments with differences")
-        line = _note_line(ls, review, uri)
+        line = _note_line(ls, review, uri, [segment for segment, d in kept if d])
         summary = types.Diagnostic(
             types.Range(types.Position(line, 0), types.Position(line, 0)),
             " and ".join(parts) + f" not shown (scorelens.maxProblems = {cap}): raise scorelens.maxProblems "
@@ -477,13 +477,27 @@ def _fluency_only(review: Review) -> int:
     return sum(1 for segment in review.lm.flagged if differs(segment) != segment)
 
 
-def _note_line(ls, review: Review, uri: str) -> int:
-    """Where the "not shown" note goes: the first visible line, else the last edit's, else line 1."""
+def _note_line(ls, review: Review, uri: str, shown: list[int]) -> int:
+    """Where the "not shown" note goes: the first visible line; else near the last edit, on the
+    nearest line that shows no diagnostics of its own and is not the edited line (on the line
+    just fixed, the note would look like the fix did not take); else line 1."""
     visible = ls.visible.get(uri)
     if visible:
         return visible[0][0]
     sides = review.sides(uri)
-    return next((line for side, line in review.followed if side in sides), 0)
+    side, edited = next(((side, line) for side, line in review.followed if side in sides), (None, None))
+    if edited is None:
+        return 0
+    corpus = review.corpus
+    busy = {edited}
+    for segment in shown:
+        first = corpus.first_line(side, segment)
+        busy.update(range(first, first + corpus.line_count(side, segment)))
+    last = len(corpus.lines(side)) - 1
+    for line in _outward(range(edited, edited + 1), range(0, last + 1)):
+        if line not in busy:
+            return line
+    return edited
 
 
 async def gathered(ls, review: Review) -> dict[str, list[str]] | None:
