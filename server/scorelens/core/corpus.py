@@ -33,10 +33,10 @@ from itertools import chain, groupby
 from operator import itemgetter
 from typing import Callable, Iterable, Iterator, Sequence
 
-from . import bleu, chrf, ter, wer
+from . import wer
 from .config import ScoringConfig
 from .findings import Finding, segment_findings
-from .scores import CorpusScores, SegmentScores, Totals, corpus_scores
+from .scores import CorpusScores, SegmentScores, Totals, corpus_scores, segment_scores
 from .segment import Analyser, Analysis, Record, RecordColumns, SegmentStatistics, score_texts
 from .text import common_ends, segment_count, segment_spans, split_lines
 
@@ -329,17 +329,7 @@ class Corpus:
         return found if found >= 0 else None
 
     def segment_scores(self, segment: int) -> SegmentScores:
-        st = self.statistics(segment)
-        return SegmentScores(
-            bleu=bleu.score(st.bleu, self.config.bleu, effective_order=True) if st.bleu is not None else None,
-            rouge_l=st.rouge_l,
-            rouge_lsum=st.rouge_lsum,
-            wer=st.wer,
-            cer=st.cer,
-            rouge_n=dict(zip(self.config.rouge_n, st.rouge_n or ())),
-            chrf=chrf.score(st.chrf, self.config.chrf) if st.chrf is not None else None,
-            ter=ter.score(st.ter, self.references) if st.ter is not None else None,
-        )
+        return segment_scores(self.config, self.references, self.statistics(segment))
 
     def findings(self, segment: int) -> list[Finding]:
         """Where hypothesis and references differ in one segment, as spans into its texts."""

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from . import bleu, chrf, rouge, ter, wer
 from .config import ScoringConfig
+
+if TYPE_CHECKING:
+    from .segment import SegmentStatistics
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +80,21 @@ def corpus_scores(config: ScoringConfig, nrefs: int, sums: Mapping[str, Sequence
         rouge_n={key: mean(sums["rouge_n"][3 * i : 3 * i + 3]) for i, key in enumerate(config.rouge_n)},
         chrf=chrf.score(sums["chrf"], config.chrf) if "chrf" in metrics else None,
         ter=ter.score(sums["ter"], nrefs) if "ter" in metrics else None,
+    )
+
+
+def segment_scores(config: ScoringConfig, nrefs: int, st: SegmentStatistics) -> SegmentScores:
+    """One segment's own scores from its statistics: sentence BLEU (effective order on), sentence
+    chrF and TER, the pair's ROUGE, its WER counts."""
+    return SegmentScores(
+        bleu=bleu.score(st.bleu, config.bleu, effective_order=True) if st.bleu is not None else None,
+        rouge_l=st.rouge_l,
+        rouge_lsum=st.rouge_lsum,
+        wer=st.wer,
+        cer=st.cer,
+        rouge_n=dict(zip(config.rouge_n, st.rouge_n or ())),
+        chrf=chrf.score(st.chrf, config.chrf) if st.chrf is not None else None,
+        ter=ter.score(st.ter, nrefs) if st.ter is not None else None,
     )
 
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from lsprotocol import types
 
+from ..core.corpus import LONG_SEGMENT_CHARS, score_apart
+from ..core.scores import segment_scores
+from ..core.segment import SegmentStatistics
 from .compare import systems_of
-from .describe import segment_description, systems_description
+from .describe import segment_description, short, systems_description
 
 
 def described(ls, review, segment: int, others=(), side: int = 0) -> types.MarkupContent:
@@ -21,6 +24,25 @@ def described(ls, review, segment: int, others=(), side: int = 0) -> types.Marku
     )
 
 
+def while_scoring(review, uri: str, line: int) -> types.Hover:
+    """A hover answered at once while the document is being scored (a first scoring of a large
+    file takes seconds): how far it is, and the segment's own scores, computed apart from the
+    corpus, unless the segment is long enough to take a while itself."""
+    corpus = review.corpus
+    done = 100 * (len(corpus) - corpus.pending) // max(len(corpus), 1)
+    value = f"ScoreLens is still scoring this document ({done} % done)"
+    for side in review.sides(uri):
+        segment = corpus.segment_at(side, line)
+        if segment is None or segment >= len(corpus):
+            continue
+        texts = corpus.texts(segment)
+        if max(map(len, texts)) <= LONG_SEGMENT_CHARS:
+            record, _ = score_apart(corpus.config, texts)
+            value += f"; segment {segment + 1}: {short(segment_scores(corpus.config, corpus.references, SegmentStatistics.of(record)))}"
+        break
+    return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.PlainText, value=value))
+
+
 def register(server) -> None:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def hover(ls, params: types.HoverParams):
@@ -28,6 +50,8 @@ def register(server) -> None:
         for review in ls.reviews_of(uri):
             if review.corpus is None:
                 continue
+            if not ls.scheduler.settle_now(review):
+                return while_scoring(review, uri, line)
             yield from ls.scheduler.settling(review)
             for side in review.sides(uri):
                 segment = review.corpus.segment_at(side, line)
