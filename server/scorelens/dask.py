@@ -98,7 +98,8 @@ def score_files(
     total = _delayed_statistics(collections, hypothesis, refs, metrics, options)
     if address == "local":
         with (
-            LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+            # ":0": any free port, where the default 8787 may be another cluster's
+            LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster,
             Client(cluster, set_as_default=False) as client,
         ):
             return total.compute(scheduler=client).scores()
