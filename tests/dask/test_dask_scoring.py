@@ -69,7 +69,7 @@ def test_bag_of_records_every_family(client, ted):
     [
         {"tokenize": "intl", "lowercase": True, "smooth_method": "floor"},
         {"chrf_word_order": 2, "chrf_lowercase": True, "ter_normalized": True},
-        {"stem": True, "rouge_tokenizer": "whitespace", "wer_transform": "lowercase"},
+        {"stem": True, "rouge_tokenizer": "unicode", "wer_transform": "lowercase"},
     ],
 )
 def test_options_as_in_one_process(client, ted, options):
