@@ -28,9 +28,14 @@ from core import DEFAULT, generate  # bench/core.py: the same pairs as the core 
 MB = 2**20
 
 
-def peak_rss() -> int:
-    """This process's peak resident memory in bytes (Linux reports kilobytes)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+def usage() -> tuple[int, float]:
+    """This process's peak resident memory in bytes and its CPU seconds so far. The peak is
+    /proc's VmHWM, of this program's memory alone: getrusage's ru_maxrss is carried over from
+    the parent through fork and exec, so a worker's would be at least this benchmark's peak."""
+    status = Path("/proc/self/status").read_text()
+    peak = int(status.split("VmHWM:")[1].split()[0]) * 1024
+    times = resource.getrusage(resource.RUSAGE_SELF)
+    return peak, times.ru_utime + times.ru_stime
 
 
 def write_pairs(path: Path, rows: int, row_group: int) -> str:
@@ -54,12 +59,19 @@ def run(path: Path, workers: int, metrics: str) -> dict:
         Client(cluster) as client,
     ):
         client.wait_for_workers(workers)
-        before = client.run(peak_rss)
+        before = client.run(usage)
+        load = os.getloadavg()[0]
         start = time.perf_counter()
         scores = scorelens.dask.score_files([path], cluster.scheduler_address, metrics=metrics)
         seconds = time.perf_counter() - start
-        after = client.run(peak_rss)
-    return {"seconds": seconds, "scores": scores, "before": sorted(before.values()), "after": sorted(after.values())}
+        after = client.run(usage)
+    return {
+        "seconds": seconds,
+        "scores": scores,
+        "load": (load, os.getloadavg()[0]),
+        "peaks": [(before[w][0], after[w][0]) for w in sorted(after)],
+        "cpu": sum(after[w][1] - before[w][1] for w in after),
+    }
 
 
 def main() -> None:
@@ -93,11 +105,12 @@ def main() -> None:
             assert value == second[key][field] or abs(value - second[key][field]) <= 1e-9, (key, field)
         assert key.startswith("rouge") or figures == second[key], key
 
-    print(f"\n| workers | wall time | speed-up | peak memory per worker (before the job -> after) |")
-    print("|---:|---:|---:|---|")
+    print("\n| workers | wall time | speed-up | workers' CPU time | load average (1 min) at start, end | peak memory per worker (before the job -> after) |")
+    print("|---:|---:|---:|---:|---|---|")
     for workers, r in ((1, one), (2, two)):
-        peaks = ", ".join(f"{b / MB:.0f} -> {a / MB:.0f} MB" for b, a in zip(r["before"], r["after"]))
-        print(f"| {workers} | {r['seconds']:.1f} s | {one['seconds'] / r['seconds']:.2f}x | {peaks} |")
+        peaks = ", ".join(f"{b / MB:.0f} -> {a / MB:.0f} MB" for b, a in r["peaks"])
+        load = ", ".join(f"{x:.2f}" for x in r["load"])
+        print(f"| {workers} | {r['seconds']:.1f} s | {one['seconds'] / r['seconds']:.2f}x | {r['cpu']:.1f} s | {load} | {peaks} |")
     print(f"\nfile: {data / MB:.0f} MB of column data; a partition: {group / MB:.1f} MB of column data, {args.row_group:,} rows")
 
 
