@@ -30,8 +30,9 @@ from scorelens.api import statistics as texts_statistics
 from scorelens.api.options import check_choices, complete, metric_names, scoring_config
 
 SPLIT_EVERY = 8  # statistics added by one task of the reduction tree
-# Partitions of the text files score_files reads: ~40,000 segments of MT-length lines, a few
-# seconds of scoring each, so a lost one is cheap to redo and a worker holds ~200 MB for it
+# Partitions of the text files score_files reads: ~25,000-35,000 pairs of 20-30-word sentences, a few
+# seconds of scoring each, so a lost one is cheap to redo, and ~250 MB of a worker's memory
+# (bench/dask_scaling.py measures row groups of that many rows)
 TEXT_BLOCKSIZE = 8 * 2**20
 PathLike = str | os.PathLike
 
