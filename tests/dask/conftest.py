@@ -1,22 +1,10 @@
-"""A two-worker Dask cluster for the tests of :mod:`scorelens.dask`, and the texts they score.
-
-Dask is the optional ``dask`` extra: without it these tests skip, saying so, except under
-``CI=true``, where the test extra installs it and its absence is a failure.
-"""
+"""A two-worker Dask cluster for the tests of :mod:`scorelens.dask`, and the texts they score."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
-
-if os.environ.get("CI") == "true":
-    import distributed
-else:
-    distributed = pytest.importorskip(
-        "distributed", reason="dask is not installed (pip install -e '.[dask]'; the test extra has it)"
-    )
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
 TED = SHARED / "compare-mt"
@@ -27,6 +15,8 @@ STARTUP_S = 60  # a worker that has not joined the scheduler by then gives up, f
 def client():
     """A client of a LocalCluster of 2 worker processes of 1 thread each: the default scheduler
     of the module's tests, as a user's client is of their computations."""
+    import distributed  # the test module has skipped when it is missing
+
     with (
         distributed.LocalCluster(
             n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", death_timeout=STARTUP_S
