@@ -38,6 +38,13 @@ def usage() -> tuple[int, float]:
     return peak, times.ru_utime + times.ru_stime
 
 
+def machine_busy() -> float:
+    """CPU seconds all processes of the machine have used since boot (/proc/stat)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle, iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
 def write_pairs(path: Path, rows: int, row_group: int) -> str:
     """The Parquet file of ``rows`` pairs; returns where the text came from."""
     import pyarrow as pa
@@ -60,17 +67,22 @@ def run(path: Path, workers: int, metrics: str) -> dict:
     ):
         client.wait_for_workers(workers)
         before = client.run(usage)
-        load = os.getloadavg()[0]
+        load, busy, own = os.getloadavg()[0], machine_busy(), time.process_time()
         start = time.perf_counter()
         scores = scorelens.dask.score_files([path], cluster.scheduler_address, metrics=metrics)
         seconds = time.perf_counter() - start
+        busy, own = machine_busy() - busy, time.process_time() - own
         after = client.run(usage)
+    cpu = sum(after[w][1] - before[w][1] for w in after)
     return {
         "seconds": seconds,
         "scores": scores,
         "load": (load, os.getloadavg()[0]),
         "peaks": [(before[w][0], after[w][0]) for w in sorted(after)],
-        "cpu": sum(after[w][1] - before[w][1] for w in after),
+        "cpu": cpu,
+        # what other programs took of the 2 cores meanwhile: with the kernel's autogroup
+        # scheduling, one busy program of another session halves what the workers can have
+        "others": max(0.0, busy - cpu - own) / seconds,
     }
 
 
@@ -95,7 +107,12 @@ def main() -> None:
               f"{args.row_group:,} rows; file {path.stat().st_size / MB:.0f} MB on disk, {data / MB:.0f} MB of column data, "
               f"a row group {group / MB:.1f} MB")
         print(f"metrics {args.metrics}; load average before {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-        rounds = [(run(path, 1, args.metrics), run(path, 2, args.metrics)) for _ in range(args.repeat)]
+        rounds = []
+        for i in range(args.repeat):
+            rounds.append((run(path, 1, args.metrics), run(path, 2, args.metrics)))
+            print(f"round {i + 1}: " + "; ".join(
+                f"{n} worker{'s' * (n > 1)} {r['seconds']:.1f} s (other programs {r['others']:.2f} cores)" for n, r in zip((1, 2), rounds[-1])
+            ), flush=True)  # fmt: skip
         one, two = (min((r[i] for r in rounds), key=lambda r: r["seconds"]) for i in (0, 1))
         print(f"load average after {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
@@ -106,12 +123,12 @@ def main() -> None:
             assert value == second[key][field] or abs(value - second[key][field]) <= 1e-9, (key, field)
         assert key.startswith("rouge") or figures == second[key], key
 
-    print("\n| workers | wall time | speed-up | workers' CPU time | load average (1 min) at start, end | peak memory per worker (before the job -> after) |")
-    print("|---:|---:|---:|---:|---|---|")
+    print("\n| workers | wall time | speed-up | workers' CPU time | other programs' CPU (cores) | load average (1 min) at start, end | peak memory per worker (before the job -> after) |")
+    print("|---:|---:|---:|---:|---:|---|---|")
     for workers, r in ((1, one), (2, two)):
         peaks = ", ".join(f"{b / MB:.0f} -> {a / MB:.0f} MB" for b, a in r["peaks"])
         load = ", ".join(f"{x:.2f}" for x in r["load"])
-        print(f"| {workers} | {r['seconds']:.1f} s | {one['seconds'] / r['seconds']:.2f}x | {r['cpu']:.1f} s | {load} | {peaks} |")
+        print(f"| {workers} | {r['seconds']:.1f} s | {one['seconds'] / r['seconds']:.2f}x | {r['cpu']:.1f} s | {r['others']:.2f} | {load} | {peaks} |")
     print(f"\nfile: {data / MB:.0f} MB of column data; a partition: {group / MB:.1f} MB of column data, {args.row_group:,} rows")
 
 
