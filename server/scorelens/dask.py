@@ -1,0 +1,192 @@
+"""Scoring a Dask collection: each partition's :class:`~scorelens.Statistics` computed where the
+partition is, the statistics added in a tree, the sum scored once. The scores equal
+:func:`scorelens.score` of all the collection's texts in one list (BLEU, chrF, TER, WER and CER
+exactly; ROUGE means to within float rounding of the order of addition).
+
+Each row of a ``dask.dataframe.DataFrame``, or each record (a dict) of a ``dask.bag.Bag``, is one
+segment: its ``hypothesis`` column (or field) holds the hypothesis, and each of its
+``references`` columns holds one reference, so two columns are two references per segment
+(sacreBLEU's several reference streams).
+
+Needs the ``dask`` extra: ``pip install 'scorelens[dask]'``.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+# absolute imports: this module is scorelens.dask, the library is dask
+import dask
+import dask.bag as db
+import dask.dataframe as dd
+from dask.delayed import Delayed
+
+from scorelens.api import DEFAULT_METRICS, OptionError, Scores, Statistics
+from scorelens.api import statistics as texts_statistics
+from scorelens.api.options import check_choices, complete, metric_names, scoring_config
+
+SPLIT_EVERY = 8  # statistics added by one task of the reduction tree
+# Partitions of the text files score_files reads: ~25,000-35,000 pairs of 20-30-word sentences, a few
+# seconds of scoring each, so a lost one is cheap to redo, and ~250 MB of a worker's memory
+# (bench/dask_scaling.py measures row groups of that many rows)
+TEXT_BLOCKSIZE = 8 * 2**20
+PathLike = str | os.PathLike
+
+
+def score(
+    collection: dd.DataFrame | db.Bag,
+    hypothesis: str = "hypothesis",
+    references: str | Sequence[str] = ("reference",),
+    metrics: str | Iterable[str] = DEFAULT_METRICS,
+    *,
+    scheduler: Any = None,
+    **options: Any,
+) -> Scores:
+    """The corpus scores of a DataFrame's rows or a Bag's records, equal to :func:`scorelens.score`
+    of their ``hypothesis`` texts against their ``references`` texts, in the collection's order.
+
+    ``references`` names one column (or field) per reference. ``metrics`` and ``options`` are
+    :func:`scorelens.score`'s, except that ``segmentation`` is ``"line"`` (a row is a segment,
+    whatever the partitions). The work runs on ``scheduler`` as ``dask.compute`` takes it: None
+    for the active ``distributed.Client`` (else Dask's default), a client, or a scheduler's name.
+    """
+    return statistics(collection, hypothesis, references, metrics, scheduler=scheduler, **options).scores()
+
+
+def statistics(
+    collection: dd.DataFrame | db.Bag,
+    hypothesis: str = "hypothesis",
+    references: str | Sequence[str] = ("reference",),
+    metrics: str | Iterable[str] = DEFAULT_METRICS,
+    *,
+    scheduler: Any = None,
+    **options: Any,
+) -> Statistics:
+    """The additive statistics of a collection (arguments as :func:`score`): equal to
+    :func:`scorelens.statistics` of all its texts, and addable to other statistics of the same
+    metrics and options, e.g. another collection's."""
+    (total,) = dask.compute(_delayed_statistics([collection], hypothesis, references, metrics, options), scheduler=scheduler)
+    return total
+
+
+def score_files(
+    paths: PathLike | Sequence[PathLike],
+    address: str,
+    *,
+    hypothesis: str = "hypothesis",
+    references: str | Sequence[str] = ("reference",),
+    metrics: str | Iterable[str] = DEFAULT_METRICS,
+    n_workers: int = 2,
+    **options: Any,
+) -> Scores:
+    """The corpus scores of the records of one or more files, scored on a Dask cluster: as
+    :func:`score` of one collection of all of them, in the order given.
+
+    A file is read by its name's ending: ``.jsonl``/``.ndjson`` (one JSON object a line),
+    ``.parquet``/``.pq`` or a directory (a Parquet dataset, one partition per row group), ``.tsv``
+    (tab-separated, a header row naming the columns, no quoting: a text is the field as it is).
+    ``address`` is a scheduler's address (``tcp://host:8786``), or ``"local"`` for a
+    ``distributed.LocalCluster`` of ``n_workers`` processes, started and closed for this call.
+    """
+    from distributed import Client, LocalCluster  # the distributed scheduler is needed here only
+
+    refs = _names(references)
+    collections = [_read(Path(p), [hypothesis, *refs]) for p in ([paths] if isinstance(paths, (str, os.PathLike)) else paths)]
+    total = _delayed_statistics(collections, hypothesis, refs, metrics, options)
+    if address == "local":
+        with (
+            # ":0": any free port, where the default 8787 may be another cluster's
+            LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster,
+            Client(cluster, set_as_default=False) as client,
+        ):
+            return total.compute(scheduler=client).scores()
+    with Client(address, set_as_default=False) as client:
+        return total.compute(scheduler=client).scores()
+
+
+def _delayed_statistics(
+    collections: Sequence[dd.DataFrame | db.Bag],
+    hypothesis: str,
+    references: str | Sequence[str],
+    metrics: str | Iterable[str],
+    options: dict[str, Any],
+) -> Delayed:
+    """The statistics of the collections' partitions, added in a tree: one lazy
+    :class:`~scorelens.Statistics`. The metrics and options are checked here, before any work."""
+    refs = _names(references)
+    _check(metrics, options)
+    parts = [part for collection in collections for part in _partition_statistics(collection, hypothesis, refs, metrics, options)]
+    if not parts:  # a collection of no partitions: the statistics of no segments
+        parts = [dask.delayed(_records_statistics)([], hypothesis, refs, metrics, options)]
+    while len(parts) > 1:
+        parts = [dask.delayed(sum)(parts[i : i + SPLIT_EVERY]) for i in range(0, len(parts), SPLIT_EVERY)]
+    return parts[0]
+
+
+def _names(references: str | Sequence[str]) -> list[str]:
+    return [references] if isinstance(references, str) else list(references)
+
+
+def _check(metrics: str | Iterable[str], options: dict[str, Any]) -> None:
+    names = metric_names(metrics)
+    o = complete(options)
+    check_choices(o)
+    scoring_config(names, o)
+    if o["segmentation"] != "line":
+        # a paragraph or a document could span partitions, and ROUGE's mean is over segments
+        raise OptionError("segmentation", "a Dask collection is scored row by row: only 'line'")
+
+
+def _partition_statistics(collection, hypothesis: str, references: list[str], metrics, options) -> list[Delayed]:
+    if isinstance(collection, dd.DataFrame):
+        # selecting the columns first checks their names now and reads no other column
+        parts = collection[[hypothesis, *references]].to_delayed()
+        return [dask.delayed(_frame_statistics)(part, hypothesis, references, metrics, options) for part in parts]
+    if isinstance(collection, db.Bag):
+        return [dask.delayed(_records_statistics)(part, hypothesis, references, metrics, options) for part in collection.to_delayed()]
+    raise TypeError(f"expected a dask DataFrame or Bag, not {type(collection).__name__}")
+
+
+def _frame_statistics(frame, hypothesis: str, references: list[str], metrics, options) -> Statistics:
+    return texts_statistics(
+        _texts(hypothesis, frame[hypothesis].tolist()), [_texts(r, frame[r].tolist()) for r in references], metrics, **options
+    )
+
+
+def _records_statistics(records, hypothesis: str, references: list[str], metrics, options) -> Statistics:
+    records = list(records)
+    return texts_statistics(
+        _texts(hypothesis, [r[hypothesis] for r in records]),
+        [_texts(name, [r[name] for r in records]) for name in references],
+        metrics,
+        **options,
+    )
+
+
+def _texts(name: str, values: list) -> list[str]:
+    """The column's (or field's) values, checked to be strings: a missing value is named as such
+    rather than by its place in one partition."""
+    for value in values:
+        if not isinstance(value, str):
+            raise TypeError(f"{name!r} holds {value!r}, not a string (a missing value?)")
+    return values
+
+
+def _read(path: Path, columns: list[str]) -> dd.DataFrame | db.Bag:
+    name = path.name.lower()
+    if name.endswith((".jsonl", ".ndjson")):
+        lines = db.read_text(str(path), blocksize=TEXT_BLOCKSIZE, encoding="utf-8")
+        return lines.filter(str.strip).map(json.loads)
+    if name.endswith((".parquet", ".pq")) or path.is_dir():
+        return dd.read_parquet(str(path), columns=columns, split_row_groups=True)
+    if name.endswith(".tsv"):
+        # every field a string as written: no quoting, and "NA" or "" is a text, not a missing value
+        return dd.read_csv(
+            str(path), sep="\t", blocksize=TEXT_BLOCKSIZE, dtype=str, usecols=columns,
+            quoting=csv.QUOTE_NONE, keep_default_na=False, na_filter=False, encoding="utf-8",
+        )  # fmt: skip
+    raise ValueError(f"{path}: expected a .jsonl, .ndjson, .parquet, .pq or .tsv file, or a Parquet directory")
