@@ -203,3 +203,22 @@ def test_a_worker_killed_mid_job_is_replaced_and_the_scores_are_exact(client, tm
     assert again, "no partition of the killed worker ran again elsewhere"
     client.wait_for_workers(2, timeout=60)
     assert victim not in client.run(os.getpid).values()
+
+
+def test_the_command_line_scores_a_file_on_the_cluster(client, tmp_path, capsys):
+    from scorelens.cli import main
+
+    hyps = ["the cat sat on the mat", "a dog barked", "", "rain fell all day"] * 50
+    refs = ["the cat is on the mat", "a dog was barking", "nothing", "it rained all day"] * 50
+    path = tmp_path / "pairs.jsonl"
+    path.write_text("".join(json.dumps({"prediction": h, "target": r}) + "\n" for h, r in zip(hyps, refs)), encoding="utf-8")
+    argv = ["score", str(path), "--dask", client.scheduler.address, "--hyp-field", "prediction", "--ref-field", "target"]
+    assert main([*argv, "-m", "bleu,chrf,wer", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got == scorelens.score(hyps, refs, metrics=["bleu", "chrf", "wer"]).to_dict()
+    assert main([*argv, "-m", "bleu"]) == 0
+    assert capsys.readouterr().out.startswith("BLEU = ")
+    assert main([*argv, "-sl"]) == 2
+    assert "--dask does not take -sl" in capsys.readouterr().err
+    assert main(["score", str(path), "--dask", client.scheduler.address, "--hyp-field", "missing"]) == 2
+    assert "missing" in capsys.readouterr().err

@@ -43,7 +43,7 @@ class _Metrics(argparse.Action):
         setattr(namespace, self.dest, chosen)
 
 
-def _job_count(value: str) -> int:
+def job_count(value: str) -> int:
     if not value.isdigit() or int(value) < 1:
         raise argparse.ArgumentTypeError(f"expected a number of processes, 1 or more, got {value!r}")
     return int(value)
@@ -118,7 +118,7 @@ def scoring_options(hypothesis: bool = True) -> argparse.ArgumentParser:
     p.add_argument(
         "-j",
         "--jobs",
-        type=_job_count,
+        type=job_count,
         metavar="N",
         help=f"processes that score an input of {POOL_MINIMUM:,} segments or more "
         "(default: one per available CPU; 1 scores in this process only)",

@@ -6,10 +6,12 @@ import argparse
 import json
 import sys
 
-from .documents import Run, evaluation
-from .errors import EXIT_OK
+from ..api.options import PPL, OptionError
 from ..api.results import Scores
-from .scores_text import format_chrf, notes, rouge_label, summary_lines
+from .documents import Run, checked_options, evaluation
+from .errors import EXIT_OK, CliError
+from .options import job_count
+from .scores_text import format_chrf, notes, rouge_label, score_lines, summary_lines
 
 
 def add_parser(commands, shared: argparse.ArgumentParser) -> None:
@@ -27,10 +29,27 @@ def add_parser(commands, shared: argparse.ArgumentParser) -> None:
         help="each segment's own scores (sentence BLEU, sentence chrF, ...) instead of the corpus's: "
         "one row per segment, or one JSON object per line with --json",
     )
+    dask = score.add_argument_group("on a Dask cluster (needs the dask extra)")
+    dask.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="score the records of HYP (.jsonl/.ndjson, .parquet or a Parquet folder, .tsv with a header) on the "
+        "Dask scheduler at ADDRESS, or on a local cluster started for the run with 'local'",
+    )
+    dask.add_argument("--hyp-field", default="hypothesis", metavar="NAME", help="with --dask: the hypothesis's column (default: hypothesis)")
+    dask.add_argument(
+        "--ref-field",
+        action="append",
+        metavar="NAME",
+        help="with --dask: a reference's column, repeated for several (default: reference)",
+    )
+    dask.add_argument("--dask-workers", type=job_count, default=2, metavar="N", help="with --dask local: worker processes (default: 2)")
     score.set_defaults(run=run_score, parser=score)
 
 
 def run_score(args: argparse.Namespace) -> int:
+    if args.dask is not None:
+        return run_on_dask(args)
     ev = evaluation(args)
     if args.sentence_level:
         run_sentence_level(ev, args.json)
@@ -42,6 +61,39 @@ def run_score(args: argparse.Namespace) -> int:
             print(note, file=sys.stderr)  # stdout stays one JSON object
     else:
         print("\n".join(summary_lines(ev) + notes(ev)))
+    return EXIT_OK
+
+
+def run_on_dask(args: argparse.Namespace) -> int:
+    """The corpus scores of a file's records, scored partition by partition on a Dask cluster."""
+    if args.hypothesis is None:
+        raise CliError("--dask scores the records of a file: name it (HYP)")
+    for wrong, why in (
+        (args.sentence_level, "-sl"),
+        (args.references, "-r (references are columns: --ref-field)"),
+        (args.segmentation != "line", "--segmentation (a record is a segment)"),
+        (PPL in args.metrics, "the ppl metric"),
+    ):
+        if wrong:
+            raise CliError(f"--dask does not take {why}")
+    options = {k: v for k, v in checked_options(args).items() if not k.startswith("lm")}
+    try:
+        from .. import dask as on_dask
+    except ImportError as exc:
+        raise CliError(f"--dask needs the dask extra (pip install 'scorelens[dask]'): {exc}") from None
+    try:
+        scores = on_dask.score_files(
+            args.hypothesis,
+            args.dask,
+            hypothesis=args.hyp_field,
+            references=args.ref_field or ["reference"],
+            metrics=args.metrics,
+            n_workers=args.dask_workers,
+            **options,
+        )
+    except (OptionError, KeyError, ValueError, OSError) as exc:
+        raise CliError(f"{args.hypothesis}: {getattr(exc, 'reason', exc)}") from None
+    print(json.dumps(scores.to_dict(), ensure_ascii=False) if args.json else "\n".join(score_lines(scores)))
     return EXIT_OK
 
 
