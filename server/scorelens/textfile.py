@@ -6,6 +6,7 @@ published WMT17 scores count it in the first word); :data:`BOM` lets callers poi
 
 from __future__ import annotations
 
+import codecs
 import os
 import stat
 from pathlib import Path
@@ -34,8 +35,14 @@ class TooLarge(UnreadableText):
     pass
 
 
-def decode(name: str, data: bytes) -> str:
-    """UTF-8 text, a byte-order mark included; anything else is :class:`UnreadableText`."""
+def decode(name: str, data: bytes, encoding: str = "utf-8") -> str:
+    """UTF-8 text, a byte-order mark included; anything else is :class:`UnreadableText`. Another
+    ``encoding`` (a codec's name, as sacreBLEU's ``--encoding``) decodes the bytes as that."""
+    if codecs.lookup(encoding).name != "utf-8":
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError as exc:
+            raise UnreadableText(f"{name}: not {encoding}: byte 0x{data[exc.start]:02x} at byte offset {exc.start}") from None
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise UnreadableText(f"{name}: looks like UTF-16 (byte-order mark at byte offset 0); convert it to UTF-8")
     nul = data.find(b"\0")
@@ -113,5 +120,5 @@ def _read_stream(fd: int, max_bytes: int) -> bytes:
     return b"".join(chunks)
 
 
-def read_text(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES, limit: str = "", streams: bool = False) -> str:
-    return decode(str(path), read_bytes(path, max_bytes, limit, streams))
+def read_text(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES, limit: str = "", streams: bool = False, encoding: str = "utf-8") -> str:
+    return decode(str(path), read_bytes(path, max_bytes, limit, streams), encoding)

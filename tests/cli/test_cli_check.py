@@ -185,21 +185,30 @@ def test_chrf_ter_and_rouge_n_thresholds(run):
 
 
 @pytest.mark.parametrize(
-    "argv, message",
+    "argv, turned_on",
     [
-        (["--metrics", "wer", "--min-bleu", "10"], "--min-bleu needs bleu among --metrics"),
-        (["--metrics", "bleu", "--min-chrf", "10"], "--min-chrf needs chrf among --metrics"),
-        (["--metrics", "bleu", "--max-ter", "10"], "--max-ter needs ter among --metrics"),
-        (["--metrics", "rouge1", "--min-rouge2", "0.1"], "--min-rouge2 needs rouge2 among --metrics"),
-        (["--metrics", "bleu", "--max-wer", "0.3"], "--max-wer needs wer among --metrics"),
-        (["--metrics", "bleu", "--min-rouge", "0.3"], "--min-rouge needs rougeL or rougeLsum among --metrics"),
-        (["--max-findings", "-1"], "--max-findings must be 0 or more"),
+        (["--metrics", "wer", "--min-bleu", "10"], ("--min-bleu", "bleu")),
+        (["--metrics", "bleu", "--min-chrf", "10"], ("--min-chrf", "chrf")),
+        (["--metrics", "bleu", "--max-ter", "10"], ("--max-ter", "ter")),
+        (["--metrics", "rouge1", "--min-rouge2", "0.1"], ("--min-rouge2", "rouge2")),
+        (["--metrics", "bleu", "--max-wer", "0.3"], ("--max-wer", "wer")),
+        (["--metrics", "bleu", "--min-rouge", "0.3"], ("--min-rouge", "rougeL")),
     ],
 )
-def test_threshold_on_a_metric_not_computed_is_an_error(run, argv, message):
-    result = run("check", ASR_HYP, "-r", ASR_REF, *argv)
+def test_a_threshold_turns_its_metric_on_and_says_so(run, argv, turned_on):
+    option, metric = turned_on
+    result = run("check", ASR_HYP, "-r", ASR_REF, *argv, "--format", "json")
+    assert result.code in (0, 1), result.err
+    assert f"scorelens: note: {option} turns {metric} on (not among --metrics)" in result.err
+    report = json.loads(result.out)
+    assert metric in report["scores"]
+    assert [v["option"] for v in report["thresholds"]] == [option]
+
+
+def test_bad_max_findings_is_an_error(run):
+    result = run("check", ASR_HYP, "-r", ASR_REF, "--max-findings", "-1")
     assert result.code == 2
-    assert result.err.strip() == f"scorelens: error: {message}"
+    assert result.err.strip() == "scorelens: error: --max-findings must be 0 or more"
 
 
 # -- formats ---------------------------------------------------------------------------------

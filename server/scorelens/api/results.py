@@ -8,6 +8,8 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 ROUGE_N_KEYS = tuple(f"rouge{n}" for n in range(1, 10))
+# the order metrics are printed and serialised in, whatever order they were asked for in
+FAMILY_ORDER = ("ppl", "bleu", "chrf", "ter", "rougeL", "rougeLsum", *ROUGE_N_KEYS, "wer", "cer")
 
 
 class _Figures:
@@ -137,7 +139,7 @@ _FAMILIES: dict[str, type[_Figures]] = {
 
 
 class _Scores:
-    KEYS: ClassVar[tuple[str, ...]]  # the metrics in the order the command line prints them
+    KEYS: ClassVar[tuple[str, ...]] = FAMILY_ORDER  # the metrics in the order the command line prints them
     _HEAD: ClassVar[tuple[str, ...]] = ()  # fields printed before the metrics
 
     @classmethod
@@ -183,8 +185,6 @@ class Scores(_Scores):
     cer: Cer | None = None
     ter: Ter | None = None
 
-    KEYS: ClassVar[tuple[str, ...]] = ("ppl", "bleu", "chrf", "rougeL", "rougeLsum", *ROUGE_N_KEYS, "wer", "cer", "ter")
-
     def to_dict(self) -> dict[str, Any]:
         return {**super().to_dict(), "segments": self.segments}
 
@@ -214,5 +214,4 @@ class SegmentScores(_Scores):
     wer: Wer | None = None
     cer: Cer | None = None
 
-    KEYS: ClassVar[tuple[str, ...]] = ("ppl", "bleu", "chrf", "ter", "rougeL", "rougeLsum", *ROUGE_N_KEYS, "wer", "cer")
     _HEAD: ClassVar[tuple[str, ...]] = ("segment", "line")

@@ -27,8 +27,9 @@ from .options import scoring_options
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="scorelens",
-        description="Score hypotheses against references: BLEU (sacreBLEU), ROUGE-L/Lsum (rouge-score), "
-        "WER/CER (jiwer), with the same numbers as those libraries.",
+        description="Score hypotheses against references: BLEU, chrF and TER (as sacreBLEU), ROUGE-1..9, "
+        "ROUGE-L and ROUGE-Lsum (as rouge-score), WER and CER (as jiwer), perplexity (as KenLM), with the same "
+        "numbers as those libraries.",
         epilog="Exit status: 0 success, 1 a check threshold was crossed, 2 bad usage or input.",
     )
     parser.add_argument("--version", action="version", version=f"scorelens {__version__}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from dataclasses import dataclass
 from typing import Callable
 
@@ -210,17 +211,22 @@ _GATES: list[tuple[str, str, str, str, bool, Callable[[CorpusScores], float]]] =
 
 
 def check_gate_metrics(args: argparse.Namespace) -> None:
-    """A threshold on a metric that is not computed is a usage error, not a silent pass."""
+    """A threshold on a metric that is not among --metrics turns it on, and says so: asked to hold
+    TER to a limit, the user wants TER computed."""
     for dest, option, metric, _, _, _ in _GATES:
         if getattr(args, dest) is None:
             continue
-        if option == "--min-rouge":
-            if not {"rougeL", "rougeLsum"} & set(args.metrics):
-                raise CliError("--min-rouge needs rougeL or rougeLsum among --metrics")
-        elif metric not in args.metrics:
-            raise CliError(f"{option} needs {metric} among --metrics")
+        wanted = metric if option != "--min-rouge" else "rougeL"
+        if option == "--min-rouge" and {"rougeL", "rougeLsum"} & set(args.metrics):
+            continue
+        if wanted not in args.metrics:
+            args.metrics.append(wanted)
+            print(f"scorelens: note: {option} turns {wanted} on (not among --metrics)", file=sys.stderr)
     if args.max_ppl is not None and PPL not in args.metrics:
-        raise CliError(f"--max-ppl needs {PPL} among --metrics")
+        if not args.lm:
+            raise CliError("--max-ppl needs --lm PATH, the KenLM language model to score with")
+        args.metrics.append(PPL)
+        print(f"scorelens: note: --max-ppl turns {PPL} on (not among --metrics)", file=sys.stderr)
 
 
 def verdicts(args: argparse.Namespace, ev: Run) -> list[Verdict]:

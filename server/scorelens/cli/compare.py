@@ -28,7 +28,7 @@ def add_parser(commands) -> None:
         parents=[scoring_options(hypothesis=False)],
         help="systems against a baseline: scores, confidence intervals, paired significance tests",
         description="Each system against the baseline on the same references: every metric's score, the mean "
-        "and 95%% confidence interval of its bootstrap resamples, and the p-value of a paired test "
+        "and 95% confidence interval of its bootstrap resamples, and the p-value of a paired test "
         "(sacreBLEU's; the seed comes from SACREBLEU_SEED, default 12345, 'none' for a random one); "
         "then the segments where the best system most improves and most regresses.",
     )
@@ -83,10 +83,10 @@ def compared_runs(args: argparse.Namespace, options: dict) -> list[Run]:
     paths = [args.baseline, *args.systems]
     if STDIN in paths:
         raise CliError("compare reads every system from a file; standard input (-) is not one")
-    references = [read_document(r, args.max_file_bytes) for r in args.references or found_references(args.baseline)]
+    references = [read_document(r, args.max_file_bytes, args.encoding) for r in args.references or found_references(args.baseline)]
     runs = []
     for path in paths:
-        document = read_document(path, args.max_file_bytes)
+        document = read_document(path, args.max_file_bytes, args.encoding)
         ev = evaluate(document.lines, [r.lines for r in references], args.metrics, options, jobs(args))
         run = Run(ev.corpus, ev.jobs, ev.perplexity, [document, *references])
         run.require_lined_up()

@@ -39,12 +39,12 @@ def _read_stdin(max_bytes: int) -> bytes:
     return data
 
 
-def read_document(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Document:
+def read_document(path: str, max_bytes: int = DEFAULT_MAX_BYTES, encoding: str = "utf-8") -> Document:
     try:
         if path == STDIN:
-            text = decode(STDIN_NAME, _read_stdin(max_bytes))
+            text = decode(STDIN_NAME, _read_stdin(max_bytes), encoding)
             return Document(STDIN_NAME, text, sacrebleu_lines(text, universal_newlines=True))
-        text = read_text(path, max_bytes, "--max-file-bytes", streams=True)
+        text = read_text(path, max_bytes, "--max-file-bytes", streams=True, encoding=encoding)
         return Document(path, text, sacrebleu_lines(text))
     except UnreadableText as exc:
         raise CliError(str(exc)) from None
@@ -78,13 +78,13 @@ def read_documents(args: argparse.Namespace) -> list[Document]:
             raise CliError("no hypothesis: name the file (HYP), or pipe it into standard input")
         args.hypothesis = STDIN
     if args.metrics == [PPL]:
-        return [read_document(args.hypothesis, args.max_file_bytes)]
+        return [read_document(args.hypothesis, args.max_file_bytes, args.encoding)]
     if args.hypothesis == STDIN and not args.references:
         # said before reading, or a terminal would wait for input first
         raise CliError("reading the hypothesis from standard input (-) needs -r REF")
-    hypothesis = read_document(args.hypothesis, args.max_file_bytes)
+    hypothesis = read_document(args.hypothesis, args.max_file_bytes, args.encoding)
     references = args.references or found_references(args.hypothesis)
-    return [hypothesis, *(read_document(r, args.max_file_bytes) for r in references)]
+    return [hypothesis, *(read_document(r, args.max_file_bytes, args.encoding) for r in references)]
 
 
 @dataclass

@@ -4,6 +4,7 @@ sacreBLEU's command line names them, and their hand-over to the API under the sa
 from __future__ import annotations
 
 import argparse
+import codecs
 import math
 import os
 from typing import Any
@@ -53,6 +54,14 @@ def _byte_count(value: str) -> int:
     if not value.isdigit() or int(value) < 1:
         raise argparse.ArgumentTypeError(f"expected a number of bytes, 1 or more, got {value!r}")
     return int(value)
+
+
+def _encoding(value: str) -> str:
+    try:
+        codecs.lookup(value)
+    except LookupError:
+        raise argparse.ArgumentTypeError(f"unknown encoding {value!r}") from None
+    return value
 
 
 def samples(value: str) -> int:
@@ -122,6 +131,14 @@ def scoring_options(hypothesis: bool = True) -> argparse.ArgumentParser:
         metavar="N",
         help=f"processes that score an input of {POOL_MINIMUM:,} segments or more "
         "(default: one per available CPU; 1 scores in this process only)",
+    )
+    p.add_argument(
+        "-e",
+        "--encoding",
+        type=_encoding,
+        default="utf-8",
+        metavar="NAME",
+        help="the files' encoding, as sacreBLEU's -e (default: utf-8)",
     )
     p.add_argument(
         "--max-file-bytes",

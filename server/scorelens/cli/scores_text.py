@@ -34,10 +34,9 @@ def format_rouge(label: str, r: Rouge) -> str:
 
 
 def format_errors(label: str, c: Wer | Cer) -> str:
-    line = (
-        f"{label} = {c.rate:.4f} (H = {c.hits} S = {c.substitutions} D = {c.deletions} I = {c.insertions} "
-        f"MER = {c.mer:.4f} WIL = {c.wil:.4f})"
-    )
+    # MER and WIL are word measures: jiwer's character output has neither
+    measures = f" MER = {c.mer:.4f} WIL = {c.wil:.4f}" if label == "WER" else ""
+    line = f"{label} = {c.rate:.4f} (H = {c.hits} S = {c.substitutions} D = {c.deletions} I = {c.insertions}{measures})"
     if c.hits + c.substitutions + c.deletions == 0:
         line += f"; the reference is empty, so {label} counts insertions as jiwer does"
     return line
