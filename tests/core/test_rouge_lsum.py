@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from peers import assert_rouge, config, scorer
 from rouge_score import rouge_scorer
-from texts import examples
+from texts import examples, randomly_edited
 
 from scorelens.core import Corpus, rouge
 
@@ -55,31 +55,19 @@ def test_documents_through_the_corpus(hyp, ref):
     assert_rouge(s.rouge_lsum, scorer(("rougeLsum",)).score(ref_text, hyp_text)["rougeLsum"], tol=1e-12)
 
 
-def zipf_document(rng: random.Random, lines: int, words: int, change: float) -> tuple[str, str]:
-    """Related documents of ``lines`` sentences of ``words`` Zipf-distributed words, a ``change``
-    of the reference's words substituted, dropped or doubled in the hypothesis."""
+def zipf_document(rng: random.Random, lines: int, words: int) -> tuple[str, str]:
+    """(hypothesis, reference): ``lines`` sentences of ``words`` Zipf-distributed words, and the
+    same with a fifth of the words edited."""
     vocabulary = [f"w{k}" for k in range(2000)]
     weights = [1 / (k + 1) for k in range(len(vocabulary))]
-    hyp, ref = [], []
-    for _ in range(lines):
-        r = rng.choices(vocabulary, weights, k=words)
-        h = []
-        for w in r:
-            x = rng.random()
-            if x < change / 2:
-                h.append(rng.choices(vocabulary, weights)[0])
-            elif x < 3 * change / 4:
-                h += [w, w]
-            elif x >= change:
-                h.append(w)
-        ref.append(" ".join(r))
-        hyp.append(" ".join(h))
-    return "\n".join(hyp), "\n".join(ref)
+    ref = [rng.choices(vocabulary, weights, k=words) for _ in range(lines)]
+    hyp = [randomly_edited(rng, r, 0.2, vocabulary) for r in ref]
+    return "\n".join(map(" ".join, hyp)), "\n".join(map(" ".join, ref))
 
 
 def test_moderately_large_document():
     """200 lines of 15 words: rouge-score's 40,000 sentence pairs (a few seconds), ScoreLens's few."""
-    hyp, ref = zipf_document(random.Random(7), 200, 15, 0.2)
+    hyp, ref = zipf_document(random.Random(7), 200, 15)
     theirs = scorer(("rougeLsum",)).score(ref, hyp)["rougeLsum"]
     s = Corpus(hyp + "\n", [ref + "\n"], config({"rougeLsum"}, segmentation="document")).scores()
     assert_rouge(s.rouge_lsum, theirs, tol=1e-12)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from peers import TOL
 from sacrebleu.metrics import TER
 from sacrebleu.metrics.lib_ter import BeamEditDistance
-from texts import examples, line_pair, render, word
+from texts import edited_line, examples, line_pair, render, word
 
 from scorelens.core import ter
 
@@ -214,30 +214,10 @@ def test_beam_trace_is_sacrebleus(seed, drift):
     assert beam._beam_trace(hyp) == beam.trace(hyp) == BeamEditDistance(ref)(hyp)
 
 
-def _edited_line(words: int, seed: int) -> tuple[str, str]:
-    """A reference line of words drawn from 5,000 and a hypothesis with a tenth of them edited
-    (substituted, dropped, or followed by an inserted word)."""
-    rng = random.Random(seed)
-    vocabulary = [f"w{k}" for k in range(5000)]
-    ref = [rng.choice(vocabulary) for _ in range(words)]
-    hyp = []
-    for w in ref:
-        x = rng.random()
-        if x < 0.033:
-            hyp.append(rng.choice(vocabulary))
-        elif x < 0.066:
-            pass
-        elif x < 0.1:
-            hyp += [w, rng.choice(vocabulary)]
-        else:
-            hyp.append(w)
-    return " ".join(hyp), " ".join(ref)
-
-
 def test_long_segment():
     """2,000 words, 200 edits: far above the beam's floor, so every distance comes from the
     rows; sacreBLEU's own statistics (it takes ~10 s)."""
-    hyp, ref = _edited_line(2000, 3)
+    hyp, ref = edited_line(2000, 3)
     assert_ter_parity([hyp], [[ref]], {})
 
 
@@ -246,11 +226,11 @@ def test_long_line_in_bounded_memory():
     are kept as their beam only."""
     script = textwrap.dedent(
         """
-        import resource, sys
+        import resource
         resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, 1_500_000_000))
-        from test_ter import _edited_line
+        from texts import edited_line
         from scorelens.core import ter
-        hyp, ref = _edited_line(20_000, 5)
+        hyp, ref = edited_line(20_000, 5)
         print(*ter.statistics(hyp, [ref], ter.TerConfig()))
         """
     )
