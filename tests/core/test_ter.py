@@ -5,13 +5,17 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import subprocess
+import sys
+import textwrap
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from peers import TOL
 from sacrebleu.metrics import TER
-from texts import examples, line_pair, render, word
+from sacrebleu.metrics.lib_ter import BeamEditDistance
+from texts import edited_line, examples, line_pair, render, word
 
 from scorelens.core import ter
 
@@ -192,6 +196,48 @@ def test_bit_trace_is_the_beam_trace_where_the_beam_cannot_matter(seed, n, m, vo
     expected = beam._beam_trace(hyp)
     if expected[0] < beam.floor:
         assert beam._bit_trace(hyp) == expected
+
+
+@examples(40)
+@given(seed=st.integers(0, 2**32 - 1), drift=st.floats(0, 0.4))
+def test_beam_trace_is_sacrebleus(seed, drift):
+    """The beam's rows, kept as their beam only, give sacreBLEU's distance and trace, also where
+    the alignment wanders out of the beam (words dropped from one side: ``drift``) and where
+    the lengths differ several times over (a wider beam)."""
+    rng = random.Random(seed)
+    m = rng.randint(1, 400)
+    n = rng.choice([m, rng.randint(0, 400), rng.randint(0, 10)])
+    ref = [rng.randrange(50) for _ in range(m)]
+    hyp = [w for w in ref if rng.random() >= drift][:n]
+    hyp += [rng.randrange(50) for _ in range(n - len(hyp))]
+    beam = ter._Beam(ref, n)
+    assert beam._beam_trace(hyp) == beam.trace(hyp) == BeamEditDistance(ref)(hyp)
+
+
+def test_long_segment():
+    """2,000 words, 200 edits: far above the beam's floor, so every distance comes from the
+    rows; sacreBLEU's own statistics (it takes ~10 s)."""
+    hyp, ref = edited_line(2000, 3)
+    assert_ter_parity([hyp], [[ref]], {})
+
+
+def test_long_line_in_bounded_memory():
+    """A 20,000-word line in 1.5 GB of address space (full rows took 6 GB and failed): the rows
+    are kept as their beam only."""
+    script = textwrap.dedent(
+        """
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, 1_500_000_000))
+        from texts import edited_line
+        from scorelens.core import ter
+        hyp, ref = edited_line(20_000, 5)
+        print(*ter.statistics(hyp, [ref], ter.TerConfig()))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=__file__.rsplit("/", 1)[0])
+    assert done.returncode == 0, done.stderr
+    edits, ref_words, shifts = map(int, done.stdout.split())
+    assert ref_words == 20_000 and 1_000 <= edits <= 4_000 and 0 <= shifts <= edits
 
 
 def test_beam_floor_only_when_the_beam_matters():

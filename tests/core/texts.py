@@ -5,6 +5,9 @@ other by word edits, so n-grams, LCS and alignments actually match; the vocabula
 the traps (entities, ``<skipped>``, numbers with ``.`` ``,`` ``-``, CJK, emoji, combining marks,
 case changes that change length, non-ASCII spaces, tabs, runs of whitespace).
 
+Long related texts, of sizes hypothesis does not draw, come from plain random generators at the
+end (:func:`randomly_edited`, :func:`edited_line`; bench/long_documents.py uses them too).
+
 ``SCORELENS_FUZZ=N`` multiplies every example count by N and draws fresh random examples
 (the default is a fixed, derandomized set, so a CI run is reproducible).
 """
@@ -12,6 +15,8 @@ case changes that change length, non-ASCII spaces, tabs, runs of whitespace).
 from __future__ import annotations
 
 import os
+import random
+from collections.abc import Sequence
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -108,3 +113,32 @@ def line_corpus(draw, min_lines: int = 0, max_lines: int = 6, nrefs: int | None 
     k = nrefs if nrefs is not None else draw(st.integers(1, 3))
     pairs = draw(st.lists(line_pair(k), min_size=min_lines, max_size=max_lines))
     return [h for h, _ in pairs], [[refs[j] for _, refs in pairs] for j in range(k)]
+
+
+# -- long related texts --------------------------------------------------------------------------
+
+
+def randomly_edited(rng: random.Random, words: Sequence[str], rate: float, vocabulary: Sequence[str]) -> list[str]:
+    """``words`` with about ``rate`` of them edited, in equal parts substituted, dropped, and
+    followed by an inserted word (new words drawn from ``vocabulary``)."""
+    out: list[str] = []
+    for w in words:
+        x = rng.random() / rate
+        if x < 1 / 3:
+            out.append(rng.choice(vocabulary))
+        elif x < 2 / 3:
+            continue
+        elif x < 1:
+            out += [w, rng.choice(vocabulary)]
+        else:
+            out.append(w)
+    return out
+
+
+def edited_line(words: int, seed: int) -> tuple[str, str]:
+    """(hypothesis, reference): a line of ``words`` words drawn from 5,000 and the same line with
+    a tenth of its words edited."""
+    rng = random.Random(seed)
+    vocabulary = [f"w{k}" for k in range(5000)]
+    ref = [rng.choice(vocabulary) for _ in range(words)]
+    return " ".join(randomly_edited(rng, ref, 0.1, vocabulary)), " ".join(ref)

@@ -206,6 +206,27 @@ def _lcs_indices(ref: Sequence[str], can: Sequence[str]) -> list[int]:
     return indices
 
 
+def _union_lcs(ref: Sequence[str], sentences: Sequence[Sequence[str]], containing: dict[str, list[int]]) -> list[int]:
+    """The reference indices in rouge-score's LCS of ``ref`` with any of the ``sentences``
+    (``containing``: token: the sentences having it), in order, as its ``_union_lcs``.
+
+    A sentence's LCS holds only places whose token the sentence has, and a union is the same in
+    any order: each place not yet in it, rarest token first, takes the sentences having its
+    token until one's LCS covers it, and no sentence left could add a place. A 2,000-line
+    document of 15-word sentences needs ~4 LCS a reference sentence instead of 2,000.
+    """
+    union: set[int] = set()
+    tried: set[int] = set()
+    for i in sorted((i for i, token in enumerate(ref) if token in containing), key=lambda i: len(containing[ref[i]])):
+        for k in containing[ref[i]]:
+            if i in union:
+                break
+            if k not in tried:
+                tried.add(k)
+                union.update(_lcs_indices(ref, sentences[k]))
+    return sorted(union)
+
+
 def summary_scores(hyp_sentences: Sequence[Sequence[str]], ref_sentences: Sequence[Sequence[str]]) -> tuple[float, float, float]:
     """Summary-level LCS over newline-separated sentences (pass the non-empty lines only)."""
     if not hyp_sentences or not ref_sentences:
@@ -220,10 +241,14 @@ def summary_scores(hyp_sentences: Sequence[Sequence[str]], ref_sentences: Sequen
         hyp_left.update(s)
     for s in ref_sentences:
         ref_left.update(s)
+    sentences = list(dict.fromkeys(map(tuple, hyp_sentences)))  # a repeated sentence has the same LCS
+    containing = defaultdict(list)
+    for k, sentence in enumerate(sentences):
+        for token in set(sentence):
+            containing[token].append(k)
     hits = 0
     for ref in ref_sentences:
-        union = sorted(set().union(*[_lcs_indices(ref, hyp) for hyp in hyp_sentences]))
-        for token in (ref[i] for i in union):
+        for token in (ref[i] for i in _union_lcs(ref, sentences, containing)):
             # a token counts once however many sentence pairs share it, as ROUGE-1.5.5
             if hyp_left[token] > 0 and ref_left[token] > 0:
                 hits += 1

@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import math
 import re
+from array import array
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import cache, cached_property
+from operator import add
 from typing import NamedTuple, Sequence
 
 from rapidfuzz.distance import Levenshtein
@@ -32,6 +35,7 @@ _MAX_SHIFT_DIST = 50
 _BEAM_WIDTH = 25
 _MAX_SHIFT_CANDIDATES = 1000
 _INFINITY = int(1e16)
+_BIT_CELLS = 1 << 25
 
 # -- Tercom's normaliser, as sacreBLEU's TercomTokenizer ----------------------------------------
 
@@ -187,6 +191,10 @@ class _Beam:
     is fixed). Its cache only saves time; here a candidate's distance comes either from
     rapidfuzz or from the rows its shift changed, joined to the unchanged rest.
 
+    A row is kept as its beam only, ``rows[i]`` saying which cells those are (about
+    ``2 * width``; the first and last rows run to the table's edge): a segment's rows grow with
+    its length, not with its square. A cell outside the beam is infinite, as sacreBLEU's.
+
     The beam only removes paths, so its distance is at least the full Levenshtein distance, and
     equal when no path through a cell outside the beam could be as short. Any path through
     cell (i, j) costs at least ``|i - j| + |(n_h - i) - (n_r - j)|``; ``floor`` is the least of
@@ -195,11 +203,16 @@ class _Beam:
 
     def __init__(self, ref: Sequence[int], n_h: int) -> None:
         self.ref = ref
-        self.where: dict[int, int] = {}  # word: the bits of its places in the reference
-        for j, word in enumerate(ref):
-            self.where[word] = self.where.get(word, 0) | 1 << j
         self.n_h = n_h
         n_r = self.n_r = len(ref)
+        # The bit-vector trace holds n_r bits for each row and for each distinct reference word:
+        # only for tables of up to _BIT_CELLS cells (33 million: a 5,000-word line has 25), beyond
+        # which the beam's rows are smaller.
+        self.bits = n_r * max(n_h, n_r) <= _BIT_CELLS
+        self.where: dict[int, int] = {}  # word: the bits of its places in the reference
+        if self.bits:
+            for j, word in enumerate(ref):
+                self.where[word] = self.where.get(word, 0) | 1 << j
         self.ratio = n_r / n_h if n_h else 1
         self.width = math.ceil(self.ratio / 2 + _BEAM_WIDTH) if _BEAM_WIDTH < self.ratio / 2 else _BEAM_WIDTH
         # The pseudo-diagonal floor(i * ratio) grows with i: when the beam around it holds the
@@ -211,15 +224,29 @@ class _Beam:
         # diagonal, and a cell at a from the diagonal is bounded by |a| + |a - (n_r - n_h)|
         gap = abs(n_r - n_h)
         self.floor_bound = _INFINITY if self.keeps_all else max(0, 2 * (self.width - gap - 1) - gap)
+        self._forward: tuple[tuple[int, ...], list[array]] = ((), [])  # the words last asked for, their rows
+        self._backward: tuple[tuple[int, ...], list[array]] = ((), [])
 
     @cached_property
     def floor(self) -> int:
         """The least path-cost bound over the cells the beam leaves out."""
         return _INFINITY if self.keeps_all else self._least_outside()
 
-    def keeps(self, distance: int) -> bool:
-        """Whether the beam leaves a full Levenshtein distance as it is."""
-        return distance < self.floor_bound or distance < self.floor
+    def kept(self, words: Sequence[int], slack: int = 0) -> int | None:
+        """The full Levenshtein distance of ``words`` if below ``floor + slack``, else None: with
+        no slack, the distance if the beam leaves it as it is.
+
+        rapidfuzz is asked for a distance below the bound only: its time then grows with the
+        bound (a band of the table), where a whole 180,000-word table takes seconds."""
+        if self.floor_bound + slack > 0:
+            distance = Levenshtein.distance(words, self.ref, score_cutoff=self.floor_bound + slack - 1)
+            if distance < self.floor_bound + slack:
+                return distance
+        if self.floor > self.floor_bound:
+            distance = Levenshtein.distance(words, self.ref, score_cutoff=self.floor + slack - 1)
+            if distance < self.floor + slack:
+                return distance
+        return None
 
     @cached_property
     def rows(self) -> list[tuple[int, int]]:
@@ -251,37 +278,58 @@ class _Beam:
             return (a - p) + (a - q)
         return q - p
 
-    def _row(self, prev: list[int], i: int, word: int) -> list[int]:
-        ref = self.ref
+    def _cells(self, row: Sequence[int], i: int, a: int, b: int) -> list[int]:
+        """Cells a..b-1 of row i, given as its beam ``row``: infinite outside the beam."""
         lo, hi = self.rows[i]
-        row = [_INFINITY] * (self.n_r + 1)
-        for j in range(lo, hi):
-            if j == 0:
-                row[0] = prev[0] + 1
-                continue
-            best = prev[j - 1] if word == ref[j - 1] else prev[j - 1] + 1
-            if prev[j] + 1 < best:
-                best = prev[j] + 1
-            if row[j - 1] + 1 < best:
-                best = row[j - 1] + 1
-            if best < _INFINITY:
-                row[j] = best
+        start, stop = max(a, lo), min(b, hi)
+        inside = list(row[start - lo : stop - lo]) if start < stop else []
+        return [_INFINITY] * max(0, min(lo, b) - a) + inside + [_INFINITY] * max(0, b - max(hi, a))
+
+    def _row(self, prev: list[int], i: int, word: int) -> list[int]:
+        """Row i's beam from row i - 1's, ``word`` being hypothesis word i."""
+        inf = _INFINITY
+        plo = self.rows[i - 1][0]
+        lo, hi = self.rows[i]
+        # above[k], above[k + 1]: cells j - 1 and j of the row above (lo >= plo: the beam only
+        # moves right), infinite outside its beam
+        above = prev[lo - 1 - plo : hi - plo] if lo > plo else [inf, *prev[: hi - plo]]
+        above += [inf] * (hi - lo + 1 - len(above))
+        row = []
+        left = inf
+        if lo == 0:
+            left = above[1] + 1
+            row.append(left)
+        start = max(lo, 1)
+        cells = iter(above[start - lo :])
+        diagonal = next(cells)
+        for r, up in zip(self.ref[start - 1 : hi - 1], cells):
+            best = diagonal if word == r else diagonal + 1
+            if up + 1 < best:
+                best = up + 1
+            if left + 1 < best:
+                best = left + 1
+            if best > inf:
+                best = inf
+            row.append(best)
+            left = best
+            diagonal = up
         return row
 
     def trace(self, words: Sequence[int]) -> tuple[int, str]:
         """The distance and sacreBLEU's trace: ties to match/substitution, then deletion, then
         insertion, read back from the last cell.
 
-        When the beam cannot matter (rapidfuzz's distance ``d`` is below ``floor``), the trace is
-        read back from the full table's true values (:meth:`_bit_trace`): every cell the read-back
-        visits lies on a shortest path, and so do the best paths into it, so the beam gives them
-        their true values; a neighbour that is no shortest path's could not have won the
-        comparison with its true value either, nor with the beam's (never lower).
+        When the beam cannot matter (rapidfuzz's distance is below ``floor``), the trace is read
+        back from the full table's true values (:meth:`_bit_trace`) if that table is small
+        enough: every cell the read-back visits lies on a shortest path, and so do the best paths
+        into it, so the beam gives them their true values; a neighbour that is no shortest path's
+        could not have won the comparison with its true value either, nor with the beam's (never
+        lower).
         """
         # (a beam covering every cell, the usual case, needs no distance to decide)
-        if not self.keeps_all and not self.keeps(Levenshtein.distance(words, self.ref)):
-            return self._beam_trace(words)
-        return self._bit_trace(words)
+        if self.bits and (self.keeps_all or self.kept(words) is not None):
+            return self._bit_trace(words)
+        return self._beam_trace(words)
 
     def _bit_trace(self, words: Sequence[int]) -> tuple[int, str]:
         """The full table's trace, its rows kept as bit vectors of the differences between
@@ -339,36 +387,25 @@ class _Beam:
         return distance, "".join(reversed(trace))
 
     def _beam_trace(self, words: Sequence[int]) -> tuple[int, str]:
-        """sacreBLEU's computation, cell by cell within the beam."""
-        ref, n_r, ranges = self.ref, self.n_r, self.rows
-        prev = list(range(n_r + 1))
-        ops_rows = [["i"] * (n_r + 1)]
-        for i in range(1, len(words) + 1):
-            lo, hi = ranges[i]
-            row = [_INFINITY] * (n_r + 1)
-            ops = ["x"] * (n_r + 1)
-            word = words[i - 1]
-            for j in range(lo, hi):
-                if j == 0:
-                    row[0] = prev[0] + 1
-                    ops[0] = "d"
-                    continue
-                if word == ref[j - 1]:
-                    best, op = prev[j - 1], " "
-                else:
-                    best, op = prev[j - 1] + 1, "s"
-                if prev[j] + 1 < best:
-                    best, op = prev[j] + 1, "d"
-                if row[j - 1] + 1 < best:
-                    best, op = row[j - 1] + 1, "i"
-                if best < _INFINITY:
-                    row[j], ops[j] = best, op
-            prev = row
-            ops_rows.append(ops)
+        """sacreBLEU's computation within the beam: its rows (:meth:`forward`, kept for the
+        candidates' distances), and the trace read back from them, each cell's operation being
+        the one its recurrence took."""
+        ref, spans = self.ref, self.rows
+        rows = self.forward(words)
+
+        def cell(i: int, j: int) -> int:
+            lo, hi = spans[i]
+            return rows[i][j - lo] if lo <= j < hi else _INFINITY
+
         trace = []
-        i, j = len(words), n_r
-        while i > 0 or j > 0:
-            op = ops_rows[i][j]
+        i, j = len(words), self.n_r
+        while i > 0 and j > 0:
+            best, op = (cell(i - 1, j - 1), " ") if words[i - 1] == ref[j - 1] else (cell(i - 1, j - 1) + 1, "s")
+            up = cell(i - 1, j) + 1
+            if up < best:
+                best, op = up, "d"
+            if cell(i, j - 1) + 1 < best:
+                op = "i"
             trace.append(op)
             if op in " s":
                 i -= 1
@@ -377,53 +414,69 @@ class _Beam:
                 j -= 1
             else:
                 i -= 1
-        return prev[n_r], "".join(reversed(trace))
+        trace.append("d" * i + "i" * j)
+        return rows[-1][-1], "".join(reversed(trace))
 
-    def forward(self, words: Sequence[int]) -> list[list[int]]:
-        """Row i: the beam's least costs from the start to the cells of row i."""
-        rows = [list(range(self.n_r + 1))]
-        for i in range(1, len(words) + 1):
-            rows.append(self._row(rows[-1], i, words[i - 1]))
+    def forward(self, words: Sequence[int]) -> list[array]:
+        """Row i: the beam's least costs from the start to the cells of row i's beam (arrays:
+        a quarter of a list's memory). The rows of the words last asked for are kept, and those
+        before the first word that differs (where a shift starts) reused."""
+        last, rows = self._forward
+        rows = rows[: _same_start(last, words) + 1] or [array("q", range(self.n_r + 1))]
+        row = rows[-1].tolist()
+        for i in range(len(rows), len(words) + 1):
+            row = self._row(row, i, words[i - 1])
+            rows.append(array("q", row))
+        self._forward = (tuple(words), rows)
         return rows
 
-    def backward(self, words: Sequence[int]) -> list[list[int]]:
-        """Row i, cell j: the least cost from cell (i, j) to the end through the beam."""
+    def backward(self, words: Sequence[int]) -> list[array]:
+        """Row i: the least costs from the cells of row i's beam to the end through the beam.
+        Kept as :meth:`forward`'s, those after the last word that differs reused."""
         ref, n_r, n_h = self.ref, self.n_r, self.n_h
-        lo, _ = self.rows[n_h]
-        nxt = [_INFINITY] * lo + [n_r - j for j in range(lo, n_r + 1)]
-        back = [nxt]
-        for i in range(n_h - 1, -1, -1):
+        last, back = self._backward  # rows n_h, n_h - 1, ...
+        back = back[: _same_start(last[::-1], words[::-1]) + 1] or [array("q", range(n_r - self.rows[n_h][0], -1, -1))]
+        nxt = back[-1].tolist()
+        for i in range(n_h - len(back), -1, -1):
             lo, hi = self.rows[i]
-            row = [_INFINITY] * (n_r + 2)
+            below = self._cells(nxt, i + 1, lo, hi + 1)  # below[k], below[k + 1]: cells j, j + 1
+            row = [_INFINITY] * (hi - lo)
+            right = _INFINITY
             word = words[i]
-            for j in range(hi - 1, lo - 1, -1):
-                best = nxt[j] + 1
+            for k in range(hi - lo - 1, -1, -1):
+                best = below[k] + 1
+                j = lo + k
                 if j < n_r:
-                    diagonal = nxt[j + 1] if word == ref[j] else nxt[j + 1] + 1
+                    diagonal = below[k + 1] if word == ref[j] else below[k + 1] + 1
                     if diagonal < best:
                         best = diagonal
-                    if row[j + 1] + 1 < best:
-                        best = row[j + 1] + 1
-                if best < _INFINITY:
-                    row[j] = best
-            back.append(row)
+                    if right + 1 < best:
+                        best = right + 1
+                if best > _INFINITY:
+                    best = _INFINITY
+                row[k] = right = best
+            back.append(array("q", row))
             nxt = row
-        back.reverse()
-        return back
+        self._backward = (tuple(words), back)
+        return back[::-1]
 
-    def distance(self, words: Sequence[int], changed: tuple[int, int], forward, backward) -> int:
+    def distance(self, words: Sequence[int], changed: tuple[int, int], forward, backward, full: bool = True) -> int:
         """The beam distance of ``words``, which differ from the words whose ``forward`` and
-        ``backward`` rows are given only at positions ``changed = [a, b)``."""
-        d = Levenshtein.distance(words, self.ref)
-        if self.keeps(d):
+        ``backward`` rows are given only at positions ``changed = [a, b)``; ``full=False`` when
+        their full distance is known to reach ``floor`` (rapidfuzz is not asked)."""
+        d = self.kept(words) if full else None
+        if d is not None:
             return d
         a, b = changed
-        row = forward()[a]
+        row = forward()[a].tolist()
         for i in range(a + 1, b + 1):
             row = self._row(row, i, words[i - 1])
-        back = backward()[b]
-        lo, hi = self.rows[b]
-        return min(row[j] + back[j] for j in range(lo, hi))
+        return min(map(add, row, backward()[b]))
+
+
+def _same_start(a: Sequence[int], b: Sequence[int]) -> int:
+    """How many words ``a`` and ``b`` share before the first that differs."""
+    return next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
 
 
 def _changed(start: int, length: int, target: int, n: int) -> tuple[int, int]:
@@ -503,13 +556,19 @@ def _edit_rate(hyp: Sequence[int], ref: Sequence[int]) -> Alignment:
     while True:
         pre_score, trace = beam.trace(words)
         forward, backward = _lazy(beam.forward, words), _lazy(beam.backward, words)
+        # A shift of L words changes the full distance by 2L at most: from words whose distance
+        # is that far above the floor, no candidate's full distance is the beam's.
+        full = beam.keeps_all or beam.kept(words, 2 * _MAX_SHIFT_SIZE) is not None
         after, hyp_err, ref_err = _alignment(trace)
         best: tuple | None = None
         best_shift = None
         tried: dict[tuple[int, int, int], int] = {}
         stop = False
         for start_h in range(n_h):
-            for start_r in where.get(words[start_h], ()):
+            places = where.get(words[start_h], ())
+            if len(places) > 8:  # a long segment's frequent word: only its places within reach
+                places = places[bisect_left(places, start_h - _MAX_SHIFT_DIST) : bisect_right(places, start_h + _MAX_SHIFT_DIST)]
+            for start_r in places:
                 if abs(start_r - start_h) > _MAX_SHIFT_DIST:
                     continue
                 length = 0
@@ -531,7 +590,7 @@ def _edit_rate(hyp: Sequence[int], ref: Sequence[int]) -> Alignment:
                             if gain is None:
                                 shifted = _perform_shift(words, start_h, length, idx)
                                 changed = _changed(start_h, length, idx, n_h)
-                                gain = tried[key] = pre_score - beam.distance(shifted, changed, forward, backward)
+                                gain = tried[key] = pre_score - beam.distance(shifted, changed, forward, backward, full)
                             checked += 1
                             candidate = (gain, length, -start_h, -idx)
                             if best is None or candidate > best:
