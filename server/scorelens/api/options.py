@@ -103,15 +103,14 @@ def scoring_config(metrics: Iterable[str], options: dict[str, Any]) -> ScoringCo
     return ScoringConfig(
         metrics=frozenset(metrics) - {PPL},
         bleu=_made(
-            "smooth_method",
             BleuConfig,
-            tokenize=tokenize,
-            smooth_method=o["smooth_method"],
-            smooth_value=o["smooth_value"],
-            lowercase=o["lowercase"],
-            max_ngram_order=o["max_ngram_order"],
+            tokenize=("tokenize", tokenize),
+            smooth_method=("smooth_method", o["smooth_method"]),
+            smooth_value=("smooth_value", o["smooth_value"]),
+            lowercase=("lowercase", o["lowercase"]),
+            max_ngram_order=("max_ngram_order", o["max_ngram_order"]),
         ),
-        rouge=_made("rouge_tokenizer", RougeConfig, tokenizer_name=o["rouge_tokenizer"], stem=o["stem"]),
+        rouge=_made(RougeConfig, tokenizer_name=("rouge_tokenizer", o["rouge_tokenizer"]), stem=("stem", o["stem"])),
         chrf=chrf_config(o),
         ter=ter_config(o),
         wer_transform=o["wer_transform"],
@@ -122,14 +121,13 @@ def scoring_config(metrics: Iterable[str], options: dict[str, Any]) -> ScoringCo
 def chrf_config(o: dict[str, Any]) -> ChrfConfig:
     """chrF's options, named as sacreBLEU's in both command lines (``score`` and ``sacrebleu``)."""
     return _made(
-        "chrf_char_order",
         ChrfConfig,
-        char_order=o["chrf_char_order"],
-        word_order=o["chrf_word_order"],
-        beta=o["chrf_beta"],
-        lowercase=o["chrf_lowercase"],
-        whitespace=o["chrf_whitespace"],
-        eps_smoothing=o["chrf_eps_smoothing"],
+        char_order=("chrf_char_order", o["chrf_char_order"]),
+        word_order=("chrf_word_order", o["chrf_word_order"]),
+        beta=("chrf_beta", o["chrf_beta"]),
+        lowercase=("chrf_lowercase", o["chrf_lowercase"]),
+        whitespace=("chrf_whitespace", o["chrf_whitespace"]),
+        eps_smoothing=("chrf_eps_smoothing", o["chrf_eps_smoothing"]),
     )
 
 
@@ -146,34 +144,18 @@ def ter_config(o: dict[str, Any]) -> TerConfig:
 def fluency_config(o: dict[str, Any]) -> FluencyConfig:
     if not math.isfinite(o["lm_outlier_z"]):
         raise OptionError("lm_outlier_z", f"expected a finite number, not {o['lm_outlier_z']!r}")
-    return _made("lm_tokenize", FluencyConfig, tokenize=o["lm_tokenize"], outlier_z=o["lm_outlier_z"])
+    return _made(FluencyConfig, tokenize=("lm_tokenize", o["lm_tokenize"]), outlier_z=("lm_outlier_z", o["lm_outlier_z"]))
 
 
-def _made(option: str, cls, **fields):
-    """``cls(**fields)``, its ValueError an :class:`OptionError` (named by the option the config
-    checks first, unless its message names another)."""
-    try:
-        return cls(**fields)
-    except ValueError as exc:
-        raise OptionError(_blamed(option, str(exc)), str(exc)) from None
-
-
-# words of the configs' own messages -> the option they are about
-_BLAME = {
-    "max n-gram order": "max_ngram_order",
-    "smooth": "smooth_method",
-    "character order": "chrf_char_order",
-    "word order": "chrf_word_order",
-    "beta": "chrf_beta",
-    "outlier": "lm_outlier_z",
-    "tokenizer": "lm_tokenize",
-    "ROUGE tokenizer": "rouge_tokenizer",
-}
-
-
-def _blamed(option: str, message: str) -> str:
-    found = [name for words, name in _BLAME.items() if words in message]
-    return found[-1] if found else option
+def _made(cls, **fields: tuple[str, Any]):
+    """``cls`` of the fields (each ``(option, value)``); a value the config refuses is an
+    :class:`OptionError` naming its option, found by making the config of that field alone."""
+    for field, (option, value) in fields.items():
+        try:
+            cls(**{field: value})
+        except ValueError as exc:
+            raise OptionError(option, str(exc)) from None
+    return cls(**{field: value for field, (_, value) in fields.items()})
 
 
 def check_choices(o: dict[str, Any]) -> None:
