@@ -17,18 +17,16 @@ from ..core.corpus import POOL_MINIMUM
 from ..core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
 from ..textfile import DEFAULT_MAX_BYTES
 
-CLI_METRICS = ALL_METRICS
-
 
 def _metric_list(value: str) -> list[str]:
-    by_lower = {m.lower(): m for m in CLI_METRICS}
+    by_lower = {m.lower(): m for m in ALL_METRICS}
     names = [v.strip() for v in value.split(",") if v.strip()]
     if not names:
         raise argparse.ArgumentTypeError("no metric given")
     unknown = [n for n in names if n.lower() not in by_lower]
     if unknown:
         hint = " (a file? put -m after HYP)" if os.path.exists(unknown[0]) else ""
-        raise argparse.ArgumentTypeError(f"unknown metric {unknown[0]!r}{hint}; choose from {','.join(CLI_METRICS)}")
+        raise argparse.ArgumentTypeError(f"unknown metric {unknown[0]!r}{hint}; choose from {','.join(ALL_METRICS)}")
     return list(dict.fromkeys(by_lower[n.lower()] for n in names))
 
 
@@ -116,7 +114,7 @@ def scoring_options(hypothesis: bool = True) -> argparse.ArgumentParser:
         action=_Metrics,
         default=list(DEFAULT_METRICS),
         metavar="LIST",
-        help=f"comma- or space-separated, or -m repeated, from {','.join(CLI_METRICS)} (default: {','.join(DEFAULT_METRICS)})",
+        help=f"comma- or space-separated, or -m repeated, from {','.join(ALL_METRICS)} (default: {','.join(DEFAULT_METRICS)})",
     )
     p.add_argument(
         "--segmentation",
