@@ -7,7 +7,7 @@ free meanwhile. A hover on a small paired document is sent every 20 ms from open
 pair until its diagnostics arrive; their answer times are reported (p50/p95/max), with the
 peak memory of the server (and how much it grew from before opening the pair) and of its worker,
 against the size of the texts (Python holds them as one byte a character here). Then the peers' time for the same line
-(sacreBLEU BLEU, jiwer WER), for scale. Not a test: its figures are in docs/performance-history.md.
+(sacreBLEU BLEU, jiwer WER), for scale. Not a test: it prints its figures.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ character inserted or deleted at a random line, every 50th edit a line broken or
 joined (every later line re-paired), a hover every 10th; it waits for each edit's
 ``publishDiagnostics``. The server's resident memory (VmRSS) is sampled every 1,000 edits.
 Then a fresh server opens the final text, and its memory once its first diagnostics are out is
-the baseline. Not a test (minutes long): its figures are in docs/performance-history.md.
+the baseline. Not a test (minutes long): it prints its figures.
 """
 
 from __future__ import annotations

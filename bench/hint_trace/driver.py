@@ -8,7 +8,7 @@ bytes.
     python3 bench/hint_trace/show.py /tmp/t.log     # the first request's timeline
     python3 bench/hint_trace/steps.py /tmp/t.log    # the longest steps while warm hints were in flight
 
-Used to trace the first whole-document answer's delays on 2026-11-26 (docs/performance-history.md).
+Used to trace the first whole-document answer's delays on 2026-11-26 (docs/performance-history.md, the server's scheduling).
 """
 import asyncio, json, os, sys, time, argparse
 from pathlib import Path

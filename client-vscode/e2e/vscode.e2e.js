@@ -24,7 +24,7 @@ const log = (...args) => console.log(new Date().toISOString().slice(11, 19), ...
 const results = [];
 /** With E2E_TRACE set, where the profiled steps' trace and profile go (see perf.js's profiled). */
 const traced = (name) => (process.env.E2E_TRACE ? path.join(artifacts, name) : undefined);
-/** Measured durations (ms), written to figures.json; bigfile's are in docs/performance-history.md. */
+/** Measured durations (ms), written to figures.json (bigfile's: e2e-artifacts/vscode/bigfile/figures.json). */
 const figures = {};
 let shot = 0;
 
