@@ -1,0 +1,70 @@
+"""Format readers: a document's text in, records with ids, texts and character maps out.
+
+Each reader is a module of the same shape: ``read(text, fields, name) -> Reading`` (``name``
+the format asked for, where one module reads several: TSV and CSV, SRT and WebVTT) and
+``escape(text) -> str`` (how a replacement is written into the document). A format is named
+(``--format NAME``) or found from the file's extension. Readers are imported when first used,
+so a plain-text run pays nothing for them.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import PurePath
+from types import ModuleType
+
+from .segments import CharMap, Fields, FormatError, Reading, Record, RecordError, Segment
+
+# format name -> module (under scorelens.formats)
+READERS = {
+    "text": "plain",
+    "jsonl": "jsonl",
+    "tsv": "delimited",
+    "csv": "delimited",
+    "srt": "subtitles",
+    "vtt": "subtitles",
+    "xliff": "xliff",
+    "po": "po",
+    "tmx": "tmx",
+    "trn": "sclite",
+    "stm": "sclite",
+    "ctm": "sclite",
+}
+EXTENSIONS = {
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".tsv": "tsv",
+    ".csv": "csv",
+    ".srt": "srt",
+    ".vtt": "vtt",
+    ".xlf": "xliff",
+    ".xliff": "xliff",
+    ".po": "po",
+    ".pot": "po",
+    ".tmx": "tmx",
+    ".trn": "trn",
+    ".stm": "stm",
+    ".ctm": "ctm",
+}
+FORMAT_NAMES = tuple(READERS)
+
+__all__ = [
+    "CharMap", "Fields", "FormatError", "Reading", "Record", "RecordError", "Segment",
+    "EXTENSIONS", "FORMAT_NAMES", "format_of", "read", "reader",
+]
+
+
+def format_of(path: str | PurePath) -> str:
+    """The format a file's extension names; plain text for any other."""
+    return EXTENSIONS.get(PurePath(path).suffix.lower(), "text")
+
+
+def reader(name: str) -> ModuleType:
+    if name not in READERS:
+        raise FormatError(f"unknown format {name!r}; choose from {', '.join(FORMAT_NAMES)}")
+    return importlib.import_module(f"{__name__}.{READERS[name]}")
+
+
+def read(text: str, name: str, fields: Fields = Fields()) -> Reading:
+    """A document's records, as the reader of format ``name`` reads them."""
+    return reader(name).read(text, fields, name)

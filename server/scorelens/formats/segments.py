@@ -1,0 +1,205 @@
+"""What a format reader yields: records with ids, their texts, and where each character of a
+text sits in the document.
+
+A reader turns a document's text into :class:`Record` objects. A record holds the text the file
+is read for (a JSONL field, a subtitle cue, an XLIFF target, an utterance), the references and
+the source the same record carries where the format has them, an id where it has one, and
+times where it has them. Every text is a :class:`Segment`: the text scored, and a
+:class:`CharMap` from its characters to the document's, so that a finding on the text lands on
+the document's own characters through JSON escapes, CSV quoting, XML entities and subtitle
+markup alike. Nothing here knows a format; nothing downstream needs to.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+
+@dataclass(frozen=True)
+class CharMap:
+    """Where the characters of a text sit in a document (offsets in code points).
+
+    ``pieces`` are ``(text_start, doc_start, doc_end)``, in text order; a piece runs to the next
+    piece's ``text_start`` (the last to ``length``). A piece as long in the text as in the
+    document maps character to character; any other (an escape ``\\u00e9`` or ``&amp;`` read as
+    one character, ``\\r\\n`` read as one space) maps each of its characters to the whole range.
+    Text between pieces' document ranges (markup, quotes, a timestamp) belongs to no character.
+    """
+
+    length: int
+    pieces: tuple[tuple[int, int, int], ...]
+
+    @classmethod
+    def literal(cls, doc_start: int, length: int) -> CharMap:
+        """A text that is the document's characters from ``doc_start`` on, as they are."""
+        return cls(length, ((0, doc_start, doc_start + length),) if length else ())
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """The document range ``[a, b)`` of text range ``[start, end)``; an empty text range
+        is the empty document range where its character would be."""
+        if not self.pieces:
+            return (0, 0)
+        if end <= start:
+            a = self._start(start) if start < self.length else self._end(self.length - 1)
+            return (a, a)
+        return (self._start(start), self._end(end - 1))
+
+    def offset(self, i: int) -> int:
+        """The document offset of the text's character ``i`` (or just past the last one)."""
+        return self._start(i) if i < self.length else self.span(i, i)[0]
+
+    def _piece(self, i: int) -> int:
+        return max(bisect.bisect_right(self.pieces, (i, float("inf"), 0)) - 1, 0)
+
+    def _piece_length(self, k: int) -> int:
+        nxt = self.pieces[k + 1][0] if k + 1 < len(self.pieces) else self.length
+        return nxt - self.pieces[k][0]
+
+    def _start(self, i: int) -> int:
+        k = self._piece(i)
+        t, a, b = self.pieces[k]
+        return a + (i - t) if b - a == self._piece_length(k) else a
+
+    def _end(self, i: int) -> int:
+        k = self._piece(i)
+        t, a, b = self.pieces[k]
+        return a + (i - t) + 1 if b - a == self._piece_length(k) else b
+
+
+class TextBuilder:
+    """A text and its :class:`CharMap`, built piece by piece as a reader decodes a document."""
+
+    def __init__(self) -> None:
+        self._parts: list[str] = []
+        self._pieces: list[tuple[int, int, int]] = []
+        self._length = 0
+
+    def literal(self, text: str, doc_start: int) -> None:
+        """Characters that are the document's own, from ``doc_start`` on."""
+        self.add(text, doc_start, doc_start + len(text))
+
+    def add(self, text: str, doc_start: int, doc_end: int) -> None:
+        """``text`` read from the document range ``[doc_start, doc_end)``."""
+        if not text:
+            return
+        last = self._pieces[-1] if self._pieces else None
+        literal = doc_end - doc_start == len(text)
+        if (
+            last is not None
+            and literal
+            and last[2] == doc_start
+            and last[2] - last[1] == self._length - last[0]
+        ):
+            self._pieces[-1] = (last[0], last[1], doc_end)  # continues a literal piece
+        else:
+            self._pieces.append((self._length, doc_start, doc_end))
+        self._parts.append(text)
+        self._length += len(text)
+
+    def segment(self) -> Segment:
+        return Segment("".join(self._parts), CharMap(self._length, tuple(self._pieces)))
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A text to score and where its characters are in the document."""
+
+    text: str
+    map: CharMap
+
+    @classmethod
+    def literal(cls, text: str, doc_start: int) -> Segment:
+        return cls(text, CharMap.literal(doc_start, len(text)))
+
+
+@dataclass(frozen=True)
+class Record:
+    """One item of a document: a JSONL line, a table row, a cue, a unit, an utterance."""
+
+    line: int  # 1-based line of the document where the record starts (for messages)
+    text: Segment | None  # what the file is read for: its hypothesis field, a cue, a target
+    id: str | None = None
+    references: tuple[Segment, ...] = ()  # references the same record holds (JSONL/TSV/CSV fields)
+    source: Segment | None = None  # the source text, where the format has one
+    start: float | None = None  # times in seconds (subtitles, STM/CTM)
+    end: float | None = None
+
+
+@dataclass(frozen=True)
+class RecordError:
+    """A record that could not be read; the rest of the document still is."""
+
+    line: int  # 1-based
+    message: str
+
+    def format(self, path: str) -> str:
+        return f"{path}:{self.line}: {self.message}"
+
+
+@dataclass
+class Reading:
+    """A document read: its records in document order, and the records that could not be read."""
+
+    records: list[Record] = field(default_factory=list)
+    errors: list[RecordError] = field(default_factory=list)
+    # the scoring rules the format implies (``"sclite"`` for TRN/STM/CTM), or None
+    rules: str | None = None
+
+
+@dataclass(frozen=True)
+class Fields:
+    """Which fields or columns a reader takes, for formats that have them (JSONL, TSV, CSV);
+    None means the format's defaults."""
+
+    text: str | None = None  # the field the file is read for (the hypothesis's, or a reference's)
+    references: tuple[str, ...] = ()
+    source: str | None = None
+    id: str | None = None
+
+
+class FormatError(ValueError):
+    """A document that cannot be read at all (no record can be): its message says why."""
+
+
+def line_starts(text: str) -> list[int]:
+    """Offsets where each line of ``text`` starts, breaking at ``\\n``, ``\\r\\n`` and ``\\r``
+    as LSP does (so ``bisect`` turns an offset into a line)."""
+    starts = [0]
+    i, n = 0, len(text)
+    while True:
+        j = text.find("\n", i)
+        r = text.find("\r", i, j if j >= 0 else n)
+        if r >= 0:
+            i = r + 2 if text.startswith("\r\n", r) else r + 1
+        elif j >= 0:
+            i = j + 1
+        else:
+            return starts
+        starts.append(i)
+
+
+def joined(parts: Iterable[Segment], separator: str = " ") -> Segment:
+    """Segments joined into one text (a cue's lines, an utterance's words); each separator maps
+    to the document text between its neighbours."""
+    builder = TextBuilder()
+    previous: Segment | None = None
+    for part in parts:
+        if previous is not None and separator:
+            gap_start = previous.map.span(0, previous.map.length)[1] if previous.map.length else 0
+            gap_end = part.map.offset(0) if part.map.length else gap_start
+            builder.add(separator, gap_start, max(gap_end, gap_start))
+        for t, a, b in _pieces_of(part):
+            builder.add(part.text[t[0] : t[1]], a, b)
+        previous = part
+    return builder.segment()
+
+
+def _pieces_of(segment: Segment) -> Sequence[tuple[tuple[int, int], int, int]]:
+    pieces = segment.map.pieces
+    out = []
+    for k, (t, a, b) in enumerate(pieces):
+        end = pieces[k + 1][0] if k + 1 < len(pieces) else segment.map.length
+        out.append(((t, end), a, b))
+    return out
