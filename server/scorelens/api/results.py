@@ -195,7 +195,8 @@ class SegmentScores(_Scores):
     ROUGE, its WER counts); ``to_dict()`` equals a ``scorelens score -sl --json`` row."""
 
     segment: int  # 0-based
-    line: int  # 1-based: the line of the hypothesis the segment starts on
+    line: int  # 1-based: the line of the hypothesis the segment (its record) starts on
+    id: str | None = None  # the record's id, where the file's format has ids
     ppl: Perplexity | None = None
     bleu: Bleu | None = None
     chrf: Chrf | None = None
@@ -214,4 +215,10 @@ class SegmentScores(_Scores):
     wer: Wer | None = None
     cer: Cer | None = None
 
-    _HEAD: ClassVar[tuple[str, ...]] = ("segment", "line")
+    _HEAD: ClassVar[tuple[str, ...]] = ("segment", "id", "line")
+
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        if self.id is None:
+            del out["id"]
+        return out

@@ -15,8 +15,8 @@ from ..core import CorpusScores, Finding, rates
 from ..core.findings import DELETION, INSERTION, OUTSIDE_LCS, SHIFT, SUBSTITUTION, UNMATCHED
 from ..core.fluency import OOV, UNLIKELY
 from ..textfile import BOM, BOM_NOTE
-from .documents import Run, evaluation
-from .errors import EXIT_OK, EXIT_THRESHOLD, CliError
+from .documents import FormattedRun, Run, evaluation
+from .errors import EXIT_ERROR, EXIT_OK, EXIT_THRESHOLD, CliError
 from .options import finite
 from .scores_text import notes, summary_lines
 
@@ -327,4 +327,6 @@ def run_check(args: argparse.Namespace) -> int:
         print("\n".join(report.github_lines()))
     else:
         print("\n".join(report.text_lines()))
+    if isinstance(ev, FormattedRun) and ev.unreadable():
+        return EXIT_ERROR  # what was read is reported, but not all of the files was
     return EXIT_OK if report.passed else EXIT_THRESHOLD

@@ -9,9 +9,13 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..api.documents import Document as FormattedDocument
+from ..api.documents import FormattedEvaluation, evaluate_documents
+from ..api.documents import read_document as read_formatted
 from ..api.evaluation import Evaluation, evaluate
 from ..api.options import PPL, OptionError, complete, scoring_config
 from ..core.text import sacrebleu_lines
+from ..formats import Fields, FormatError, format_of
 from ..language_model import ModelUnavailable
 from ..textfile import DEFAULT_MAX_BYTES, UnreadableText, decode, read_text, too_large
 from .errors import CliError
@@ -120,9 +124,11 @@ class Run(Evaluation):
 
 
 
-def evaluation(args: argparse.Namespace) -> Run:
+def evaluation(args: argparse.Namespace) -> Run | FormattedRun:
     check_lm_options(args)
     options = checked_options(args)  # before any file is read
+    if formatted(args):
+        return formatted_run(args, options)
     documents = read_documents(args)
     try:
         ev = evaluate(documents[0].lines, [d.lines for d in documents[1:]], args.metrics, options, jobs(args))
@@ -131,6 +137,77 @@ def evaluation(args: argparse.Namespace) -> Run:
     run = Run(ev.corpus, ev.jobs, ev.perplexity, documents)
     run.require_lined_up()
     return run
+
+
+def formatted(args: argparse.Namespace) -> bool:
+    """Whether the files are read through a format's reader rather than as sacreBLEU's lines."""
+    if args.input_format is not None:
+        return args.input_format != "text"
+    named = [args.hypothesis, *(args.references or [])]
+    return any(p not in (None, STDIN) and format_of(p) != "text" for p in named)
+
+
+@dataclass
+class FormattedRun(FormattedEvaluation):
+    """An evaluation of files read through their formats' readers."""
+
+    documents: list[FormattedDocument] = field(default_factory=list)
+    unit: str = "records"
+
+    def unreadable(self) -> list[str]:
+        """``path:line: message`` for each record that could not be read (the rest was scored)."""
+        return [e.format(d.path) for d in self.documents for e in d.reading.errors]
+
+    def require_lined_up(self) -> None:
+        """Records that found no partner are bad input, as files that do not line up are."""
+        problems = self.pairing.problems
+        if not problems:
+            return
+        paths = [d.path for d in self.documents]
+        named = [f"{paths[p.side]}:{p.line}: {p.message()}" for p in problems[:MAX_NAMED]]
+        more = f" (and {len(problems) - MAX_NAMED} more)" if len(problems) > MAX_NAMED else ""
+        raise CliError(f"records do not pair by {self.pairing.by}: {'; '.join(named)}{more}")
+
+
+# unpaired records named in the error, the rest counted
+MAX_NAMED = 5
+
+
+def formatted_run(args: argparse.Namespace, options: dict) -> FormattedRun:
+    if args.segmentation != "line":
+        raise CliError("--segmentation is for plain text: each record of a formatted file is a segment")
+    if args.hypothesis is None and (sys.stdin is None or sys.stdin.isatty()):
+        raise CliError("no hypothesis: name the file (HYP), or pipe it into standard input")
+    hyp_path = args.hypothesis or STDIN
+    fields = Fields(args.hyp_field, tuple(args.ref_field or ()), None, args.id_field)
+    hypothesis = _formatted(hyp_path, args, fields)
+    names = args.references
+    if not names and not any(r.references for r in hypothesis.reading.records) and hyp_path != STDIN:
+        names = found_references(hyp_path)
+    references = [_formatted(p, args, Fields(None, tuple(args.ref_field or ()), None, args.id_field), reference=True) for p in names or ()]
+    for line in [e.format(d.path) for d in (hypothesis, *references) for e in d.reading.errors]:
+        print(f"scorelens: {line}", file=sys.stderr)
+    try:
+        ev = evaluate_documents(hypothesis, references, args.metrics, options, jobs(args), args.pair_by)
+    except (OptionError, ModelUnavailable, ValueError) as exc:
+        raise CliError(getattr(exc, "reason", str(exc))) from None
+    if not ev.pairing.references:
+        raise CliError(f"{hypothesis.path}: no references: name them (-r REF), or the reference fields (--ref-field)")
+    run = FormattedRun(ev.corpus, ev.jobs, ev.perplexity, ev.layouts, ev.pairing, [hypothesis, *(l.document for l in ev.layouts[1:])])
+    run.require_lined_up()
+    return run
+
+
+def _formatted(path: str, args: argparse.Namespace, fields: Fields, reference: bool = False) -> FormattedDocument:
+    document = read_document(path, args.max_file_bytes, args.encoding)
+    name = args.input_format or format_of(path)
+    try:
+        read = read_formatted(document.path, document.text, name, fields)
+    except FormatError as exc:
+        raise CliError(f"{document.path}: {exc}") from None
+    if not read.reading.records:
+        raise CliError(f"{document.path}: no {'reference' if reference else 'hypothesis'} records could be read")
+    return read
 
 
 def checked_options(args: argparse.Namespace) -> dict:

@@ -15,6 +15,8 @@ from ..core import SEGMENTATIONS, WER_TRANSFORMS, ChrfConfig, FluencyConfig
 from ..core.bleu import SMOOTH_DEFAULTS
 from ..core.corpus import POOL_MINIMUM
 from ..core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
+from ..formats import FORMAT_NAMES
+from ..formats.pairing import PAIR_BY
 from ..textfile import DEFAULT_MAX_BYTES
 
 
@@ -144,6 +146,32 @@ def scoring_options(hypothesis: bool = True) -> argparse.ArgumentParser:
         default=DEFAULT_MAX_BYTES,
         metavar="N",
         help=f"refuse a hypothesis or reference larger than N bytes (default: {DEFAULT_MAX_BYTES:,})",
+    )
+
+    formats = p.add_argument_group("formats (JSONL, TSV, CSV, SRT, WebVTT, XLIFF, PO, TMX, TRN, STM, CTM; docs/formats.md)")
+    formats.add_argument(
+        "--input-format",
+        choices=FORMAT_NAMES,
+        metavar="NAME",
+        help=f"read every file named as NAME ({', '.join(FORMAT_NAMES)}); default: from each file's extension, plain text for others",
+    )
+    formats.add_argument(
+        "--hyp-field",
+        metavar="NAME",
+        help="JSONL field (dotted path) or TSV/CSV column (header name or 1-based number) of the hypothesis "
+        "(default: the first of prediction, hypothesis, hyp, output, translation, ...)",
+    )
+    formats.add_argument(
+        "--ref-field",
+        action="append",
+        metavar="NAME",
+        help="a reference's field or column, repeated for several; a JSON list holds several references (default: reference, references, ref, target, ...)",
+    )
+    formats.add_argument("--id-field", metavar="NAME", help="the field or column of the ids records are paired by (default: id)")
+    formats.add_argument(
+        "--pair-by",
+        choices=PAIR_BY,
+        help="pair records by id (the default where both sides have ids), by position, or by time overlap (subtitles)",
     )
 
     bleu = p.add_argument_group("BLEU (as sacreBLEU)")

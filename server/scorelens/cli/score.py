@@ -36,13 +36,6 @@ def add_parser(commands, shared: argparse.ArgumentParser) -> None:
         help="score the records of HYP (.jsonl/.ndjson, .parquet or a Parquet folder, .tsv with a header) on the "
         "Dask scheduler at ADDRESS, or on a local cluster started for the run with 'local'",
     )
-    dask.add_argument("--hyp-field", default="hypothesis", metavar="NAME", help="with --dask: the hypothesis's column (default: hypothesis)")
-    dask.add_argument(
-        "--ref-field",
-        action="append",
-        metavar="NAME",
-        help="with --dask: a reference's column, repeated for several (default: reference)",
-    )
     dask.add_argument("--dask-workers", type=job_count, default=2, metavar="N", help="with --dask local: worker processes (default: 2)")
     score.set_defaults(run=run_score, parser=score)
 
@@ -85,7 +78,7 @@ def run_on_dask(args: argparse.Namespace) -> int:
         scores = on_dask.score_files(
             args.hypothesis,
             args.dask,
-            hypothesis=args.hyp_field,
+            hypothesis=args.hyp_field or "hypothesis",
             references=args.ref_field or ["reference"],
             metrics=args.metrics,
             n_workers=args.dask_workers,
@@ -111,6 +104,8 @@ def segment_row(ev: Run, segment: int) -> str:
     the order of the corpus summary."""
     cells = [f"{ev.documents[0].path}:{ev.first_line(segment) + 1}"]
     s = ev.segment_results(segment)
+    if s.id is not None:
+        cells.append(f"id={s.id}")
     for key in Scores.KEYS:
         value = getattr(s, key)
         if value is None:

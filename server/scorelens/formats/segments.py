@@ -135,7 +135,7 @@ class RecordError:
     message: str
 
     def format(self, path: str) -> str:
-        return f"{path}:{self.line}: {self.message}"
+        return f"{path}:{self.line}: error: {self.message}"
 
 
 @dataclass

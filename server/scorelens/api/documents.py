@@ -1,0 +1,126 @@
+"""Evaluation data in the formats it comes in: a document read by its format's reader, its
+records paired with the references' (by id, position or time), and where each scored segment
+sits in its document, so that a finding or a row names the file's own line and column."""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Sequence
+
+from ..formats import Fields, Reading, format_of, read
+from ..formats.pairing import Entry, Pairing, entries, pair, reference_streams
+from ..formats.segments import line_starts
+from .evaluation import Evaluation, evaluate
+
+
+@dataclass
+class Document:
+    """A file's text read through a format's reader."""
+
+    path: str
+    text: str
+    format: str
+    reading: Reading
+
+    @cached_property
+    def line_starts(self) -> list[int]:
+        return line_starts(self.text)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """(line, column), 0-based in code points, of an offset into the document."""
+        line = bisect.bisect_right(self.line_starts, offset) - 1
+        return line, offset - self.line_starts[line]
+
+
+def read_document(path: str, text: str, format: str | None = None, fields: Fields = Fields()) -> Document:
+    """``text`` (the file at ``path``) read as ``format``, or as its extension says."""
+    name = format or format_of(path)
+    return Document(path, text, name, read(text, name, fields))
+
+
+@dataclass
+class Layout:
+    """Where each segment of one side sits in its document."""
+
+    document: Document
+    entries: list[Entry]
+
+    def first_line(self, segment: int) -> int:
+        """The 0-based line of the segment's record."""
+        return self.entries[segment].line - 1 if segment < len(self.entries) else 0
+
+    def position(self, segment: int, offset: int) -> tuple[int, int]:
+        """(line, column) of an offset into the segment's text; an empty text is at its record."""
+        entry = self.entries[segment]
+        if not entry.segment.map.pieces:
+            return entry.line - 1, 0
+        return self.document.position(entry.segment.map.offset(offset))
+
+    def id(self, segment: int) -> str | None:
+        return self.entries[segment].id
+
+
+@dataclass
+class FormattedEvaluation(Evaluation):
+    """An evaluation of formatted documents: each side's layout, and the pairing's problems."""
+
+    layouts: list[Layout] = field(default_factory=list)
+    pairing: Pairing = field(default_factory=Pairing)
+
+    def first_line(self, segment: int) -> int:
+        return self.layouts[0].first_line(segment)
+
+    def position(self, side: int, segment: int, offset: int) -> tuple[int, int]:
+        return self.layouts[side].position(segment, offset)
+
+    def mismatches(self) -> list[tuple[int, int, int]]:
+        return []  # paired by the pairing, whose problems say what found no partner
+
+    def segment_dict(self, segment: int) -> dict[str, Any]:
+        row = super().segment_dict(segment)
+        id_ = self.layouts[0].id(segment)
+        return {"segment": row.pop("segment"), **({"id": id_} if id_ is not None else {}), **row}
+
+
+def paired(hypothesis: Document, references: Sequence[Document], by: str | None = None) -> tuple[Pairing, list[Document]]:
+    """The pairing of a hypothesis with its references (the references the hypothesis's own
+    records hold when none is given), and the document of each reference stream."""
+    if hypothesis.format == "ctm" and len(references) == 1 and references[0].format == "stm":
+        from ..formats.sclite import assign_words  # words placed in the reference's segments by time
+
+        stm = references[0]
+        hyp = [Entry(s, r.line, r.id, r.start, r.end) for s, r in zip(assign_words(stm.reading, hypothesis.reading), stm.reading.records)]
+        return pair(hyp, [entries(stm.reading.records)], "position"), [stm]
+    streams: list[list[Entry]] = []
+    documents: list[Document] = []
+    for d in references or [hypothesis]:
+        got = reference_streams(d.reading) if references else [entries(d.reading.records, k) for k in range(_held(d.reading))]
+        streams += got
+        documents += [d] * len(got)
+    return pair(entries(hypothesis.reading.records), streams, by), documents
+
+
+def _held(reading: Reading) -> int:
+    return max((len(r.references) for r in reading.records), default=0)
+
+
+def evaluate_documents(
+    hypothesis: Document,
+    references: Sequence[Document],
+    metrics: Sequence[str],
+    options: dict[str, Any],
+    jobs: int = 1,
+    by: str | None = None,
+) -> FormattedEvaluation:
+    """Score formatted documents: the hypothesis's records paired with the references' (or the
+    references its records hold), each pair a segment."""
+    pairing, documents = paired(hypothesis, references, by)
+    if any(d.reading.rules == "sclite" for d in (hypothesis, *documents)):
+        options = {**options, "wer_rules": "sclite"}
+    texts = [e.segment.text for e in pairing.hypothesis]
+    # a trailing empty line ends the segment lists, as the core's line lists end
+    ev = evaluate(texts + [""], [[e.segment.text for e in stream] + [""] for stream in pairing.references], metrics, options, jobs)
+    layouts = [Layout(hypothesis, pairing.hypothesis), *(Layout(d, s) for d, s in zip(documents, pairing.references))]
+    return FormattedEvaluation(ev.corpus, ev.jobs, ev.perplexity, layouts, pairing)

@@ -1,0 +1,172 @@
+"""Pairing a hypothesis's records with each reference's: by id where both sides have ids, by
+position where either has none, or by time (subtitles); what cannot be paired is a problem
+named by id and line, and the rest is still paired.
+
+Pure: readings in, entries and problems out.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from .segments import Reading, Record, Segment, joined
+
+PAIR_BY = ("id", "position", "time")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One text of one side: the segment, and the record it came from."""
+
+    segment: Segment
+    line: int  # 1-based line of its record
+    id: str | None = None
+    start: float | None = None
+    end: float | None = None
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A record that found no partner, or an id given twice."""
+
+    kind: str  # "missing" (no reference has the hypothesis's id), "extra", "duplicate", "unpaired"
+    side: int  # 0: the hypothesis, k: reference k
+    line: int
+    id: str | None = None
+
+    def message(self) -> str:
+        what = f"id {self.id!r}" if self.id is not None else "a record"
+        return {
+            "missing": f"{what} has no reference",
+            "extra": f"{what} is not in the hypothesis",
+            "duplicate": f"{what} is given again",
+            "unpaired": f"{what} has no partner at this position",
+        }[self.kind]
+
+
+@dataclass
+class Pairing:
+    """Rows of texts to score: the hypothesis's entries, and for each reference the entry
+    paired with each of them (every row has all of its references)."""
+
+    hypothesis: list[Entry] = field(default_factory=list)
+    references: list[list[Entry]] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    by: str = "position"
+
+
+_EMPTY = Segment.literal("", 0)
+
+
+def entries(records: Sequence[Record], reference: int | None = None) -> list[Entry]:
+    """A stream of entries: each record's text (``reference`` None) or its reference number
+    ``reference``; a record without that text gives an empty one (an untranslated unit)."""
+    out = []
+    for r in records:
+        if reference is None:
+            segment = r.text
+        else:
+            segment = r.references[reference] if reference < len(r.references) else None
+        out.append(Entry(segment if segment is not None else _EMPTY, r.line, r.id, r.start, r.end))
+    return out
+
+
+def reference_streams(reading: Reading) -> list[list[Entry]]:
+    """The reference streams a document gives: the references its records hold (JSONL/TSV/CSV
+    fields), or else its texts (a reference file of any format)."""
+    count = max((len(r.references) for r in reading.records), default=0)
+    if count:
+        return [entries(reading.records, k) for k in range(count)]
+    return [entries(reading.records)]
+
+
+def pair(hypothesis: list[Entry], references: Sequence[list[Entry]], by: str | None = None) -> Pairing:
+    """Pair the hypothesis's entries with every reference stream; ``by`` None chooses ids when
+    every entry on both sides has one, else positions."""
+    if by is None:
+        with_ids = all(e.id is not None for stream in (hypothesis, *references) for e in stream)
+        by = "id" if with_ids else "position"
+    if by not in PAIR_BY:
+        raise ValueError(f"unknown pairing {by!r}; choose from {', '.join(PAIR_BY)}")
+    problems: list[Problem] = []
+    if by == "id":
+        hypothesis = _unique(hypothesis, 0, problems)
+    columns = [_paired(hypothesis, stream, side, by, problems) for side, stream in enumerate(references, 1)]
+    keep = [k for k in range(len(hypothesis)) if all(c[k] is not None for c in columns)]
+    return Pairing(
+        [hypothesis[k] for k in keep],
+        [[c[k] for k in keep] for c in columns],  # type: ignore[misc]
+        sorted(problems, key=lambda p: (p.side, p.line)),
+        by,
+    )
+
+
+def _unique(stream: list[Entry], side: int, problems: list[Problem]) -> list[Entry]:
+    seen: set[str | None] = set()
+    kept = []
+    for e in stream:
+        if e.id in seen:
+            problems.append(Problem("duplicate", side, e.line, e.id))
+        else:
+            seen.add(e.id)
+            kept.append(e)
+    return kept
+
+
+def _paired(hypothesis: list[Entry], stream: list[Entry], side: int, by: str, problems: list[Problem]) -> list[Entry | None]:
+    if by == "id":
+        by_id = {e.id: e for e in _unique(stream, side, problems)}
+        column = [by_id.pop(h.id, None) for h in hypothesis]
+        problems.extend(Problem("missing", 0, h.line, h.id) for h, r in zip(hypothesis, column) if r is None)
+        problems.extend(Problem("extra", side, e.line, e.id) for e in by_id.values())
+        return column
+    if by == "time":
+        return _by_time(hypothesis, stream, side, problems)
+    column: list[Entry | None] = list(stream[: len(hypothesis)]) + [None] * (len(hypothesis) - len(stream))
+    problems.extend(Problem("unpaired", 0, h.line, h.id) for h in hypothesis[len(stream) :])
+    problems.extend(Problem("unpaired", side, e.line, e.id) for e in stream[len(hypothesis) :])
+    return column
+
+
+def _by_time(hypothesis: list[Entry], stream: list[Entry], side: int, problems: list[Problem]) -> list[Entry | None]:
+    """Each reference entry goes to the hypothesis entry it overlaps longest in time (the
+    earlier on a tie); those a hypothesis entry receives are joined in time order. A reference
+    that overlaps none is a problem; a hypothesis that receives none pairs with an empty text."""
+    order = sorted(range(len(hypothesis)), key=lambda k: _start(hypothesis[k]))
+    starts = [_start(hypothesis[k]) for k in order]
+    # no hypothesis entry starting before (reference start - longest) can overlap it
+    longest = max((_end(h) - _start(h) for h in hypothesis), default=0.0)
+    received: list[list[Entry]] = [[] for _ in hypothesis]
+    for e in sorted(stream, key=_start):
+        lo, hi = _start(e), _end(e)
+        best, best_overlap = None, 0.0
+        for i in range(bisect.bisect_left(starts, hi) - 1, -1, -1):
+            if starts[i] + longest < lo:
+                break
+            h = hypothesis[order[i]]
+            overlap = min(hi, _end(h)) - max(lo, _start(h))
+            if overlap > best_overlap or (overlap == best_overlap and best is not None and order[i] < best):
+                best, best_overlap = order[i], overlap
+        if best is None:
+            problems.append(Problem("unpaired", side, e.line, e.id))
+        else:
+            received[best].append(e)
+    column: list[Entry | None] = []
+    for h, got in zip(hypothesis, received):
+        if not got:
+            column.append(Entry(_EMPTY, h.line, h.id, h.start, h.end))
+        elif len(got) == 1:
+            column.append(got[0])
+        else:
+            column.append(Entry(joined(e.segment for e in got), got[0].line, got[0].id, got[0].start, got[-1].end))
+    return column
+
+
+def _start(e: Entry) -> float:
+    return e.start if e.start is not None else 0.0
+
+
+def _end(e: Entry) -> float:
+    return e.end if e.end is not None else _start(e)
