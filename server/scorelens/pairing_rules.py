@@ -45,7 +45,12 @@ class Rule:
         return f"{self.directory / self.expected} ({self.convention})"
 
 
+# a hypothesis's format whose reference comes in another: sclite scores a CTM against an STM
+_REFERENCE_EXT = {"ctm": "stm"}
+
+
 def _numbered(directory: PurePath, name: str, ext: str, convention: str) -> Rule:
+    ext = _REFERENCE_EXT.get(ext.lower(), ext)
     pattern = re.compile(rf"^{re.escape(name)}\.ref(?P<n>\d*)\.{re.escape(ext)}$")
     return Rule(convention, directory, pattern, f"{name}.ref.{ext}")
 

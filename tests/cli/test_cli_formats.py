@@ -1,0 +1,188 @@
+"""Every format through the command line: the same texts score the same as plain lines, records
+pair by id whatever their order, findings name the file's own line and column, unreadable records
+are named and the rest is scored."""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+import pytest
+
+from cli_support import sample
+
+SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+METRICS = "bleu,chrf,ter,rougeL,wer,cer"
+
+
+def ted(n: int = 400) -> tuple[list[str], list[str]]:
+    base = SHARED / "compare-mt"
+    if not base.is_dir():
+        pytest.skip(f"shared test data not found at {base} (expected ../shared/data next to the repository)")
+    hyp = (base / "ted.sys1.detok.eng").read_text(encoding="utf-8").split("\n")[:n]
+    ref = (base / "ted.ref.detok.eng").read_text(encoding="utf-8").split("\n")[:n]
+    return hyp, ref
+
+
+def plain_scores(run, tmp_path: Path, hyp: list[str], ref: list[str]) -> dict:
+    (tmp_path / "plain.hyp.txt").write_text("\n".join(hyp) + "\n", encoding="utf-8")
+    (tmp_path / "plain.ref.txt").write_text("\n".join(ref) + "\n", encoding="utf-8")
+    r = run("score", tmp_path / "plain.hyp.txt", "-m", METRICS, "--json", "-j", "1")
+    assert r.code == 0, r.err
+    return json.loads(r.out)
+
+
+def shuffled(n: int, seed: int = 7) -> list[int]:
+    order = list(range(n))
+    random.Random(seed).shuffle(order)
+    return order
+
+
+def write_jsonl(path: Path, rows: list[dict]) -> None:
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+
+
+def xliff(ids: list[str], targets: list[str]) -> str:
+    units = "".join(
+        f'<trans-unit id="{i}"><source>x</source><target>{escape(t)}</target></trans-unit>\n' for i, t in zip(ids, targets)
+    )
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">'
+        f'<file source-language="sk" target-language="en" datatype="plaintext" original="t"><body>\n{units}</body></file></xliff>\n'
+    )
+
+
+def srt(ids: list[int], texts: list[str]) -> str:
+    def stamp(k: int) -> str:
+        return f"00:{k // 60:02d}:{k % 60:02d},000"
+
+    return "\n".join(f"{k}\n{stamp(k)} --> {stamp(k + 1)}\n{t}\n" for k, t in zip(ids, texts))
+
+
+@pytest.mark.shared
+def test_a_real_system_scores_the_same_in_every_format(run, tmp_path):
+    hyp, ref = ted()
+    # cues and units cannot hold an empty text the way a line can
+    keep = [k for k in range(len(hyp)) if hyp[k].strip() and ref[k].strip()]
+    hyp, ref = [hyp[k] for k in keep], [ref[k] for k in keep]
+    expected = plain_scores(run, tmp_path, hyp, ref)
+    ids = [f"ted-{k}" for k in range(len(hyp))]
+    order = shuffled(len(hyp))
+
+    write_jsonl(tmp_path / "both.jsonl", [{"id": i, "prediction": h, "reference": r} for i, h, r in zip(ids, hyp, ref)])
+    write_jsonl(tmp_path / "sys.hyp.jsonl", [{"id": i, "prediction": h} for i, h in zip(ids, hyp)])
+    write_jsonl(tmp_path / "sys.ref.jsonl", [{"id": ids[k], "reference": ref[k]} for k in order])
+    with open(tmp_path / "both.csv", "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["id", "hypothesis", "reference"])
+        w.writerows(zip(ids, hyp, ref))
+    (tmp_path / "sys.hyp.xlf").write_text(xliff(ids, hyp), encoding="utf-8")
+    (tmp_path / "sys.ref.xlf").write_text(xliff([ids[k] for k in order], [ref[k] for k in order]), encoding="utf-8")
+    numbers = list(range(1, len(hyp) + 1))
+    (tmp_path / "sys.hyp.srt").write_text(srt(numbers, hyp), encoding="utf-8")
+    (tmp_path / "sys.ref.srt").write_text(srt([numbers[k] for k in order], [ref[k] for k in order]), encoding="utf-8")
+
+    for argv in (
+        ["both.jsonl"],
+        ["sys.hyp.jsonl"],
+        ["both.csv"],
+        ["sys.hyp.xlf"],
+        ["sys.hyp.srt"],
+    ):
+        r = run("score", tmp_path / argv[0], *argv[1:], "-m", METRICS, "--json", "-j", "1")
+        assert r.code == 0, (argv, r.err)
+        assert json.loads(r.out) == expected, argv
+
+
+def test_jsonl_sentence_rows_carry_ids_and_record_lines(run):
+    r = run("score", sample("formats/news.hyp.jsonl"), "-sl", "--json", "-m", "bleu")
+    assert r.code == 0, r.err
+    rows = [json.loads(line) for line in r.out.splitlines()]
+    assert [row["id"] for row in rows] == [f"news-{k:02d}" for k in range(1, 7)]
+    assert [row["line"] for row in rows] == list(range(1, 7))
+    assert rows[2]["bleu"]["score"] == pytest.approx(100.0)  # news-03 is translated as the reference has it
+
+
+def test_check_names_the_characters_inside_the_json_string(run, tmp_path):
+    path = tmp_path / "eval.jsonl"
+    path.write_text(
+        '{"id": "a", "prediction": "the caf\\u00e9 \\"is\\" closed", "reference": "the café \\"is\\" open"}\n',
+        encoding="utf-8",
+    )
+    r = run("check", path, "-m", "wer", "--format", "json")
+    assert r.code == 0, r.err
+    found = json.loads(r.out)["findings"]
+    hyp = [f for f in found if f["path"] == str(path) and f["code"] == "wer.substitution"]
+    assert len(hyp) == 1
+    line = path.read_text(encoding="utf-8").split("\n")[0]
+    assert line[hyp[0]["column"] - 1 : hyp[0]["end_column"] - 1] == "closed"
+    ref = [f for f in found if f["code"] == "wer.substitution" and f is not hyp[0]]
+    assert any(line[f["column"] - 1 : f["end_column"] - 1] == "open" for f in found if f is not hyp[0]) or ref
+
+
+def test_an_unreadable_record_is_named_and_the_rest_is_scored(run, tmp_path):
+    path = tmp_path / "eval.jsonl"
+    path.write_text(
+        '{"id": "a", "prediction": "a b c", "reference": "a b c"}\n'
+        '{"id": "b", "prediction": "a b c", "reference": \n'
+        '{"id": "c", "prediction": "a b d", "reference": "a b c"}\n',
+        encoding="utf-8",
+    )
+    r = run("score", path, "-m", "wer", "--json")
+    assert r.code == 0
+    assert f"{path}:2: error:" in r.err
+    assert json.loads(r.out)["wer"]["substitutions"] == 1 and json.loads(r.out)["segments"] == 2
+    assert run("check", path, "-m", "wer").code == 2
+
+
+def test_ids_without_partners_are_one_error_naming_them(run, tmp_path):
+    write_jsonl(tmp_path / "s.hyp.jsonl", [{"id": str(k), "prediction": "x"} for k in range(10)])
+    write_jsonl(tmp_path / "s.ref.jsonl", [{"id": str(k), "reference": "x"} for k in range(3, 12)])
+    r = run("score", tmp_path / "s.hyp.jsonl", "-m", "wer")
+    assert r.code == 2
+    assert "id '0' has no reference" in r.err and "id '10' is not in the hypothesis" in r.err
+    assert "more" in r.err  # five named, the rest counted
+
+
+def test_columns_by_name_and_number_and_list_valued_references(run, tmp_path):
+    path = tmp_path / "t.tsv"
+    path.write_text("id\tout\tgold\n1\ta b c\ta b c\n2\ta b\ta c\n", encoding="utf-8")
+    by_name = run("score", path, "--hyp-field", "out", "--ref-field", "gold", "-m", "wer", "--json")
+    by_number = run("score", path, "--hyp-field", "2", "--ref-field", "3", "-m", "wer", "--json")
+    assert by_name.code == by_number.code == 0, by_name.err + by_number.err
+    assert json.loads(by_name.out) == json.loads(by_number.out)
+    many = tmp_path / "m.jsonl"
+    write_jsonl(many, [{"prediction": "the cat sat", "references": ["the cat sat", "a cat sat"]}])
+    r = run("score", many, "-m", "bleu", "--json")
+    assert r.code == 0, r.err
+    assert json.loads(r.out)["bleu"]["score"] == pytest.approx(100.0)
+
+
+@pytest.mark.parametrize(
+    "hypothesis",
+    [
+        "formats/eval.jsonl",
+        "formats/news.hyp.jsonl",
+        "formats/news.tsv",
+        "formats/news.csv",
+        "formats/news.hyp.xlf",
+        "formats/news.hyp.po",
+        "formats/news.hyp.tmx",
+        "formats/call.hyp.srt",
+        "formats/call.hyp.vtt",
+        "formats/call.hyp.trn",
+        "formats/call.hyp.ctm",
+    ],
+)
+def test_every_sample_scores_with_every_metric(run, hypothesis):
+    r = run("score", sample(hypothesis), "-m", METRICS + ",rouge1,rougeLsum", "--json")
+    assert r.code == 0, r.err
+    scores = json.loads(r.out)
+    assert scores["segments"] >= 6
+    assert 0 <= scores["wer"]["score"] < 1
+    check = run("check", sample(hypothesis), "-m", "wer,bleu", "--format", "json")
+    assert check.code == 0, check.err
+    assert json.loads(check.out)["findings"]

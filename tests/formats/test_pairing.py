@@ -1,0 +1,64 @@
+"""Pairing records by id, position and time: what pairs, and what is named as a problem."""
+
+from __future__ import annotations
+
+from scorelens.formats.pairing import Entry, pair
+from scorelens.formats.segments import Segment
+
+
+def entry(text: str, line: int, id_: str | None = None, start: float | None = None, end: float | None = None) -> Entry:
+    return Entry(Segment.literal(text, 0), line, id_, start, end)
+
+
+def texts(entries):
+    return [e.segment.text for e in entries]
+
+
+def test_ids_pair_whatever_the_order():
+    hyp = [entry("a", 1, "x"), entry("b", 2, "y"), entry("c", 3, "z")]
+    ref = [entry("C", 1, "z"), entry("A", 2, "x"), entry("B", 3, "y")]
+    p = pair(hyp, [ref])
+    assert p.by == "id"
+    assert texts(p.hypothesis) == ["a", "b", "c"] and texts(p.references[0]) == ["A", "B", "C"]
+    assert p.problems == []
+
+
+def test_missing_extra_and_duplicate_ids_are_named_and_the_rest_pairs():
+    hyp = [entry("a", 1, "x"), entry("b", 2, "y"), entry("b2", 3, "y"), entry("c", 4, "w")]
+    ref = [entry("A", 1, "x"), entry("B", 2, "y"), entry("Z", 3, "z"), entry("Z2", 4, "z")]
+    p = pair(hyp, [ref])
+    assert texts(p.hypothesis) == ["a", "b"] and texts(p.references[0]) == ["A", "B"]
+    found = {(q.kind, q.side, q.line, q.id) for q in p.problems}
+    assert found == {("duplicate", 0, 3, "y"), ("missing", 0, 4, "w"), ("duplicate", 1, 4, "z"), ("extra", 1, 3, "z")}
+    assert all(q.message() for q in p.problems)
+
+
+def test_a_side_without_ids_pairs_by_position():
+    hyp = [entry("a", 1, "x"), entry("b", 2, "y"), entry("c", 3, "z")]
+    ref = [entry("A", 1), entry("B", 2)]
+    p = pair(hyp, [ref])
+    assert p.by == "position"
+    assert texts(p.references[0]) == ["A", "B"]
+    assert [(q.kind, q.side, q.line) for q in p.problems] == [("unpaired", 0, 3)]
+
+
+def test_several_reference_streams_keep_only_rows_all_of_them_have():
+    hyp = [entry("a", 1, "1"), entry("b", 2, "2")]
+    p = pair(hyp, [[entry("A", 1, "1"), entry("B", 2, "2")], [entry("B'", 1, "2")]])
+    assert texts(p.hypothesis) == ["b"] and [texts(s) for s in p.references] == [["B"], ["B'"]]
+    assert [(q.kind, q.id) for q in p.problems] == [("missing", "1")]
+
+
+def test_time_pairs_each_reference_with_the_hypothesis_it_overlaps_most():
+    hyp = [entry("one two", 1, "1", 0.0, 2.0), entry("three", 4, "2", 2.0, 4.0), entry("silence", 7, "3", 10.0, 11.0)]
+    ref = [
+        entry("one", 1, "1", 0.0, 1.0),
+        entry("two", 4, "2", 1.0, 2.2),  # 1.0 with the first, 0.2 with the second
+        entry("three", 7, "3", 2.5, 3.5),
+        entry("lost", 10, "4", 20.0, 21.0),
+    ]
+    p = pair(hyp, [ref], "time")
+    assert texts(p.references[0]) == ["one two", "three", ""]
+    joined = p.references[0][0].segment
+    assert joined.map.span(4, 7) == (0, 3)  # "two" maps to its own characters
+    assert [(q.kind, q.side, q.line) for q in p.problems] == [("unpaired", 1, 10)]
