@@ -1,4 +1,4 @@
-"""The package's layers point one way (cli -> api -> core; lsp -> core) and no modules import each
+"""The package's layers point one way (cli -> api -> core; lsp -> core; api and lsp -> formats) and no modules import each
 other in a cycle, read from the sources' import statements."""
 
 from __future__ import annotations
@@ -86,7 +86,11 @@ def test_no_import_cycles():
 
 # layer -> the scorelens packages it must never import (anywhere, lazily too)
 FORBIDDEN = {
-    "scorelens.core": ("scorelens.api", "scorelens.cli", "scorelens.lsp", "scorelens.summary", "scorelens.textfile"),
+    "scorelens.core": (
+        "scorelens.api", "scorelens.cli", "scorelens.lsp", "scorelens.summary", "scorelens.textfile", "scorelens.formats",
+    ),
+    # a reader knows its format and nothing of scoring, commands or the editor
+    "scorelens.formats": ("scorelens.core", "scorelens.api", "scorelens.cli", "scorelens.lsp", "scorelens.summary", "scorelens.textfile"),
     "scorelens.api": ("scorelens.cli", "scorelens.lsp"),
     "scorelens.lsp": ("scorelens.cli", "scorelens.api"),
     "scorelens.compat": ("scorelens.cli", "scorelens.lsp"),

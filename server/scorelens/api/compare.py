@@ -140,7 +140,7 @@ def highlights(evaluations: list[Evaluation], comparison: Comparison, count: int
 
     def highlight(i: int) -> Highlight:
         return Highlight(
-            system.first_line(0, i) + 1,
+            evaluations[best].first_line(i) + 1,
             float(system_scores[i] - base_scores[i]),
             float(base_scores[i]),
             float(system_scores[i]),

@@ -113,10 +113,16 @@ def evaluate_documents(
     options: dict[str, Any],
     jobs: int = 1,
     by: str | None = None,
+    in_reference_order: bool = False,
 ) -> FormattedEvaluation:
     """Score formatted documents: the hypothesis's records paired with the references' (or the
-    references its records hold), each pair a segment."""
+    references its records hold), each pair a segment, in the hypothesis's order or (systems
+    compared segment by segment must line up) the first reference's."""
     pairing, documents = paired(hypothesis, references, by)
+    if in_reference_order and pairing.references:
+        order = sorted(range(len(pairing.hypothesis)), key=lambda k: pairing.references[0][k].line)
+        pairing.hypothesis = [pairing.hypothesis[k] for k in order]
+        pairing.references = [[stream[k] for k in order] for stream in pairing.references]
     if any(d.reading.rules == "sclite" for d in (hypothesis, *documents)):
         options = {**options, "wer_rules": "sclite"}
     texts = [e.segment.text for e in pairing.hypothesis]

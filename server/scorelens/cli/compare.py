@@ -11,7 +11,7 @@ from ..api.compare import Compared, compared, tested_metrics
 from ..api.evaluation import evaluate
 from ..api.options import OptionError
 from ..summary import HUNDREDS, metric_label
-from .documents import STDIN, Run, checked_options, found_references, read_document
+from .documents import STDIN, FormattedRun, Run, checked_options, formatted, formatted_run, found_references, read_document
 from .errors import EXIT_OK, CliError
 from .options import jobs, samples, scoring_options
 
@@ -78,11 +78,15 @@ def run_compare(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def compared_runs(args: argparse.Namespace, options: dict) -> list[Run]:
+def compared_runs(args: argparse.Namespace, options: dict) -> list[Run | FormattedRun]:
     """The baseline and every system, each with the shared references, scored and lined up."""
     paths = [args.baseline, *args.systems]
     if STDIN in paths:
         raise CliError("compare reads every system from a file; standard input (-) is not one")
+    if formatted(args, paths):
+        args.references = args.references or found_references(args.baseline)
+        # records in the reference's order, so that segment i is the same item in every system
+        return [formatted_run(args, options, path, in_reference_order=True) for path in paths]
     references = [read_document(r, args.max_file_bytes, args.encoding) for r in args.references or found_references(args.baseline)]
     runs = []
     for path in paths:

@@ -139,11 +139,11 @@ def evaluation(args: argparse.Namespace) -> Run | FormattedRun:
     return run
 
 
-def formatted(args: argparse.Namespace) -> bool:
+def formatted(args: argparse.Namespace, hypotheses: list[str | None] | None = None) -> bool:
     """Whether the files are read through a format's reader rather than as sacreBLEU's lines."""
     if args.input_format is not None:
         return args.input_format != "text"
-    named = [args.hypothesis, *(args.references or [])]
+    named = [*(hypotheses if hypotheses is not None else [args.hypothesis]), *(args.references or [])]
     return any(p not in (None, STDIN) and format_of(p) != "text" for p in named)
 
 
@@ -173,12 +173,15 @@ class FormattedRun(FormattedEvaluation):
 MAX_NAMED = 5
 
 
-def formatted_run(args: argparse.Namespace, options: dict) -> FormattedRun:
+def formatted_run(args: argparse.Namespace, options: dict, hypothesis: str | None = None, in_reference_order: bool = False) -> FormattedRun:
+    """The run of a formatted hypothesis (``args.hypothesis``, or the system ``hypothesis``
+    names) with its references."""
     if args.segmentation != "line":
         raise CliError("--segmentation is for plain text: each record of a formatted file is a segment")
-    if args.hypothesis is None and (sys.stdin is None or sys.stdin.isatty()):
+    hyp_path = hypothesis or args.hypothesis
+    if hyp_path is None and (sys.stdin is None or sys.stdin.isatty()):
         raise CliError("no hypothesis: name the file (HYP), or pipe it into standard input")
-    hyp_path = args.hypothesis or STDIN
+    hyp_path = hyp_path or STDIN
     fields = Fields(args.hyp_field, tuple(args.ref_field or ()), None, args.id_field)
     hypothesis = _formatted(hyp_path, args, fields)
     names = args.references
@@ -188,7 +191,7 @@ def formatted_run(args: argparse.Namespace, options: dict) -> FormattedRun:
     for line in [e.format(d.path) for d in (hypothesis, *references) for e in d.reading.errors]:
         print(f"scorelens: {line}", file=sys.stderr)
     try:
-        ev = evaluate_documents(hypothesis, references, args.metrics, options, jobs(args), args.pair_by)
+        ev = evaluate_documents(hypothesis, references, args.metrics, options, jobs(args), args.pair_by, in_reference_order)
     except (OptionError, ModelUnavailable, ValueError) as exc:
         raise CliError(getattr(exc, "reason", str(exc))) from None
     if not ev.pairing.references:
