@@ -13,12 +13,14 @@ The id is the SRT cue number or the WebVTT cue identifier, else the cue's positi
 
 from __future__ import annotations
 
+import bisect
 import html
 import re
 from typing import Iterator
 
 import srt
 import webvtt
+from webvtt import vtt
 
 from .segments import (
     CharMap, Fields, FormatError, Reading, Record, RecordError, Segment, TextBuilder, line_starts,
@@ -43,25 +45,24 @@ def read(text: str, fields: Fields, name: str) -> Reading:
     blocks = _blocks(text)
     if name == "vtt":
         header = next(blocks, None)
-        if header is None or header[0][1] != 0 or not _VTT_HEADER.match(text, 0, header[0][2]):
+        if header is None or header[1][0][0] != 0 or not _VTT_HEADER.match(text, 0, header[1][0][1]):
             raise FormatError('not a WebVTT document: it does not start with "WEBVTT"')
     reading = Reading()
-    cue = _srt_cue if name == "srt" else _vtt_cue
+    cue, markup = (_srt_cue, _SRT_MARKUP) if name == "srt" else (_vtt_cue, _VTT_MARKUP)
     position = 0
-    for block in blocks:
-        lines = [text[a:b] for _, a, b in block]
+    for line, spans in blocks:
+        lines = [text[a:b] for a, b in spans]
         if name == "vtt" and _VTT_NOT_CUES.match(lines[0]):
             continue
         position += 1
-        timing = next((k for k, line in enumerate(lines[:2]) if "-->" in line), 0)
+        timing = 1 if len(lines) > 1 and "-->" not in lines[0] and "-->" in lines[1] else 0
         try:
             id, start, end = cue(lines, timing)
         except ValueError as error:
-            reading.errors.append(RecordError(block[timing][0] + 1, str(error)))
+            reading.errors.append(RecordError(line + timing, str(error)))
             continue
-        reading.records.append(
-            Record(block[0][0] + 1, _cue_text(text, block[timing:], name), id=id or str(position), start=start, end=end)
-        )
+        segment = _cue_text(text, spans[timing], spans[timing + 1 :], lines[timing + 1 :], markup)
+        reading.records.append(Record(line, segment, id=id or str(position), start=start, end=end))
     return reading
 
 
@@ -80,22 +81,24 @@ def _srt_cue(lines: list[str], timing: int) -> tuple[str | None, float, float]:
 
 
 def _vtt_cue(lines: list[str], timing: int) -> tuple[str | None, float, float]:
-    captions = webvtt.from_string("WEBVTT\n\n" + "\n".join(lines)).captions  # not strict: a bad cue is left out
-    if len(captions) != 1:
+    caption = vtt.parse_item(lines, seen_cue=True)  # not strict: a bad cue is None
+    if not isinstance(caption, webvtt.Caption):
         raise ValueError("not a WebVTT cue: expected [HH:]MM:SS.mmm --> [HH:]MM:SS.mmm, then the text")
-    caption = captions[0]
     start, end = caption.start_time.in_milliseconds(), caption.end_time.in_milliseconds()
     return caption.identifier or None, start / 1000, end / 1000
 
 
-def _cue_text(doc: str, lines: list[tuple[int, int, int]], name: str) -> Segment:
-    """The text lines after the timing line (``lines[0]``) joined by spaces, each space mapped
-    to the line break it stands for; a cue without text is an empty text after its timings."""
-    markup = _SRT_MARKUP if name == "srt" else _VTT_MARKUP
+def _cue_text(doc: str, timing: tuple[int, int], spans: list[tuple[int, int]], lines: list[str],
+              markup: re.Pattern[str]) -> Segment:
+    """The text lines after the timing line joined by spaces, each space mapped to the line
+    break it stands for; a cue without text is an empty text after its timings."""
     builder = TextBuilder()
     previous: int | None = None  # where the last line with text ends
-    for _, start, end in lines[1:]:
-        pieces = list(_line_pieces(doc, start, end, markup))
+    for (start, end), line in zip(spans, lines):
+        if "<" in line or "{" in line or "&" in line:
+            pieces = list(_line_pieces(doc, start, end, markup))
+        else:
+            pieces = [(line, start, end)]
         if not pieces:
             continue
         if previous is not None:
@@ -104,8 +107,7 @@ def _cue_text(doc: str, lines: list[tuple[int, int, int]], name: str) -> Segment
             builder.add(*piece)
         previous = end
     text = builder.segment()
-    after = lines[0][2]
-    return text if text.text else Segment("", CharMap(0, ((0, after, after),)))
+    return text if text.text else Segment("", CharMap(0, ((0, timing[1], timing[1]),)))
 
 
 def _line_pieces(doc: str, start: int, end: int, markup: re.Pattern[str]) -> Iterator[tuple[str, int, int]]:
@@ -122,19 +124,15 @@ def _line_pieces(doc: str, start: int, end: int, markup: re.Pattern[str]) -> Ite
         yield doc[at:end], at, end
 
 
-def _blocks(doc: str) -> Iterator[list[tuple[int, int, int]]]:
-    """Runs of lines that are not blank, each line as (0-based line, start, end without its
-    line break)."""
+# a run of lines that are not blank; a line within it
+_BLOCK = re.compile(r"[^\r\n]*\S[^\r\n]*(?:(?:\r\n|\r|\n)[^\r\n]*\S[^\r\n]*)*")
+_LINE = re.compile(r"[^\r\n]+")
+
+
+def _blocks(doc: str) -> Iterator[tuple[int, list[tuple[int, int]]]]:
+    """Each block of lines that are not blank: its first line (1-based) and each line's
+    (start, end) without its line break."""
     starts = line_starts(doc)
-    block: list[tuple[int, int, int]] = []
-    for k, a in enumerate(starts):
-        b = starts[k + 1] if k + 1 < len(starts) else len(doc)
-        while b > a and doc[b - 1] in "\r\n":
-            b -= 1
-        if doc[a:b].strip():
-            block.append((k, a, b))
-        elif block:
-            yield block
-            block = []
-    if block:
-        yield block
+    for block in _BLOCK.finditer(doc):
+        line = bisect.bisect_right(starts, block.start())
+        yield line, [m.span() for m in _LINE.finditer(doc, block.start(), block.end())]
