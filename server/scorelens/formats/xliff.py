@@ -9,7 +9,7 @@ those of ``<alt-trans>``, ``<seg-source>`` or ``<ignorable>``. Inline elements a
 and ``<it>`` is native code and skipped (2.x's placeholders are empty; ``<cp/>`` is skipped too).
 
 A unit without a ``<target>`` is a record whose text is None (untranslated: the caller reports
-it); an empty ``<target/>`` is an empty text placed where the element is.
+it); an empty ``<target/>`` is an empty text placed where the element ends.
 """
 
 from __future__ import annotations
@@ -43,44 +43,46 @@ class _Unit:
 class _Xliff:
     def __init__(self) -> None:
         self.version: int | None = None
+        self.namespace = ""  # the root's
+        self.unit_tag = self.holder = ""  # a unit's element, and the one its source/target are in
         self.records: list[Record] = []
-        self.path: list[str] = []  # local names of the open elements
+        self.path: list[str] = []  # the open elements (local names in the XLIFF namespace)
         self.unit: _Unit | None = None
-        self.segment: dict[str, Segment | str | None] = {}  # the segment being read: id, source, target
-        self.field: str | None = None  # "source" or "target", while one is read
+        self.segment_id: str | None = None
+        self.found: dict[str, Segment] = {}  # the source and target of the segment being read
+        self.field = ""  # "source" or "target", while one is collected
         self.collector: Collector | None = None
 
     def start(self, name: str, attrs: dict[str, str], line: int) -> None:
         if self.collector is not None:
             self.collector.start(name)
             return
-        tag = local(name)
         parent = self.path[-1] if self.path else None
-        self.path.append(tag)
         if parent is None:
-            self.version = _version(name, attrs)
-        elif tag == ("trans-unit" if self.version == 1 else "unit"):
+            self.version, self.namespace = _version(name, attrs), namespace(name)
+            self.unit_tag, self.holder = ("trans-unit", "trans-unit") if self.version == 1 else ("unit", "segment")
+        tag = local(name) if namespace(name) == self.namespace else name  # another vocabulary's: no match
+        self.path.append(tag)
+        if tag == self.unit_tag:
             self.unit = _Unit(attrs.get("id"), line)
-            if self.version == 1:
-                self.segment = {"id": None}
-        elif self.version == 2 and tag == "segment" and parent == "unit":
-            self.segment = {"id": attrs.get("id")}
-        elif tag in ("source", "target") and parent == ("trans-unit" if self.version == 1 else "segment"):
+            self.segment_id, self.found = None, {}
+        elif tag == "segment" and parent == "unit" and self.version == 2:
+            self.segment_id, self.found = attrs.get("id"), {}
+        elif tag in ("source", "target") and parent == self.holder:
             self.field, self.collector = tag, Collector()
 
     def end(self, name: str, at: int) -> None:
         if self.collector is not None:
             if not self.collector.close(at):
                 return
-            self.segment[self.field] = self.collector.segment()
-            self.field = self.collector = None
+            self.found[self.field] = self.collector.segment()
+            self.collector = None
         tag = self.path.pop()
         if self.unit is None:
             return
-        if tag == "segment" and self.version == 2 or tag == "trans-unit":
-            s = self.segment
-            self.unit.segments.append((s.get("id"), s.get("source"), s.get("target")))
-        if tag in ("trans-unit", "unit"):
+        if tag == self.holder:
+            self.unit.segments.append((self.segment_id, self.found.get("source"), self.found.get("target")))
+        if tag == self.unit_tag:
             self.records.extend(_records(self.unit))
             self.unit = None
 
