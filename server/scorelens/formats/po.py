@@ -43,11 +43,12 @@ def read(text: str, fields: Fields, name: str) -> Reading:
     for entry in po:
         if entry.obsolete:
             continue
-        line = scanner.line(entry.linenum)
+        first = max(entry.linenum, 1)  # polib numbers a file's first entry 0
+        line = scanner.line(first)
         try:
-            source = scanner.string(entry.linenum, "msgid", entry.msgid)
+            source = scanner.string(first, "msgid", entry.msgid)
             msgstr = entry.msgstr_plural[0] if entry.msgid_plural else entry.msgstr
-            target = scanner.string(entry.linenum, "msgstr[0]" if entry.msgid_plural else "msgstr", msgstr)
+            target = scanner.string(first, "msgstr[0]" if entry.msgid_plural else "msgstr", msgstr)
         except ValueError as error:
             reading.errors.append(RecordError(line, str(error)))
             continue
