@@ -37,10 +37,7 @@ class _Tmx:
         self.lang = ""  # the open <tuv>'s language
         self.collector: Collector | None = None
 
-    def start(self, name: str, attrs: dict[str, str], line: int) -> None:
-        if self.collector is not None:
-            self.collector.start(name)
-            return
+    def start(self, name: str, attrs: dict[str, str], line: int) -> Collector | None:
         tag = local(name)
         parent = self.path[-1] if self.path else None
         self.path.append(tag)
@@ -55,21 +52,17 @@ class _Tmx:
             self.lang = attrs.get(XML_LANG) or attrs.get("lang", "")  # TMX 1.1 said "lang"
         elif tag == "seg" and parent == "tuv":
             self.collector = Collector()
+            return self.collector
+        return None
 
-    def end(self, name: str, at: int) -> None:
+    def end(self, name: str) -> None:
+        tag = self.path.pop()
         if self.collector is not None:
-            if not self.collector.close(at):
-                return
             self.variants.append((self.lang, self.collector.segment()))
             self.collector = None
-        tag = self.path.pop()
         if tag == "tu" and self.unit is not None:
             self.records.append(self._record(*self.unit))
             self.unit = None
-
-    def text(self, text: str, start: int, end: int) -> None:
-        if self.collector is not None:
-            self.collector.text(text, start, end)
 
     def _record(self, tuid: str | None, srclang: str | None, line: int) -> Record:
         wanted = self.fields.source or srclang or self.srclang

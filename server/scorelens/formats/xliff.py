@@ -53,10 +53,7 @@ class _Xliff:
         self.field = ""  # "source" or "target", while one is collected
         self.collector: Collector | None = None
 
-    def start(self, name: str, attrs: dict[str, str], line: int) -> None:
-        if self.collector is not None:
-            self.collector.start(name)
-            return
+    def start(self, name: str, attrs: dict[str, str], line: int) -> Collector | None:
         parent = self.path[-1] if self.path else None
         if parent is None:
             self.version, self.namespace = _version(name, attrs), namespace(name)
@@ -70,14 +67,14 @@ class _Xliff:
             self.segment_id, self.found = attrs.get("id"), {}
         elif tag in ("source", "target") and parent == self.holder:
             self.field, self.collector = tag, Collector()
+            return self.collector
+        return None
 
-    def end(self, name: str, at: int) -> None:
+    def end(self, name: str) -> None:
+        tag = self.path.pop()
         if self.collector is not None:
-            if not self.collector.close(at):
-                return
             self.found[self.field] = self.collector.segment()
             self.collector = None
-        tag = self.path.pop()
         if self.unit is None:
             return
         if tag == self.holder:
@@ -85,10 +82,6 @@ class _Xliff:
         if tag == self.unit_tag:
             self.records.extend(_records(self.unit))
             self.unit = None
-
-    def text(self, text: str, start: int, end: int) -> None:
-        if self.collector is not None:
-            self.collector.text(text, start, end)
 
 
 def _version(root: str, attrs: dict[str, str]) -> int:

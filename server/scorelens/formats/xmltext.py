@@ -5,14 +5,13 @@ external references; a DOCTYPE alone (TMX 1.4's ``<!DOCTYPE tmx SYSTEM "tmx14.dt
 accepted, and nothing it names is ever fetched. Expat gives no character offsets, but it reports
 each run of character data with the byte index where it starts, and every entity or character
 reference (``&amp;``, ``&#233;``) and every line break as a run of its own; so each run is
-either the document's own characters or one decoded piece whose raw text is known.
+either the document's own characters or one decoded piece whose raw text is known. Offsets are
+worked out only for the text a reader collects (a source, a target, a seg).
 """
 
 from __future__ import annotations
 
-import bisect
-from itertools import accumulate
-from typing import Protocol
+from typing import Any, Protocol
 from xml.etree.ElementTree import ParseError
 from xml.sax.saxutils import escape as _escape
 
@@ -31,11 +30,12 @@ NATIVE_CODE = frozenset({"ph", "bpt", "ept", "it", "ut"})
 class Handler(Protocol):
     """What a format's reader is told as the document is parsed (names as ``{uri}local``)."""
 
-    def start(self, name: str, attrs: dict[str, str], line: int) -> None: ...
+    def start(self, name: str, attrs: dict[str, str], line: int) -> Collector | None:
+        """An element starts on ``line``; a :class:`Collector` returned gathers its text, and
+        the elements inside it are told to the collector, not to the handler."""
 
-    def end(self, name: str, at: int) -> None: ...
-
-    def text(self, text: str, start: int, end: int) -> None: ...
+    def end(self, name: str) -> None:
+        """An element ends (a collected one's collector then has its text)."""
 
 
 def escape(text: str) -> str:
@@ -50,11 +50,6 @@ def local(name: str) -> str:
 
 def namespace(name: str) -> str:
     return name[1 : name.index("}")] if name.startswith("{") else ""
-
-
-def empty_at(offset: int) -> Segment:
-    """An empty text that still has a place in the document (an empty ``<target/>``)."""
-    return Segment("", CharMap(0, ((0, offset, offset),)))
 
 
 class Collector:
@@ -72,32 +67,27 @@ class Collector:
         if self.native or local(name) in NATIVE_CODE:
             self.native += 1
 
-    def close(self, at: int) -> bool:
+    def close(self) -> bool:
         """An element ends; True when it is the collected one."""
         if self.depth == 0:
-            self.end = at
             return True
         self.depth -= 1
         if self.native:
             self.native -= 1
         return False
 
-    def text(self, text: str, start: int, end: int) -> None:
-        if not self.native:
-            self.builder.add(text, start, end)
-
     def segment(self) -> Segment:
+        """The text; an empty one (``<target/>``) still has a place: where the element ends."""
         segment = self.builder.segment()
-        return segment if segment.text else empty_at(self.end)
+        return segment if segment.text else Segment("", CharMap(0, ((0, self.end, self.end),)))
 
 
 def parse(doc: str, handler: Handler) -> None:
-    """Parse ``doc``, telling ``handler`` each start tag, end tag and piece of text; a document
-    that is not well-formed, or that declares entities or refers to external ones, is a
-    :class:`FormatError`."""
+    """Parse ``doc``, telling ``handler`` each start and end tag, and its collectors their text;
+    a document that is not well-formed, or that declares entities or refers to external ones,
+    is a :class:`FormatError`."""
     data = doc.encode("utf-8")
-    offsets = _Offsets(doc, data)
-    target = _Target(doc, offsets, handler)
+    target = _Target(doc, data, handler)
     parser = DefusedXMLParser(target=target, forbid_dtd=False)
     target.expat = expat = parser.parser
     expat.buffer_text = False  # each reference and line break as its own run (see above)
@@ -113,30 +103,43 @@ def parse(doc: str, handler: Handler) -> None:
 
 
 class _Target:
-    """Expat's events turned into the handler's, with code-point offsets."""
+    """Expat's events turned into the handler's and its collectors', with code-point offsets."""
 
-    def __init__(self, doc: str, offsets: _Offsets, handler: Handler) -> None:
+    def __init__(self, doc: str, data: bytes, handler: Handler) -> None:
         self.doc = doc
-        self.offsets = offsets
+        self.offset = _Offsets(doc, data)
         self.handler = handler
+        self.collector: Collector | None = None
         self.in_cdata = False
+        self.expat: Any = None  # the parser, whose position each event reads
 
     def start(self, name: str, attrs: dict[str, str]) -> None:
-        self.handler.start(name, attrs, self.expat.CurrentLineNumber)
+        if self.collector is not None:
+            self.collector.start(name)
+        else:
+            self.collector = self.handler.start(name, attrs, self.expat.CurrentLineNumber)
 
     def end(self, name: str) -> None:
-        self.handler.end(name, self.offsets(self.expat.CurrentByteIndex))
+        collector = self.collector
+        if collector is not None:
+            if not collector.close():
+                return
+            collector.end = self.offset(self.expat.CurrentByteIndex)
+            self.collector = None
+        self.handler.end(name)
 
     def data(self, text: str) -> None:
+        if self.collector is None or self.collector.native:
+            return
         doc = self.doc
-        start = self.offsets(self.expat.CurrentByteIndex)
+        start = self.offset(self.expat.CurrentByteIndex)
         if text == "\n" and doc.startswith("\r", start):  # a normalised \r\n or \r
             end = start + (2 if doc.startswith("\r\n", start) else 1)
         elif not self.in_cdata and doc.startswith("&", start):  # a reference, read as one piece
             end = doc.index(";", start) + 1
         else:
             end = start + len(text)
-        self.handler.text(text, start, end)
+        self.collector.builder.add(text, start, end)
 
     def start_cdata(self) -> None:
         self.in_cdata = True
@@ -149,24 +152,19 @@ class _Target:
 
 
 class _Offsets:
-    """UTF-8 byte offsets (expat's) -> code-point offsets (the document's), by blocks of
-    characters whose byte starts are known: an ASCII block converts by arithmetic, another
-    decodes at most one block's bytes."""
-
-    BLOCK = 1024
+    """UTF-8 byte offsets (expat's) -> code-point offsets (the document's). Expat's events come
+    in document order, so each is decoded on from the last one: the whole document at most once."""
 
     def __init__(self, doc: str, data: bytes) -> None:
         self.data = data
         self.ascii = len(data) == len(doc)
-        if not self.ascii:
-            sizes = (len(doc[i : i + self.BLOCK].encode("utf-8")) for i in range(0, len(doc), self.BLOCK))
-            self.starts = list(accumulate(sizes, initial=0))
+        self.byte = self.char = 0
 
     def __call__(self, byte: int) -> int:
         if self.ascii:
             return byte
-        k = bisect.bisect_right(self.starts, byte) - 1
-        base = self.starts[k]
-        if k + 1 < len(self.starts) and self.starts[k + 1] - base == self.BLOCK:
-            return k * self.BLOCK + byte - base
-        return k * self.BLOCK + len(self.data[base:byte].decode("utf-8"))
+        if byte < self.byte:  # not met with expat; correct all the same
+            self.byte = self.char = 0
+        self.char += len(self.data[self.byte : byte].decode("utf-8"))
+        self.byte = byte
+        return self.char
