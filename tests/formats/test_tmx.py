@@ -1,0 +1,92 @@
+"""TMX: translation units as records, the source and target chosen by language."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from mapcheck import check_map, covered, xml_decode
+
+from scorelens.formats import Fields, read
+
+LANG = "{http://www.w3.org/XML/1998/namespace}lang"
+
+TMX = """<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE tmx SYSTEM "tmx14.dtd">
+<tmx version="1.4">
+<header srclang="en" datatype="plaintext" segtype="sentence" adminlang="en" creationtool="t" creationtoolversion="1" o-tmf="t"/>
+<body>
+<tu tuid="7">
+ <tuv xml:lang="EN"><seg>Hi <bpt i="1">&lt;b&gt;</bpt>there<ept i="1">&lt;/b&gt;</ept> &amp; you</seg></tuv>
+ <tuv xml:lang="de-DE"><seg>Hallo <hi type="x">dort</hi><ph>&lt;br/&gt;</ph> &amp; dü</seg></tuv>
+ <tuv xml:lang="fr"><seg>Salut <it pos="begin">&lt;i&gt;</it>là</seg></tuv>
+</tu>
+<tu>
+ <tuv xml:lang="de"><seg>nur Ziel</seg></tuv>
+ <tuv xml:lang="en"><seg>source as id</seg></tuv>
+</tu>
+<tu tuid="9"><tuv xml:lang="en"><seg>no target</seg></tuv></tu>
+<tu tuid="10" srclang="de"><tuv xml:lang="en"><seg>E</seg></tuv><tuv xml:lang="de"><seg>D</seg></tuv></tu>
+</body>
+</tmx>"""
+
+
+def _all(records):
+    return [(r.id, r.source.text if r.source else None, r.text.text if r.text else None) for r in records]
+
+
+def test_source_from_header_target_the_first_other_language():
+    records = read(TMX, "tmx").records
+    assert _all(records) == [
+        ("7", "Hi there & you", "Hallo dort & dü"),
+        ("source as id", "source as id", "nur Ziel"),
+        ("9", "no target", None),
+        ("10", "D", "E"),  # the unit's own srclang
+    ]
+    assert [r.line for r in records] == [6, 11, 15, 16]
+    for r in records:
+        for segment in (r.text, r.source):
+            if segment is not None:
+                check_map(TMX, segment, xml_decode)
+
+
+def test_fields_choose_target_and_source_languages():
+    records = read(TMX, "tmx", Fields(text="fr")).records
+    assert _all(records)[0] == ("7", "Hi there & you", "Salut là")
+    assert records[1].text is None
+    records = read(TMX, "tmx", Fields(text="en", source="de")).records
+    assert _all(records)[:2] == [("7", "Hallo dort & dü", "Hi there & you"), ("nur Ziel", "nur Ziel", "source as id")]
+
+
+def test_native_codes_belong_to_no_character():
+    target = read(TMX, "tmx").records[0].text
+    for code in ("&lt;br/&gt;", "<hi", "</hi>", "<ph>"):
+        at = TMX.index(code, TMX.index("de-DE"))
+        assert not set(range(at, at + len(code))) & covered(target)
+
+
+def test_no_srclang_takes_the_first_tuv_as_source():
+    doc = '<tmx version="1.4"><header srclang="*all*"/><body><tu><tuv lang="fr"><seg>a</seg></tuv><tuv lang="en"><seg>b</seg></tuv></tu></body></tmx>'
+    assert _all(read(doc, "tmx").records) == [("a", "a", "b")]
+
+
+_TEXT = st.text(st.characters(blacklist_categories=("Cs", "Cc")) | st.sampled_from("&<>\"'\t😀é中"), max_size=40)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(_TEXT, _TEXT), min_size=1, max_size=5))
+def test_random_texts_written_by_elementtree_read_back(pairs):
+    root = ET.Element("tmx", version="1.4")
+    ET.SubElement(root, "header", srclang="en", datatype="plaintext")
+    body = ET.SubElement(root, "body")
+    for k, (source, target) in enumerate(pairs):
+        tu = ET.SubElement(body, "tu", tuid=str(k))
+        for lang, text in (("de", target), ("en", source)):
+            ET.SubElement(ET.SubElement(tu, "tuv", {LANG: lang}), "seg").text = text
+    doc = ET.tostring(root, encoding="unicode")
+    records = read(doc, "tmx").records
+    assert _all(records) == [(str(k), s, t) for k, (s, t) in enumerate(pairs)]
+    for r in records:
+        check_map(doc, r.text, xml_decode)
+        check_map(doc, r.source, xml_decode)
