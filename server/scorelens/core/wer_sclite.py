@@ -3,7 +3,7 @@ alignment out.
 
 sclite does not align token lists: it builds a word network from each text (an alternation
 ``{ a / b c / @ }`` is parallel paths, ``@`` the empty one) and aligns the two networks by
-dynamic programming with its own costs (``wwd_WORD`` in SCTK's word.c)::
+dynamic programming with its own costs (``wwd_WORD`` in SCTK's word.c), summed as C floats::
 
     correct 0, substitution 4, insertion/deletion 3, "@" inserted/deleted 0.001,
     "@" for "@" 1, an optionally deletable word inserted/deleted 2 (only with -D)
@@ -12,7 +12,7 @@ and its own tie-breaking (``net_dp.c``): at each cell a substitution wins when i
 more than a deletion and an insertion, a deletion when it costs strictly less than an
 insertion; among predecessor arcs (alternatives) the first listed with the least cost wins.
 Those ties decide the counts (3 substitutions cost what 2 deletions + 2 insertions do), so
-they are kept exactly. Costs are integers here (thousandths) where sclite adds C floats.
+they are kept exactly, down to the float rounding of sums with "@" in them.
 
 Words are compared after sclite's case folding, which is not Unicode lowercasing: by default
 only ASCII A-Z fold (sclite's 8-bit default, and ``-e utf-8`` with no profile); ``-e utf-8
@@ -28,6 +28,7 @@ Pure: no I/O, no formats. Spans are code-point offsets in the text given.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from struct import pack, unpack
 from typing import Sequence
 
 from .wer import ErrorCounts
@@ -55,8 +56,17 @@ FOLDS = (*_FOLDS, "unicode", "none")
 
 _SPACE = frozenset(" \t\n\r\f\v")  # C isspace: sclite splits at these only
 _NULL = "@"
-# costs in thousandths of sclite's
-_SUB, _INDEL, _OPT_INDEL, _NULL_INDEL, _NULL_SUB = 4000, 3000, 2000, 1, 1000
+
+
+def _f32(x: float) -> float:
+    """``x`` rounded to a C float: sclite sums its costs in floats, and with "@" (0.001) in
+    play the rounding decides ties. (A sum of two floats is exact in a double here, so
+    rounding it once equals the float addition.)"""
+    return unpack("f", pack("f", x))[0]
+
+
+# sclite's costs: substitution, insertion/deletion, optionally deletable, "@" inserted/deleted, "@" for "@"
+_COSTS = (4, 3, 2, _f32(0.001), 1)
 
 
 def fold(text: str, rule: str = "ascii") -> str:
@@ -196,10 +206,10 @@ def network(text: str, case: str = "ascii", opt_del: bool = False) -> _Net:
     return net
 
 
-def _indel(word: str, opt: bool) -> int:
+def _indel(word: str | None, opt: bool) -> float:
     if word == _NULL:
-        return _NULL_INDEL
-    return _OPT_INDEL if opt else _INDEL
+        return _COSTS[3]
+    return _COSTS[2] if opt else _COSTS[1]
 
 
 def align(ref: str, hyp: str, case: str = "ascii", opt_del: bool = False) -> Result:
@@ -220,7 +230,11 @@ def tally(ref: str, hyp: str, case: str = "ascii") -> tuple[int, int, int, int]:
 def align_networks(r: _Net, h: _Net) -> Result:
     nr, nh = len(r.words), len(h.words)
     rw, hw, rp, hp = r.words, h.words, r.preds, h.preds
-    INF = 1 << 60
+    # whole costs add exactly (ints); with "@" the sums are rounded as C floats
+    rounded = _NULL in rw or _NULL in hw
+    f32 = _f32 if rounded else int
+    SUB, NULL_SUB = _COSTS[0], _COSTS[4]
+    INF = float("inf")
     cost = [[INF] * nh for _ in range(nr)]
     back = [[(-1, -1)] * nh for _ in range(nr)]
     cost[0][0] = 0
@@ -232,14 +246,14 @@ def align_networks(r: _Net, h: _Net) -> Result:
         for p in hp[b]:
             if row0[p] < best:
                 best, bb = row0[p], p
-        row0[b] = best + ins[b]
+        row0[b] = f32(best + ins[b])
         back[0][b] = (0, bb)
     for a in range(1, nr):
         best, ba = INF, -1
         for p in rp[a]:
             if cost[p][0] < best:
                 best, ba = cost[p][0], p
-        cost[a][0] = best + dele[a]
+        cost[a][0] = f32(best + dele[a])
         back[a][0] = (ba, 0)
     for a in range(1, nr):
         wa, da, row, brow, preds_a = rw[a], dele[a], cost[a], back[a], rp[a]
@@ -280,11 +294,13 @@ def align_networks(r: _Net, h: _Net) -> Result:
                             sub_d, sa, sb = prow[q], p, q
             wb = hw[b]
             if wa == wb:
-                sub_d += _NULL_SUB if wa == _NULL else 0
+                sub_d += NULL_SUB if wa == _NULL else 0
             else:
-                sub_d += _SUB
+                sub_d += SUB
             del_d += da
             ins_d += ins[b]
+            if rounded:
+                sub_d, del_d, ins_d = _f32(sub_d), _f32(del_d), _f32(ins_d)
             if sub_d <= del_d and sub_d <= ins_d:
                 row[b] = sub_d
                 brow[b] = (sa, sb)
