@@ -22,9 +22,11 @@ holds ``IGNORE_TIME_SEGMENT_IN_SCORING`` takes its words and scores nothing.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from itertools import islice
 
-from .segments import Fields, Reading, Record, RecordError, Segment, TextBuilder, joined, line_starts
+from .segments import Fields, Reading, Record, RecordError, Segment, TextBuilder, line_starts
 
 RULES = "sclite"
 _SPACE = " \t\n\r\f\v"
@@ -89,21 +91,12 @@ class _Bad(ValueError):
     pass
 
 
+_FIELD = re.compile(r"[^ \t\n\r\f\v]+")  # C isspace: sclite splits at these only
+
+
 def _fields(line: str, count: int) -> list[tuple[int, int]]:
     """The first ``count`` whitespace-separated fields of ``line`` as ``(start, end)``."""
-    out = []
-    i, n = 0, len(line)
-    while len(out) < count:
-        while i < n and line[i] in _SPACE:
-            i += 1
-        if i >= n:
-            break
-        j = i
-        while j < n and line[j] not in _SPACE:
-            j += 1
-        out.append((i, j))
-        i = j
-    return out
+    return [m.span() for m in islice(_FIELD.finditer(line), count)]
 
 
 def _time(token: str, what: str) -> float:
@@ -241,5 +234,19 @@ def assign_words(stm: Reading, ctm: Reading) -> list[Segment | None]:
             while u < len(units) and (last or units[u][0] < record.end):
                 taken += _hyp_text(units[u][1])
                 u += 1
-            out[k] = None if record.ignored else joined(taken)
+            out[k] = None if record.ignored else _joined(taken)
     return out
+
+
+def _joined(parts: list[Segment]) -> Segment:
+    """:func:`joined` of CTM words (one piece each), without its general piece walk: this is
+    most of the time :func:`assign_words` takes."""
+    builder = TextBuilder()
+    previous = -1
+    for part in parts:
+        _, a, b = part.map.pieces[0]
+        if previous >= 0:
+            builder.add(" ", previous, max(a, previous))  # the gap between two words
+        builder.add(part.text, a, b)
+        previous = b
+    return builder.segment()
