@@ -13,6 +13,8 @@ from .ter import TerConfig
 METRICS = ("bleu", "rougeL", "rougeLsum", "wer", "cer", "chrf", "ter", *ROUGE_N)
 SEGMENTATIONS = ("line", "paragraph", "document")
 WER_TRANSFORMS = ("default", "lowercase")
+# how WER aligns words: as jiwer (plain words) or as NIST sclite (its notation, costs and ties: core/wer_sclite)
+WER_RULES = ("jiwer", "sclite")
 
 
 @dataclass(frozen=True)
@@ -23,6 +25,7 @@ class ScoringConfig:
     chrf: ChrfConfig = field(default_factory=ChrfConfig)
     ter: TerConfig = field(default_factory=TerConfig)
     wer_transform: str = "default"
+    wer_rules: str = "jiwer"
     segmentation: str = "line"
 
     def __post_init__(self) -> None:
@@ -33,6 +36,8 @@ class ScoringConfig:
             raise ValueError(f"unknown segmentation {self.segmentation!r}; one of {', '.join(SEGMENTATIONS)}")
         if self.wer_transform not in WER_TRANSFORMS:
             raise ValueError(f"unknown WER transform {self.wer_transform!r}; one of {', '.join(WER_TRANSFORMS)}")
+        if self.wer_rules not in WER_RULES:
+            raise ValueError(f"unknown WER rules {self.wer_rules!r}; one of {', '.join(WER_RULES)}")
 
     @cached_property
     def rouge_n(self) -> tuple[str, ...]:

@@ -274,7 +274,13 @@ class Analyser:
         # ones (for a plain text), and of a text (the others, and a text that is not plain).
         # With several streams, a word's tokens are those of its entry, made once for both ways:
         # an edit after a cold start from texts finds its words' entries.
-        self.from_texts = bool(metrics) and metrics <= FROM_TEXTS
+        # sclite's rules align each segment's texts as written (its notation), never token arrays
+        self.sclite = None
+        if config.wer_rules == "sclite":
+            from .wer_sclite import tally as sclite_tally
+
+            self.sclite = sclite_tally
+        self.from_texts = bool(metrics) and metrics <= FROM_TEXTS and self.sclite is None
         self.word_streams: dict[str, Callable[[str], Tokens]] = {}
         self.text_streams: dict[str, Callable[[str], Tokens]] = {}
         entry = self.by_word
@@ -441,13 +447,21 @@ class Analyser:
             chrf_stats = chrf.statistics(*hyp.chrf, [r.chrf for r in refs], self.chrf)
         # jiwer has one reference per hypothesis: the first reference is the one WER and CER use.
         ref = refs[0]
-        word_counts = wer.tally(ref.words, hyp.words) if hyp.words is not None else None
+        if hyp.words is None:
+            word_counts = None
+        elif self.sclite is not None:
+            word_counts = self.sclite(ref.text, hyp.text)
+        else:
+            word_counts = wer.tally(ref.words, hyp.words)
         char_counts = wer.tally(ref.chars, hyp.chars) if hyp.chars is not None else None
         dropped = hyp.dropped or any(r.dropped for r in refs)
         differs = (
             (bleu_stats is not None and bleu_stats[2] < bleu_stats[0])  # an unmatched unigram
             # any error: hits fall short of a side's length
-            or (word_counts is not None and (word_counts[0] != len(hyp.words) or word_counts[0] != len(ref.words)))
+            or (word_counts is not None and (
+                sum(word_counts[1:]) > 0 if self.sclite is not None  # sclite's words are not jiwer's
+                else word_counts[0] != len(hyp.words) or word_counts[0] != len(ref.words)
+            ))
             or (rouge_l is not None and _outside_lcs(hyp.rouge, refs[rouge_ref].rouge, rouge_l[2]))
         )
         ter_stats = ter.numbered_statistics(hyp.ter[0], [r.ter[1] for r in refs]) if hyp.ter is not None else None
