@@ -186,3 +186,24 @@ def test_every_sample_scores_with_every_metric(run, hypothesis):
     check = run("check", sample(hypothesis), "-m", "wer,bleu", "--format", "json")
     assert check.code == 0, check.err
     assert json.loads(check.out)["findings"]
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize(
+    "hyp, ref, extra, counts",
+    [
+        # sclite's own totals (expected/stmctm_lvc.raw, expected/test1.raw)
+        ("lvc_hyp.ctm", "lvc_ref.stm", [], (1013, 540, 226, 171, 61)),
+        ("csrnab.hyp", "csrnab.ref", ["--input-format", "trn"], (1263, 131, 12, 26, 51)),
+    ],
+)
+def test_sclite_files_count_as_sclite_counts(run, hyp, ref, extra, counts):
+    base = SHARED / "sctk-sclite" / "inputs"
+    if not base.is_dir():
+        pytest.skip(f"shared test data not found at {base} (expected ../shared/data next to the repository)")
+    r = run("score", base / hyp, "-r", base / ref, *extra, "-m", "wer", "--json")
+    assert r.code == 0, r.err
+    out = json.loads(r.out)
+    wer = out["wer"]
+    assert (wer["hits"], wer["substitutions"], wer["deletions"], wer["insertions"], out["segments"]) == counts
+    assert "rules:sclite" in wer["signature"]

@@ -91,8 +91,11 @@ def paired(hypothesis: Document, references: Sequence[Document], by: str | None 
         from ..formats.sclite import assign_words  # words placed in the reference's segments by time
 
         stm = references[0]
-        hyp = [Entry(s, r.line, r.id, r.start, r.end) for s, r in zip(assign_words(stm.reading, hypothesis.reading), stm.reading.records)]
-        return pair(hyp, [entries(stm.reading.records)], "position"), [stm]
+        assigned = zip(assign_words(stm.reading, hypothesis.reading), stm.reading.records)
+        # a segment sclite ignores (ignore_time_segment_in_scoring) has no words to score
+        kept = [(s, r) for s, r in assigned if s is not None]
+        hyp = [Entry(s, r.line, r.id, r.start, r.end) for s, r in kept]
+        return pair(hyp, [entries([r for _, r in kept])], "position"), [stm]
     streams: list[list[Entry]] = []
     documents: list[Document] = []
     for d in references or [hypothesis]:
@@ -123,8 +126,8 @@ def evaluate_documents(
         order = sorted(range(len(pairing.hypothesis)), key=lambda k: pairing.references[0][k].line)
         pairing.hypothesis = [pairing.hypothesis[k] for k in order]
         pairing.references = [[stream[k] for k in order] for stream in pairing.references]
-    if any(d.reading.rules == "sclite" for d in (hypothesis, *documents)):
-        options = {**options, "wer_rules": "sclite"}
+    if options.get("wer_rules", "jiwer") == "jiwer" and any(d.reading.rules == "sclite" for d in (hypothesis, *documents)):
+        options = {**options, "wer_rules": "sclite"}  # sclite's files, sclite's rules, unless others are asked for
     texts = [e.segment.text for e in pairing.hypothesis]
     # a trailing empty line ends the segment lists, as the core's line lists end
     ev = evaluate(texts + [""], [[e.segment.text for e in stream] + [""] for stream in pairing.references], metrics, options, jobs)

@@ -39,6 +39,7 @@ DEFAULTS: dict[str, tuple[Any, type | tuple[type, ...]]] = {
     "ter_no_punct": (False, bool),
     "ter_normalized": (False, bool),
     "wer_transform": ("default", str),
+    "wer_rules": ("jiwer", str),
     "segmentation": ("line", str),
     "lm": (None, (str, type(None))),
     "lm_tokenize": (FluencyConfig.tokenize, str),
@@ -114,6 +115,7 @@ def scoring_config(metrics: Iterable[str], options: dict[str, Any]) -> ScoringCo
         chrf=chrf_config(o),
         ter=ter_config(o),
         wer_transform=o["wer_transform"],
+        wer_rules=o["wer_rules"],
         segmentation=o["segmentation"],
     )
 
@@ -161,12 +163,14 @@ def _made(cls, **fields: tuple[str, Any]):
 def check_choices(o: dict[str, Any]) -> None:
     """Choices the configs do not check themselves (the command line's argparse checks them too)."""
     from ..core import SEGMENTATIONS, WER_TRANSFORMS
+    from ..core.config import WER_RULES
     from ..core.tokenizers import BLEU_TOKENIZERS
 
     for name, choices in (
         ("tokenize", (*BLEU_TOKENIZERS, None)),
         ("smooth_method", tuple(SMOOTH_DEFAULTS)),
         ("wer_transform", WER_TRANSFORMS),
+        ("wer_rules", WER_RULES),
         ("segmentation", SEGMENTATIONS),
     ):
         if o[name] not in choices:

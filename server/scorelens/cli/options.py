@@ -13,6 +13,7 @@ from ..api.options import ALL_METRICS, DEFAULT_METRICS, DEFAULTS
 from ..api.pool import available_cpus
 from ..core import SEGMENTATIONS, WER_TRANSFORMS, ChrfConfig, FluencyConfig
 from ..core.bleu import SMOOTH_DEFAULTS
+from ..core.config import WER_RULES
 from ..core.corpus import POOL_MINIMUM
 from ..core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
 from ..formats import FORMAT_NAMES
@@ -256,6 +257,14 @@ def scoring_options(hypothesis: bool = True) -> argparse.ArgumentParser:
         choices=WER_TRANSFORMS,
         default="default",
         help="jiwer's default transform, or the same after lowercasing",
+    )
+    wer.add_argument(
+        "--wer-rules",
+        choices=WER_RULES,
+        default="jiwer",
+        help="jiwer's alignment (default), or NIST sclite's: case-insensitive, its costs and ties, "
+        "{ a / b / @ } alternations (the default for TRN, STM and CTM files); sclite-optional is sclite -D: "
+        "a word in parentheses may be left out without an error",
     )
     return p
 

@@ -13,8 +13,9 @@ from .ter import TerConfig
 METRICS = ("bleu", "rougeL", "rougeLsum", "wer", "cer", "chrf", "ter", *ROUGE_N)
 SEGMENTATIONS = ("line", "paragraph", "document")
 WER_TRANSFORMS = ("default", "lowercase")
-# how WER aligns words: as jiwer (plain words) or as NIST sclite (its notation, costs and ties: core/wer_sclite)
-WER_RULES = ("jiwer", "sclite")
+# how WER aligns words: as jiwer (plain words) or as NIST sclite (its notation, costs and ties:
+# core/wer_sclite); sclite-optional is sclite -D: a word in parentheses may be left out at no cost
+WER_RULES = ("jiwer", "sclite", "sclite-optional")
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
-from . import bleu, rouge, ter, wer
+from . import bleu, rouge, ter, wer, wer_sclite
 from .config import ScoringConfig
 from .segment import Analysis, SegmentStatistics
 from .tokenizers import Span, jiwer_words, lower
@@ -93,7 +93,9 @@ def segment_findings(
             a, b = _cover(spans, first, last)
             found.append(Finding(UNMATCHED, segment, 0, a, b, hyp.text[a:b]))
 
-    if hyp.words is not None:
+    if hyp.words is not None and config.wer_rules != "jiwer":
+        found.extend(_sclite_findings(segment, hyp.text, refs[0].text, config.wer_rules == "sclite-optional"))
+    elif hyp.words is not None:
         ref = refs[0]
         words = jiwer_words(config.wer_transform == "lowercase")
         hyp_spans = words.spans(hyp.text, hyp.words)
@@ -160,3 +162,24 @@ def differing_words(text: str, other: str) -> list[Span]:
     changed = [j for tag, _, _, j1, j2 in wer.alignment(words.tokens(other), tokens) if tag in ("replace", "insert") for j in range(j1, j2)]
     spans = words.spans(text, tokens)
     return [_cover(spans, first, last) for first, last in _runs(changed)]
+
+
+def _sclite_findings(segment: int, hyp: str, ref: str, opt_del: bool) -> list[Finding]:
+    """WER findings from sclite's own alignment (its notation, costs and ties), whose steps are
+    character spans already; an insertion or deletion belongs after the last word aligned on
+    the other side."""
+    found = []
+    hyp_at = ref_at = 0
+    for step in wer_sclite.align(ref, hyp, opt_del=opt_del).steps:
+        if step.tag == "replace":
+            (a, b), (c, d) = step.hyp, step.ref
+            found.append(Finding(SUBSTITUTION, segment, 0, a, b, hyp[a:b], 1, c, d, ref[c:d]))
+        elif step.tag == "insert":
+            a, b = step.hyp
+            found.append(Finding(INSERTION, segment, 0, a, b, hyp[a:b], 1, ref_at, ref_at))
+        elif step.tag == "delete":
+            c, d = step.ref
+            found.append(Finding(DELETION, segment, 1, c, d, ref[c:d], 0, hyp_at, hyp_at))
+        hyp_at = step.hyp[1] if step.hyp else hyp_at
+        ref_at = step.ref[1] if step.ref else ref_at
+    return found

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, partial
 from itertools import accumulate, chain, count, repeat
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, NamedTuple, Sequence
 
@@ -276,10 +276,10 @@ class Analyser:
         # an edit after a cold start from texts finds its words' entries.
         # sclite's rules align each segment's texts as written (its notation), never token arrays
         self.sclite = None
-        if config.wer_rules == "sclite":
+        if config.wer_rules != "jiwer":
             from .wer_sclite import tally as sclite_tally
 
-            self.sclite = sclite_tally
+            self.sclite = partial(sclite_tally, opt_del=config.wer_rules == "sclite-optional")
         self.from_texts = bool(metrics) and metrics <= FROM_TEXTS and self.sclite is None
         self.word_streams: dict[str, Callable[[str], Tokens]] = {}
         self.text_streams: dict[str, Callable[[str], Tokens]] = {}

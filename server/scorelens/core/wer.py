@@ -89,5 +89,7 @@ def rates(c: ErrorCounts) -> ErrorRates:
     return ErrorRates(errors / c.ref_len, errors / (c.ref_len + c.insertions), 1 - wip, wip)
 
 
-def signature(unit: str, transform: str, nrefs: int) -> str:
-    return "|".join([f"nrefs:{min(nrefs, 1)}", f"unit:{unit}", f"transform:{transform}", f"version:scorelens-{__version__}"])
+def signature(unit: str, transform: str, nrefs: int, rules: str = "jiwer") -> str:
+    """The family's signature; sclite's rules are named where they replace jiwer's."""
+    rules_part = [f"rules:{rules}"] if rules != "jiwer" else []
+    return "|".join([f"nrefs:{min(nrefs, 1)}", f"unit:{unit}", f"transform:{transform}", *rules_part, f"version:scorelens-{__version__}"])

@@ -221,9 +221,9 @@ def counts(ref: str, hyp: str, case: str = "ascii", opt_del: bool = False) -> Er
     return align(ref, hyp, case, opt_del).counts
 
 
-def tally(ref: str, hyp: str, case: str = "ascii") -> tuple[int, int, int, int]:
+def tally(ref: str, hyp: str, case: str = "ascii", opt_del: bool = False) -> tuple[int, int, int, int]:
     """(hits, substitutions, deletions, insertions), as core/wer.py's ``tally``."""
-    c = align(ref, hyp, case).counts
+    c = align(ref, hyp, case, opt_del).counts
     return c.hits, c.substitutions, c.deletions, c.insertions
 
 
