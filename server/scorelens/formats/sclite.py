@@ -119,7 +119,8 @@ def _trn_line(line: str, offset: int, number: int) -> Record:
     left, right = line.rfind("("), line.rfind(")")
     if left < 0 or right < left:
         raise _Bad("no utterance id: a TRN line ends with '(id)'")
-    return Record(number, _trimmed(line, 0, left, offset), id=line[left + 1 : right].strip())
+    # sclite matches utterance ids case-insensitively and prints them lowercased
+    return Record(number, _trimmed(line, 0, left, offset), id=line[left + 1 : right].strip().lower())
 
 
 def _stm_line(line: str, offset: int, number: int) -> StmRecord:
