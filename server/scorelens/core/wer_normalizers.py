@@ -17,8 +17,8 @@ takes the span of the original word(s) its aligned piece came from.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
+from functools import cache
 
 from rapidfuzz.distance import Levenshtein
 
@@ -30,7 +30,7 @@ __all__ = ["NORMALIZERS", "counts", "error_spans", "normalize", "normalizer", "s
 NORMALIZERS = ("whisper-english", "whisper-basic")
 
 
-@lru_cache(maxsize=None)
+@cache
 def normalizer(name: str) -> Callable[[str], str]:
     """The named normaliser (one instance: the English one loads a spelling table)."""
     if name not in NORMALIZERS:
