@@ -78,9 +78,9 @@ def _read(text: str, fields: Fields, delimiter: str, header: bool) -> Reading:
         if columns is None:
             chosen, columns = _choose_numbers(fields, first + 1)
         start = spans[first][0] + (skip if first == 0 else 0)
-        end = spans[rows.line_num - 1][1]  # the record's last line, without its line break
+        last = spans[rows.line_num - 1]  # the record's last line: (start, end, end of its break)
         try:
-            reading.records.append(_record(text, start, end, delimiter, row, first + 1, columns, chosen))
+            reading.records.append(_record(text, start, last, delimiter, row, first + 1, columns, chosen))
         except _Short as e:
             reading.errors.append(RecordError(first + 1, str(e)))
     reading.fields = chosen
@@ -112,7 +112,9 @@ def _choose(fields: Fields, header: list[str], number: int) -> tuple[Fields, dic
         return index
 
     def default(names: tuple[str, ...], taken: set[int]) -> str | None:
-        return next((n for n in names if find(n) is not None and find(n) not in taken), None)
+        """The header's own name of the first default it has (``Output`` for ``output``)."""
+        index = next((i for n in names if (i := find(n)) is not None and i not in taken), None)
+        return None if index is None else header[index]
 
     text = fields.text
     if text is None:
@@ -148,7 +150,7 @@ def _choose_numbers(fields: Fields, number: int) -> tuple[Fields, dict[str, int]
 def _record(
     text: str,
     start: int,
-    end: int,
+    last: tuple[int, int, int],
     delimiter: str,
     row: list[str],
     number: int,
@@ -159,7 +161,7 @@ def _record(
     if len(row) < need:
         missing = next(n for n, i in columns.items() if i >= len(row))
         raise _Short(f"{len(row)} column{'s' * (len(row) != 1)}, no column {missing!r} (column {columns[missing] + 1})")
-    segments = _fields(text, start, end, delimiter, row)
+    segments = _fields(text, start, last, delimiter, row)
 
     def segment(name: str) -> Segment:
         return segments[columns[name]]
@@ -173,9 +175,15 @@ def _record(
     )
 
 
-def _fields(text: str, start: int, end: int, delimiter: str, row: list[str]) -> list[Segment]:
-    """csv's values for the record at ``text[start:end]``, each with its map into the field."""
+def _fields(text: str, start: int, last: tuple[int, int, int], delimiter: str, row: list[str]) -> list[Segment]:
+    """csv's values for the record from ``start`` to the end of its ``last`` line, each with
+    its map into the field. The last line break ends the record, unless the document ends
+    inside a quoted field: then csv keeps that break in the field."""
+    end = last[1]
     found = _split(text, start, end, delimiter)
+    if [s.text for s, _, _ in found] != row and last[2] == len(text) > end:
+        end = last[2]
+        found = _split(text, start, end, delimiter)
     if [s.text for s, _, _ in found] == row:
         return [s for s, _, _ in found]
     if len(found) == len(row):  # the fields are where they were found; their characters not
