@@ -83,18 +83,19 @@ def _object(line: str) -> tuple[dict, dict[str, tuple[int, int]]] | None:
     value starts and ends: one pass, every key and value decoded by json. Anything else (not
     an object, invalid JSON) is left to ``json.loads``, whose error is the one reported.
     """
-    start = _WS.match(line).end()
+    start = 0 if line.startswith("{") else _WS.match(line).end()
     if line.startswith("{", start):
         spans: list[tuple[int, int]] = []
+        note = spans.append
 
         def scan(s: str, i: int) -> tuple[object, int]:
             value, j = _SCAN(s, i)
-            spans.append((i, j))
+            note((i, j))
             return value, j
 
         pairs, end = JSONObject((line, start + 1), True, scan, None, list, _MEMO)
-        if _WS.match(line, end).end() == len(line):
-            return dict(pairs), dict(zip([k for k, _ in pairs], spans))  # a later duplicate wins
+        if end == len(line) or _WS.match(line, end).end() == len(line):
+            return dict(pairs), {k: span for (k, _), span in zip(pairs, spans)}  # a later duplicate wins
     elif start == len(line):
         return None
     value = json.loads(line)  # raises json's own error for what is not JSON
@@ -142,7 +143,6 @@ def _record(
     text_path, text = _field(record, fields.text)
     if not isinstance(text, str):
         raise _Bad(f"field {fields.text!r} is {_kind(text)}, not a string")
-    paths = [text_path]
     references: list[tuple[Path, str]] = []  # (path of the string, the string)
     for name in fields.references:
         path, value = _field(record, name)
@@ -152,7 +152,7 @@ def _record(
             references.extend((path + (i,), v) for i, v in enumerate(value))
         else:
             raise _Bad(f"field {name!r} is {_kind(value)}, not a string or a list of strings")
-    paths.extend(p for p, _ in references)
+    paths = [text_path, *(p for p, _ in references)]
     source_path = source = None
     if fields.source is not None:
         source_path, source = _field(record, fields.source)
@@ -165,21 +165,19 @@ def _record(
         if isinstance(id_, bool) or not isinstance(id_, (str, int, float)):
             raise _Bad(f"field {fields.id!r} is {_kind(id_)}, not a string or a number")
         paths.append(id_path)
-    deep = {p for p in paths if len(p) > 1}
-    spans = _locate(line, where, deep) if deep else {}
-
-    def segment(path: Path, value: str) -> Segment:
-        return _segment(line, base, where[path[0]] if len(path) == 1 else spans[path], value)
-
+    # the spans of the values taken: a member's from ``where``, a deeper one's found here
+    spans = {p: where[p[0]] for p in paths if len(p) == 1}
+    if len(spans) < len(paths):
+        spans.update(_locate(line, where, {p for p in paths if len(p) > 1}))
     if id_path is not None and not isinstance(id_, str):
-        a, b = where[id_path[0]] if len(id_path) == 1 else spans[id_path]
+        a, b = spans[id_path]
         id_ = line[a:b]  # a number as the file writes it: 3 -> "3", 1e3 -> "1e3"
     return Record(
-        line=number,
-        text=segment(text_path, text),
-        id=id_,
-        references=tuple(segment(p, v) for p, v in references),
-        source=None if source_path is None else segment(source_path, source),
+        number,
+        _segment(line, base, spans[text_path], text),
+        id_,
+        tuple([_segment(line, base, spans[p], v) for p, v in references]),
+        None if source_path is None else _segment(line, base, spans[source_path], source),
     )
 
 
