@@ -180,6 +180,13 @@ def _fields(text: str, start: int, last: tuple[int, int, int], delimiter: str, r
     its map into the field. The last line break ends the record, unless the document ends
     inside a quoted field: then csv keeps that break in the field."""
     end = last[1]
+    raw = text[start:end]
+    if '"' not in raw and (values := raw.split(delimiter)) == row:  # no quoting: each field as it is
+        out = []
+        for value in values:
+            out.append(Segment(value, CharMap(len(value), ((0, start, start + len(value)),) if value else ())))
+            start += len(value) + 1
+        return out
     found = _split(text, start, end, delimiter)
     if [s.text for s, _, _ in found] != row and last[2] == len(text) > end:
         end = last[2]

@@ -70,6 +70,11 @@ def read(text: str, fields: Fields = Fields(), name: str = "text", *, segmentati
     document's own break (``\\r\\n`` included). ``fields`` does not apply to plain text."""
     if segmentation not in SEGMENTATIONS:
         raise ValueError(f"unknown segmentation {segmentation!r}; choose from {', '.join(SEGMENTATIONS)}")
+    with paused_gc():
+        return _read(text, segmentation)
+
+
+def _read(text: str, segmentation: str) -> Reading:
     spans = lines(text)
     count = segment_lines(spans)
     reading = Reading()
