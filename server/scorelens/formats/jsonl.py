@@ -1,12 +1,13 @@
 """JSON Lines: one JSON object per line, texts in named fields.
 
-``json`` decodes every value. What it cannot tell is where a value's characters are in the
-line, so :func:`_locate` walks the line's objects and arrays (with ``json``'s own C scanners
-for every key and value, so nothing is decoded by hand) only far enough to find the string
-literals of the fields taken, and :func:`_segment` maps each decoded character to its raw
-characters: a literal without a backslash is one piece, found with ``str.find``; an escape
-(``\\n``, ``\\u00e9``, a surrogate pair ``\\ud83d\\ude00``) is one character mapped to all of
-its raw characters.
+``json`` decodes every key and value; nothing is decoded by hand. What json does not tell is
+where a value's characters are in the line, so :func:`_object` reads each line's members with
+json's own object parser and a value scanner that notes where each value starts and ends;
+:func:`_locate` finds a value deeper down (a dotted path, a list of references) by walking
+only the objects and arrays on its way, every key and value there read by json's scanners too.
+:func:`_segment` then maps each decoded character to its raw characters: a literal without a
+backslash is one piece (one ``str.find`` tells), an escape (``\\n``, ``\\u00e9``, a surrogate
+pair ``\\ud83d\\ude00``) is one character mapped to all of its raw characters.
 
 Fields are named as in the file or by a dotted path (``meta.output``, ``refs.0``: a number
 indexes a list); a name that is a key of the record as it is wins over a path. The names a
@@ -30,7 +31,6 @@ SOURCE_FIELDS = ("source", "src", "input")
 ID_FIELDS = ("id", "uid", "key")
 
 _SCAN = json.JSONDecoder().scan_once  # one JSON value from an offset: (value, end), json's C scanner
-_MEMO: dict[str, str] = {}  # keys read so far, shared as json shares them within a document
 _WS = re.compile(r"[ \t\n\r]*")  # JSON's whitespace, no other
 # an escape in a string literal json has read: a surrogate pair (one character, as json decodes
 # it), any other \\uXXXX, or a backslash and one character (\\" \\\\ \\/ \\b \\f \\n \\r \\t)
@@ -51,12 +51,16 @@ def read(text: str, fields: Fields = Fields(), name: str = "jsonl") -> Reading:
 def _read(text: str, fields: Fields) -> Reading:
     reading = Reading()
     chosen: Fields | None = None
+    memo: dict[str, str] = {}  # the keys read so far, one str each, as json.loads shares them
     for number, (start, end, _) in enumerate(lines(text), 1):
         if number == 1 and text.startswith("\ufeff"):
             start += 1  # a byte order mark is not JSON; json.loads would refuse the line for it
         line = text[start:end]
         try:
-            parsed = _object(line)
+            parsed = _object(line, memo)
+        except RecursionError:
+            reading.errors.append(RecordError(number, "invalid JSON: nested too deeply"))
+            continue
         except (json.JSONDecodeError, _Bad) as e:
             message = f"invalid JSON: {e.msg} (column {e.colno})" if isinstance(e, json.JSONDecodeError) else str(e)
             reading.errors.append(RecordError(number, message))
@@ -74,7 +78,7 @@ def _read(text: str, fields: Fields) -> Reading:
     return reading
 
 
-def _object(line: str) -> tuple[dict, dict[str, tuple[int, int]]] | None:
+def _object(line: str, memo: dict[str, str]) -> tuple[dict, dict[str, tuple[int, int]]] | None:
     """A line's object and where each of its members' values is in the line (``(start, end)``,
     a string's quotes included); None for a blank line.
 
@@ -93,7 +97,7 @@ def _object(line: str) -> tuple[dict, dict[str, tuple[int, int]]] | None:
             note((i, j))
             return value, j
 
-        pairs, end = JSONObject((line, start + 1), True, scan, None, list, _MEMO)
+        pairs, end = JSONObject((line, start + 1), True, scan, None, list, memo)
         if end == len(line) or _WS.match(line, end).end() == len(line):
             return dict(pairs), {k: span for (k, _), span in zip(pairs, spans)}  # a later duplicate wins
     elif start == len(line):
