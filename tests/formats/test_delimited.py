@@ -155,6 +155,16 @@ def test_record_lines_count_the_breaks_inside_quotes():
     check_maps(doc, reading)
 
 
+def test_values_csv_reads_otherwise_map_to_their_whole_field():
+    # where the fields found here are not csv's values, each value maps to its whole field
+    doc = 'a,"b""c",d'
+    segments = delimited._fields(doc, 0, (0, len(doc), len(doc)), ",", ["A", "B", "D"])
+    assert [s.text for s in segments] == ["A", "B", "D"]
+    assert [s.map.span(0, 1) for s in segments] == [(0, 1), (2, 8), (9, 10)]
+    segments = delimited._fields(doc, 0, (0, len(doc), len(doc)), ",", ["whole"])
+    assert segments[0].map.span(0, 1) == (0, len(doc))
+
+
 @given(texts)
 @settings(max_examples=200, deadline=None)
 def test_escape_in_a_quoted_field(text):

@@ -162,16 +162,12 @@ def _record(
         missing = next(n for n, i in columns.items() if i >= len(row))
         raise _Short(f"{len(row)} column{'s' * (len(row) != 1)}, no column {missing!r} (column {columns[missing] + 1})")
     segments = _fields(text, start, last, delimiter, row)
-
-    def segment(name: str) -> Segment:
-        return segments[columns[name]]
-
     return Record(
         line=number,
-        text=segment(fields.text),  # type: ignore[arg-type]
+        text=segments[columns[fields.text]],  # type: ignore[index]
         id=None if fields.id is None else row[columns[fields.id]],
-        references=tuple(segment(n) for n in fields.references),
-        source=None if fields.source is None else segment(fields.source),
+        references=tuple([segments[columns[n]] for n in fields.references]),
+        source=None if fields.source is None else segments[columns[fields.source]],
     )
 
 

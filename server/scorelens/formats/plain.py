@@ -12,7 +12,7 @@ from __future__ import annotations
 import gc
 import re
 from contextlib import contextmanager
-from typing import Iterator
+from collections.abc import Iterator
 
 from .segments import Fields, Reading, Record, Segment, TextBuilder
 
