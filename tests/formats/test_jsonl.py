@@ -191,3 +191,12 @@ def test_compare_mt_lines_round_trip(tmp_path):
         assert [r.references[0].text for r in reading.records] == refs
         for record in reading.records[:200]:
             assert_json_map(doc, record.text)
+
+
+def test_lone_surrogates_and_short_escapes():
+    # a high surrogate not followed by a low one stays one character, as json decodes it
+    doc = '{"hyp": "\\ud83d\\u0041 \\udc00\\ud800 \\b\\f\\/ \\uD83D\\uDE00"}\n'
+    record = read(doc, "jsonl").records[0]
+    assert record.text.text == "\ud83dA \udc00\ud800 \b\f/ \U0001f600"
+    assert_json_map(doc, record.text)
+    assert len(record.text.map.pieces) == len(record.text.text)  # every character its own piece here
