@@ -182,7 +182,7 @@ def test_every_sample_scores_with_every_metric(run, hypothesis):
     assert r.code == 0, r.err
     scores = json.loads(r.out)
     assert scores["segments"] >= 6
-    assert 0 <= scores["wer"]["score"] < 1
+    assert 0 <= scores["wer"]["wer"] < 1
     check = run("check", sample(hypothesis), "-m", "wer,bleu", "--format", "json")
     assert check.code == 0, check.err
     assert json.loads(check.out)["findings"]

@@ -69,7 +69,7 @@ def test_errors_leave_the_other_records():
     assert errors[5] == "field 'prediction' is a number, not a string"
     assert errors[6] == "no field 'prediction'"
     assert errors[7].startswith("invalid JSON: Extra data")
-    assert reading.errors[0].format("h.jsonl").startswith("h.jsonl:2: invalid JSON")
+    assert reading.errors[0].format("h.jsonl").startswith("h.jsonl:2: error: invalid JSON")
 
 
 def test_no_text_field_names_the_fields_found():

@@ -187,7 +187,7 @@ def formatted_run(args: argparse.Namespace, options: dict, hypothesis: str | Non
     names = args.references
     if not names and not any(r.references for r in hypothesis.reading.records) and hyp_path != STDIN:
         names = found_references(hyp_path)
-    references = [_formatted(p, args, Fields(None, tuple(args.ref_field or ()), None, args.id_field), reference=True) for p in names or ()]
+    references = [_formatted(p, args, Fields(None, tuple(args.ref_field or ()), None, args.id_field, references_only=True), reference=True) for p in names or ()]
     for line in [e.format(d.path) for d in (hypothesis, *references) for e in d.reading.errors]:
         print(f"scorelens: {line}", file=sys.stderr)
     try:

@@ -116,8 +116,8 @@ def _choose(fields: Fields, header: list[str], number: int) -> tuple[Fields, dic
         index = next((i for n in names if (i := find(n)) is not None and i not in taken), None)
         return None if index is None else header[index]
 
-    text = fields.text
-    if text is None:
+    text = None if fields.references_only else fields.text
+    if text is None and not fields.references_only:
         text = default(TEXT_FIELDS, set())
         if text is None:
             have = ", ".join(map(repr, header))
@@ -125,22 +125,31 @@ def _choose(fields: Fields, header: list[str], number: int) -> tuple[Fields, dic
                 f"line {number}: no text column: none of {', '.join(TEXT_FIELDS)} "
                 f"in the header (the columns are: {have}); name the column to read"
             )
-    taken = {named(text)}
+    taken = {named(text)} if text is not None else set()
     references = fields.references
     if not references:
         ref = default(REFERENCE_FIELDS, taken)
         references = (ref,) if ref else ()
+        if not ref and fields.references_only:
+            have = ", ".join(map(repr, header))
+            raise FormatError(
+                f"line {number}: no reference column: none of {', '.join(REFERENCE_FIELDS)} "
+                f"in the header (the columns are: {have}); name it with --ref-field"
+            )
     source = fields.source if fields.source is not None else default(SOURCE_FIELDS, taken)
     id_ = fields.id if fields.id is not None else default(ID_FIELDS, taken)
-    chosen = Fields(text=text, references=tuple(references), source=source, id=id_)
-    names = [text, *references, *(n for n in (source, id_) if n is not None)]
+    chosen = Fields(text=text, references=tuple(references), source=source, id=id_, references_only=fields.references_only)
+    names = [n for n in (text, *references, source, id_) if n is not None]
     return chosen, {n: named(n) for n in names}
 
 
 def _choose_numbers(fields: Fields, number: int) -> tuple[Fields, dict[str, int]]:
     """Without a header: columns by number only, the text column 1 by default."""
-    chosen = Fields(text=fields.text or "1", references=fields.references, source=fields.source, id=fields.id)
-    names = [chosen.text, *chosen.references, *(n for n in (chosen.source, chosen.id) if n is not None)]
+    if fields.references_only:  # a reference file: its column 1 unless others are named
+        chosen = Fields(None, fields.references or ("1",), fields.source, fields.id, references_only=True)
+    else:
+        chosen = Fields(fields.text or "1", fields.references, fields.source, fields.id)
+    names = [n for n in (chosen.text, *chosen.references, chosen.source, chosen.id) if n is not None]
     for n in names:
         if not (n.isdigit() and int(n) >= 1):
             raise FormatError(f"line {number}: without a header, columns are numbers from 1, not {n!r}")
@@ -164,7 +173,7 @@ def _record(
     segments = _fields(text, start, last, delimiter, row)
     return Record(
         line=number,
-        text=segments[columns[fields.text]],  # type: ignore[index]
+        text=None if fields.text is None else segments[columns[fields.text]],
         id=None if fields.id is None else row[columns[fields.id]],
         references=tuple([segments[columns[n]] for n in fields.references]),
         source=None if fields.source is None else segments[columns[fields.source]],

@@ -117,7 +117,9 @@ def escape(text: str) -> str:
 def _choose(fields: Fields, record: dict, number: int) -> Fields:
     """The fields named, defaults filled in from the first object of the file."""
     text = fields.text
-    if text is None:
+    if fields.references_only:
+        text = None
+    elif text is None:
         text = next((f for f in TEXT_FIELDS if f in record), None)
         if text is None:
             found = ", ".join(map(repr, record)) or "none"
@@ -133,9 +135,15 @@ def _choose(fields: Fields, record: dict, number: int) -> Fields:
     if not references:
         ref = default(REFERENCE_FIELDS)
         references = (ref,) if ref else ()
+        if not ref and fields.references_only:
+            found = ", ".join(map(repr, record)) or "none"
+            raise FormatError(
+                f"line {number}: no reference field: none of {', '.join(REFERENCE_FIELDS)} "
+                f"(the fields are: {found}); name it with --ref-field"
+            )
     source = fields.source if fields.source is not None else default(SOURCE_FIELDS)
     id_ = fields.id if fields.id is not None else default(ID_FIELDS)
-    return Fields(text=text, references=tuple(references), source=source, id=id_)
+    return Fields(text=text, references=tuple(references), source=source, id=id_, references_only=fields.references_only)
 
 
 def _record(
@@ -144,8 +152,8 @@ def _record(
     """One line's record; raises :class:`_Bad` on a missing field or one of the wrong type.
     ``where`` has the spans of the record's members; a value deeper down (a dotted path, a
     list of references) is found by :func:`_locate`."""
-    text_path, text = _field(record, fields.text)
-    if not isinstance(text, str):
+    text_path, text = _field(record, fields.text) if fields.text is not None else (None, None)
+    if text_path is not None and not isinstance(text, str):
         raise _Bad(f"field {fields.text!r} is {_kind(text)}, not a string")
     references: list[tuple[Path, str]] = []  # (path of the string, the string)
     for name in fields.references:
@@ -156,7 +164,7 @@ def _record(
             references.extend((path + (i,), v) for i, v in enumerate(value))
         else:
             raise _Bad(f"field {name!r} is {_kind(value)}, not a string or a list of strings")
-    paths = [text_path, *(p for p, _ in references)]
+    paths = [*([text_path] if text_path is not None else []), *(p for p, _ in references)]
     source_path = source = None
     if fields.source is not None:
         source_path, source = _field(record, fields.source)
@@ -178,7 +186,7 @@ def _record(
         id_ = line[a:b]  # a number as the file writes it: 3 -> "3", 1e3 -> "1e3"
     return Record(
         number,
-        _segment(line, base, spans[text_path], text),
+        None if text_path is None else _segment(line, base, spans[text_path], text),
         id_,
         tuple([_segment(line, base, spans[p], v) for p, v in references]),
         None if source_path is None else _segment(line, base, spans[source_path], source),

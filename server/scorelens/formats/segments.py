@@ -159,6 +159,8 @@ class Fields:
     references: tuple[str, ...] = ()
     source: str | None = None
     id: str | None = None
+    # a reference file is read for its reference fields alone: no text field is looked for
+    references_only: bool = False
 
 
 class FormatError(ValueError):
