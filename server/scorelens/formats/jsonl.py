@@ -44,6 +44,10 @@ class _Bad(Exception):
 
 
 def read(text: str, fields: Fields = Fields(), name: str = "jsonl") -> Reading:
+    """The records of a JSONL document: one per object line, blank lines skipped, a line that
+    is not an object with the fields taken one :class:`RecordError`. ``Reading.fields`` says
+    which fields were taken. FormatError when no text field is named and the first object has
+    none of :data:`TEXT_FIELDS`."""
     with paused_gc():
         return _read(text, fields)
 
@@ -51,7 +55,7 @@ def read(text: str, fields: Fields = Fields(), name: str = "jsonl") -> Reading:
 def _read(text: str, fields: Fields) -> Reading:
     reading = Reading()
     chosen: Fields | None = None
-    memo: dict[str, str] = {}  # the keys read so far, one str each, as json.loads shares them
+    memo: dict[str, str] = {}  # keys json's object parser has read, one str each, as json.loads shares them
     for number, (start, end, _) in enumerate(lines(text), 1):
         if number == 1 and text.startswith("\ufeff"):
             start += 1  # a byte order mark is not JSON; json.loads would refuse the line for it
