@@ -200,3 +200,27 @@ def test_lone_surrogates_and_short_escapes():
     assert record.text.text == "\ud83dA \udc00\ud800 \b\f/ \U0001f600"
     assert_json_map(doc, record.text)
     assert len(record.text.map.pieces) == len(record.text.text)  # every character its own piece here
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"prediction":"a\\"b","n":[1,{"x":"}"}],"prediction":"last"}',  # compact, duplicate key
+        '{"prediction": "a\\"b", "n": [1, {"x": "}"}], "prediction": "last"}',  # as json.dumps writes
+        '{ "prediction" : "a\\"b" ,"n":[1,{"x":"}"}], "prediction":"last" }',  # any other spacing
+    ],
+)
+def test_every_spacing_reads_alike(line):
+    record = read(line + "\n", "jsonl").records[0]
+    assert record.text.text == "last"
+    assert_json_map(line, record.text)
+    a, b = record.text.map.span(0, 4)
+    assert line[a - 1 : b + 1] == '"last"' and line.rindex('"last"') == a - 1
+
+
+@pytest.mark.parametrize("line", ['{"prediction":"a",}', '{"prediction":"a"}}', '{"prediction" "a"}', '{"prediction":}'])
+def test_invalid_compact_lines_get_jsons_message(line):
+    (error,) = read(line, "jsonl").errors
+    with pytest.raises(json.JSONDecodeError) as e:
+        json.loads(line)
+    assert error.message == f"invalid JSON: {e.value.msg} (column {e.value.colno})"

@@ -44,6 +44,10 @@ class _Bad(Exception):
 
 
 def read(text: str, fields: Fields = Fields(), name: str = "jsonl") -> Reading:
+    """The records of a JSONL document: one per object line, blank lines skipped, a line that
+    is not an object with the fields taken one :class:`RecordError`. ``Reading.fields`` says
+    which fields were taken. FormatError when no text field is named and the first object has
+    none of :data:`TEXT_FIELDS`."""
     with paused_gc():
         return _read(text, fields)
 
@@ -51,7 +55,7 @@ def read(text: str, fields: Fields = Fields(), name: str = "jsonl") -> Reading:
 def _read(text: str, fields: Fields) -> Reading:
     reading = Reading()
     chosen: Fields | None = None
-    memo: dict[str, str] = {}  # the keys read so far, one str each, as json.loads shares them
+    memo: dict[str, str] = {}  # keys json's object parser has read, one str each, as json.loads shares them
     for number, (start, end, _) in enumerate(lines(text), 1):
         if number == 1 and text.startswith("\ufeff"):
             start += 1  # a byte order mark is not JSON; json.loads would refuse the line for it
@@ -71,7 +75,10 @@ def _read(text: str, fields: Fields) -> Reading:
         if chosen is None:
             chosen = _choose(fields, record, number)
         try:
-            reading.records.append(_record(line, start, number, record, where, chosen))
+            reading.records.append(
+                _plain_record(line, start, number, record, where, chosen)
+                or _record(line, start, number, record, where, chosen)
+            )
         except _Bad as e:
             reading.errors.append(RecordError(number, str(e)))
     reading.fields = chosen
@@ -84,9 +91,17 @@ def _object(line: str, memo: dict[str, str]) -> tuple[dict, dict[str, tuple[int,
 
     json's own object parser (``json.decoder.JSONObject``, the one its pure-Python scanner
     uses) reads the members, with a ``scan_once`` that is json's C scanner noting where each
-    value starts and ends: one pass, every key and value decoded by json. Anything else (not
-    an object, invalid JSON) is left to ``json.loads``, whose error is the one reported.
+    value starts and ends: one pass, every key and value decoded by json (a line as
+    ``json.dumps`` writes it goes the quicker way of :func:`_compact_object`). Anything else
+    (not an object, invalid JSON) is left to ``json.loads``, whose error is the one reported.
     """
+    if line.startswith('{"'):
+        try:
+            compact = _compact_object(line)
+        except (json.JSONDecodeError, StopIteration):
+            compact = None  # read again below, for json's own message
+        if compact is not None:
+            return compact
     start = 0 if line.startswith("{") else _WS.match(line).end()
     if line.startswith("{", start):
         spans: list[tuple[int, int]] = []
@@ -104,6 +119,33 @@ def _object(line: str, memo: dict[str, str]) -> tuple[dict, dict[str, tuple[int,
         return None
     value = json.loads(line)  # raises json's own error for what is not JSON
     raise _Bad(f"not a JSON object but {_kind(value)}")
+
+
+def _compact_object(line: str) -> tuple[dict, dict[str, tuple[int, int]]] | None:
+    """What :func:`_object` says of a line as ``json.dumps`` writes one (no space but after
+    ``:`` and ``,``, if there), in half the time: the same two json scanners, for every key
+    and value, without a call between them. None for any other line."""
+    record: dict = {}
+    where: dict[str, tuple[int, int]] = {}
+    pos, last = 2, len(line) - 1
+    while True:
+        key, pos = scanstring(line, pos)
+        if line.startswith(": ", pos):
+            pos += 2
+        elif line.startswith(":", pos):
+            pos += 1
+        else:
+            return None
+        record[key], end = _SCAN(line, pos)
+        where[key] = (pos, end)  # a later duplicate wins, as it does in json.loads
+        if line.startswith(', "', end):
+            pos = end + 3
+        elif line.startswith(',"', end):
+            pos = end + 2
+        elif end == last and line[end] == "}":
+            return record, where
+        else:
+            return None
 
 
 def escape(text: str) -> str:
@@ -144,6 +186,39 @@ def _choose(fields: Fields, record: dict, number: int) -> Fields:
     source = fields.source if fields.source is not None else default(SOURCE_FIELDS)
     id_ = fields.id if fields.id is not None else default(ID_FIELDS)
     return Fields(text=text, references=tuple(references), source=source, id=id_, references_only=fields.references_only)
+
+
+def _plain_record(
+    line: str, base: int, number: int, record: dict, where: dict[str, tuple[int, int]], fields: Fields
+) -> Record | None:
+    """The record of the common line: every field taken a member of the record, each a string
+    (the id a string or an integer). None for any other, which :func:`_record` reads (or
+    explains). Half the work of :func:`_record` per record: it matters at 100,000 lines."""
+    get = record.get
+    text = get(fields.text)
+    if type(text) is not str:
+        return None
+    references = []
+    for name in fields.references:
+        value = get(name)
+        if type(value) is not str:
+            return None
+        references.append(_segment(line, base, where[name], value))
+    source = None
+    if fields.source is not None:
+        value = get(fields.source)
+        if type(value) is not str:
+            return None
+        source = _segment(line, base, where[fields.source], value)
+    id_ = None
+    if fields.id is not None:
+        id_ = get(fields.id)
+        if type(id_) is int:
+            a, b = where[fields.id]
+            id_ = line[a:b]  # as the file writes it
+        elif type(id_) is not str:
+            return None
+    return Record(number, _segment(line, base, where[fields.text], text), id_, tuple(references), source)
 
 
 def _record(
@@ -269,17 +344,18 @@ def _segment(line: str, base: int, span: tuple[int, int], text: str) -> Segment:
     whole = ((0, base + start, base + end),) if text else ()
     if line.find("\\", start, end) < 0:  # no escape: the characters as they are, one piece
         return Segment(text, CharMap(len(text), whole))
-    pieces = []
+    pieces: list[tuple[int, int, int]] = []
+    add = pieces.append
     t = 0  # characters of the text mapped so far
     i = start
     for m in _ESCAPE.finditer(line, start, end):
-        j = m.start()
+        j, k = m.span()
         if j > i:
-            pieces.append((t, base + i, base + j))
+            add((t, base + i, base + j))
             t += j - i
-        pieces.append((t, base + j, base + m.end()))  # an escape is one character
+        add((t, base + j, base + k))  # an escape is one character
         t += 1
-        i = m.end()
+        i = k
     if i < end:
         pieces.append((t, base + i, base + end))
         t += end - i
