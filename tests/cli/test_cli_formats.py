@@ -140,7 +140,7 @@ def test_an_unreadable_record_is_named_and_the_rest_is_scored(run, tmp_path):
 
 def test_ids_without_partners_are_one_error_naming_them(run, tmp_path):
     write_jsonl(tmp_path / "s.hyp.jsonl", [{"id": str(k), "prediction": "x"} for k in range(10)])
-    write_jsonl(tmp_path / "s.ref.jsonl", [{"id": str(k), "reference": "x"} for k in range(3, 12)])
+    write_jsonl(tmp_path / "s.ref.jsonl", [{"id": str(k), "reference": "x"} for k in range(3, 13)])
     r = run("score", tmp_path / "s.hyp.jsonl", "-m", "wer")
     assert r.code == 2
     assert "id '0' has no reference" in r.err and "id '10' is not in the hypothesis" in r.err
@@ -155,7 +155,7 @@ def test_columns_by_name_and_number_and_list_valued_references(run, tmp_path):
     assert by_name.code == by_number.code == 0, by_name.err + by_number.err
     assert json.loads(by_name.out) == json.loads(by_number.out)
     many = tmp_path / "m.jsonl"
-    write_jsonl(many, [{"prediction": "the cat sat", "references": ["the cat sat", "a cat sat"]}])
+    write_jsonl(many, [{"prediction": "the cat sat on the mat", "references": ["a cat sat on a mat", "the cat sat on the mat"]}])
     r = run("score", many, "-m", "bleu", "--json")
     assert r.code == 0, r.err
     assert json.loads(r.out)["bleu"]["score"] == pytest.approx(100.0)
