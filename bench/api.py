@@ -32,6 +32,7 @@ from functools import partial
 from pathlib import Path
 
 from core import ERROR_RATE, SEED, fmt_s, generate
+from results import write_section
 
 HEADING = "## Python API (bench/api.py)"
 TOLERANCE = 1e-9
@@ -192,16 +193,6 @@ def table(rows, lines: int) -> str:
     return "\n".join(out)
 
 
-def write(path: Path, section: str) -> None:
-    """Replace this benchmark's section of ``path`` (appended if absent), leaving the rest as it
-    is. It stays last: bench/core.py rewrites the file above its ``## Notes`` and keeps all below."""
-    old = path.read_text(encoding="utf-8") if path.exists() else ""
-    before, found, after = old.partition(f"\n{HEADING}\n")
-    following = after.partition("\n## ")
-    rest = "\n## " + following[2] if found and following[1] else ""
-    path.write_text(before.rstrip("\n") + "\n\n" + section + rest, encoding="utf-8")
-
-
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lines", type=int, default=100_000, help="line pairs to score (the targets are for 100,000)")
@@ -230,7 +221,7 @@ def main(argv=None) -> None:
     print(about)
     if args.write:
         command = shlex.join(argv if argv is not None else sys.argv[1:])
-        write(Path(args.write), f"{HEADING}\n\n`.venv/bin/python bench/api.py {command}`\n\n{about}\n\n{text}\n")
+        write_section(Path(args.write), HEADING, f"{HEADING}\n\n`.venv/bin/python bench/api.py {command}`\n\n{about}\n\n{text}\n")
 
 
 if __name__ == "__main__":

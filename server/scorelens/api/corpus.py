@@ -8,7 +8,15 @@ from typing import Any, Iterable, Sequence
 from ..core import Corpus as CoreCorpus
 from ..core import Finding
 from ..summary import scores_dict, segment_dict
-from .options import DEFAULT_METRICS, PPL, OptionError, check_choices, complete, metric_names, scoring_config
+from .options import (
+    DEFAULT_METRICS,
+    PPL,
+    OptionError,
+    check_choices,
+    complete,
+    metric_names,
+    scoring_config,
+)
 from .results import Scores, SegmentScores
 from .scoring import Texts, lines_of, reference_streams
 

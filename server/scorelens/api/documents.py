@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 from ..formats import Fields, Reading, format_of, read
 from ..formats.pairing import Entry, Pairing, entries, pair, reference_streams
-from ..formats.segments import line_starts
+from ..formats.segments import line_starts, paused_gc
 from .evaluation import Evaluation, evaluate
 
 
@@ -88,7 +88,9 @@ def paired(hypothesis: Document, references: Sequence[Document], by: str | None 
     """The pairing of a hypothesis with its references (the references the hypothesis's own
     records hold when none is given), and the document of each reference stream."""
     if hypothesis.format == "ctm" and len(references) == 1 and references[0].format == "stm":
-        from ..formats.sclite import assign_words  # words placed in the reference's segments by time
+        from ..formats.sclite import (
+            assign_words,  # words placed in the reference's segments by time
+        )
 
         stm = references[0]
         assigned = zip(assign_words(stm.reading, hypothesis.reading), stm.reading.records)
@@ -121,7 +123,8 @@ def evaluate_documents(
     """Score formatted documents: the hypothesis's records paired with the references' (or the
     references its records hold), each pair a segment, in the hypothesis's order or (systems
     compared segment by segment must line up) the first reference's."""
-    pairing, documents = paired(hypothesis, references, by)
+    with paused_gc():
+        pairing, documents = paired(hypothesis, references, by)
     if in_reference_order and pairing.references:
         order = sorted(range(len(pairing.hypothesis)), key=lambda k: pairing.references[0][k].line)
         pairing.hypothesis = [pairing.hypothesis[k] for k in order]

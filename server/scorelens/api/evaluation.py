@@ -118,7 +118,9 @@ def evaluate(
 def perplexity_of(hypothesis: list[str], metrics: Sequence[str], options: dict[str, Any]) -> Perplexity | None:
     if PPL not in metrics:
         return None
-    from ..language_model import load  # imported only when used: it needs the fluency extra
+    from ..language_model import (
+        load,  # imported only when used: it needs the fluency extra
+    )
 
     config = fluency_config(options)
     model = load(options["lm"])

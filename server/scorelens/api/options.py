@@ -9,7 +9,15 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable
 
-from ..core import METRICS, BleuConfig, ChrfConfig, FluencyConfig, RougeConfig, ScoringConfig, TerConfig
+from ..core import (
+    METRICS,
+    BleuConfig,
+    ChrfConfig,
+    FluencyConfig,
+    RougeConfig,
+    ScoringConfig,
+    TerConfig,
+)
 from ..core.bleu import SMOOTH_DEFAULTS
 
 PPL = "ppl"

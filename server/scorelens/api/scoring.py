@@ -7,7 +7,14 @@ from typing import Any, Iterable, Sequence
 
 from ..core.corpus import _collector_paused
 from .evaluation import Evaluation, evaluate
-from .options import DEFAULT_METRICS, PPL, OptionError, check_choices, complete, metric_names
+from .options import (
+    DEFAULT_METRICS,
+    PPL,
+    OptionError,
+    check_choices,
+    complete,
+    metric_names,
+)
 from .results import Scores, SegmentScores
 
 Texts = Sequence[str]

@@ -12,7 +12,14 @@ from typing import Callable
 from ..api.evaluation import Perplexity
 from ..api.options import PPL
 from ..core import CorpusScores, Finding, rates
-from ..core.findings import DELETION, INSERTION, OUTSIDE_LCS, SHIFT, SUBSTITUTION, UNMATCHED
+from ..core.findings import (
+    DELETION,
+    INSERTION,
+    OUTSIDE_LCS,
+    SHIFT,
+    SUBSTITUTION,
+    UNMATCHED,
+)
 from ..core.fluency import OOV, UNLIKELY
 from ..textfile import BOM, BOM_NOTE
 from .documents import FormattedRun, Run, evaluation

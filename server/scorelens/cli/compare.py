@@ -11,7 +11,16 @@ from ..api.compare import Compared, compared, tested_metrics
 from ..api.evaluation import evaluate
 from ..api.options import OptionError
 from ..summary import HUNDREDS, metric_label
-from .documents import STDIN, FormattedRun, Run, checked_options, formatted, formatted_run, found_references, read_document
+from .documents import (
+    STDIN,
+    FormattedRun,
+    Run,
+    checked_options,
+    formatted,
+    formatted_run,
+    found_references,
+    read_document,
+)
 from .errors import EXIT_OK, CliError
 from .options import jobs, samples, scoring_options
 

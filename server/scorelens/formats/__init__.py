@@ -13,7 +13,15 @@ import importlib
 from pathlib import PurePath
 from types import ModuleType
 
-from .segments import CharMap, Fields, FormatError, Reading, Record, RecordError, Segment
+from .segments import (
+    CharMap,
+    Fields,
+    FormatError,
+    Reading,
+    Record,
+    RecordError,
+    Segment,
+)
 
 # format name -> module (under scorelens.formats)
 READERS = {

@@ -22,8 +22,17 @@ import csv
 import re
 
 from .jsonl import ID_FIELDS, REFERENCE_FIELDS, SOURCE_FIELDS, TEXT_FIELDS
-from .plain import lines, paused_gc
-from .segments import CharMap, Fields, FormatError, Reading, Record, RecordError, Segment
+from .plain import lines
+from .segments import (
+    CharMap,
+    Fields,
+    FormatError,
+    Reading,
+    Record,
+    RecordError,
+    Segment,
+    paused_gc,
+)
 
 # a quoted field: its content (``""`` for a quote, line breaks allowed), and its closing quote,
 # absent when the document ends inside the quotes

@@ -21,8 +21,17 @@ import json
 import re
 from json.decoder import JSONObject, scanstring
 
-from .plain import lines, paused_gc
-from .segments import CharMap, Fields, FormatError, Reading, Record, RecordError, Segment
+from .plain import lines
+from .segments import (
+    CharMap,
+    Fields,
+    FormatError,
+    Reading,
+    Record,
+    RecordError,
+    Segment,
+    paused_gc,
+)
 
 # the first of these a record has is the field read, when none is named
 TEXT_FIELDS = ("prediction", "hypothesis", "hyp", "output", "translation", "mt", "candidate", "system")

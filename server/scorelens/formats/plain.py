@@ -9,12 +9,9 @@ that every reader's ``Record.line`` is the line an editor shows.
 
 from __future__ import annotations
 
-import gc
 import re
-from contextlib import contextmanager
-from collections.abc import Iterator
 
-from .segments import Fields, Reading, Record, Segment, TextBuilder
+from .segments import Fields, Reading, Record, Segment, TextBuilder, paused_gc
 
 SEGMENTATIONS = ("line", "paragraph", "document")
 
@@ -38,21 +35,6 @@ def lines(text: str) -> list[tuple[int, int, int]]:
             start = m.end()
     out.append((start, len(text), len(text)))
     return out
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """The cyclic garbage collector paused while a reader builds its records: a reader makes
-    several small objects per record and none of them in a cycle, yet each thousand of them
-    sets off a collection that walks them all again; paused, a 100,000-line file reads in
-    half the time. Whoever paused it first resumes it."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def segment_lines(spans: list[tuple[int, int, int]]) -> int:

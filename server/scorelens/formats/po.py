@@ -17,7 +17,16 @@ import re
 
 import polib
 
-from .segments import Fields, FormatError, Reading, Record, RecordError, Segment, TextBuilder, line_starts
+from .segments import (
+    Fields,
+    FormatError,
+    Reading,
+    Record,
+    RecordError,
+    Segment,
+    TextBuilder,
+    line_starts,
+)
 
 # the line breaks of str.splitlines, which polib numbers its lines by
 _BREAK = re.compile("\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")

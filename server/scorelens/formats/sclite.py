@@ -26,7 +26,15 @@ import re
 from dataclasses import dataclass
 from itertools import islice
 
-from .segments import Fields, Reading, Record, RecordError, Segment, TextBuilder, line_starts
+from .segments import (
+    Fields,
+    Reading,
+    Record,
+    RecordError,
+    Segment,
+    TextBuilder,
+    line_starts,
+)
 
 RULES = "sclite"
 _SPACE = " \t\n\r\f\v"

@@ -23,7 +23,15 @@ import webvtt
 from webvtt import vtt
 
 from .segments import (
-    CharMap, Fields, FormatError, Reading, Record, RecordError, Segment, TextBuilder, line_starts,
+    CharMap,
+    Fields,
+    FormatError,
+    Reading,
+    Record,
+    RecordError,
+    Segment,
+    TextBuilder,
+    line_starts,
 )
 
 # a tag is "<" and a letter or "/" in SRT, where a lone "<" may be text; in WebVTT "<" always

@@ -1,0 +1,169 @@
+"""Benchmark: scoring files in the formats evaluation data comes in, as whole processes.
+
+    .venv/bin/python bench/formats.py [--records 100000] [--meeting 3000] [--write bench/RESULTS.md]
+
+JSONL: ``--records`` records ``{"id", "prediction", "reference"}`` of the lines bench/core.py
+generates (TED sentences of 20-30 tokens, ~30% word errors), written once as one JSONL file and
+once as two plain files. Timed: ``scorelens score eval.jsonl -j 1 --json`` against the same
+command on the two plain files (the target of issue #36: at most 1.3× their time), and the
+peers as an eval harness calls them today on the same JSONL (``json.loads`` per line, then
+``sacrebleu.corpus_bleu``, a rouge-score ``RougeScorer(["rougeL"])`` loop and
+``jiwer.process_words``) against ``scorelens score eval.jsonl -m bleu,rougeL,wer``.
+
+STM/CTM: a meeting of ``--meeting`` segments (~20,000 words in all at the default) on one
+channel, its CTM hypothesis the reference's words with ~30% errors and times inside their
+segment; ``scorelens score meeting.ctm -r meeting.stm -m wer -j 1`` (target: ≤ 1 s). sclite
+itself is not run here (it is C, built from SCTK's sources, which this machine's CI cannot fetch).
+
+Every run is a whole process (interpreter, imports, reading, scoring), timed from its start to
+its exit, with its peak resident memory; the figures of the plain and JSONL runs and the
+peers' are checked equal (1e-9). Not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import random
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from core import SEED, generate
+from results import write_section
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT / "server")}
+HEADING = "## Formats (bench/formats.py)"
+
+PEERS = """
+import json, sys
+import jiwer, sacrebleu
+from rouge_score.rouge_scorer import RougeScorer
+hyps, refs = [], []
+with open(sys.argv[1], encoding="utf-8") as f:
+    for line in f:
+        record = json.loads(line)
+        hyps.append(record["prediction"])
+        refs.append(record["reference"])
+bleu = sacrebleu.corpus_bleu(hyps, [refs]).score
+scorer = RougeScorer(["rougeL"])
+rouge = sum(scorer.score(r, h)["rougeL"].fmeasure for h, r in zip(hyps, refs)) / len(hyps)
+wer = jiwer.process_words(refs, hyps).wer
+print(json.dumps([bleu, rouge, wer]))
+"""
+
+
+def run(args: list[str]) -> tuple[str, float, float]:
+    """A process's standard output, wall-clock seconds and peak resident memory (MB)."""
+    started = time.perf_counter()
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, env=ENV, text=True)
+    out = process.stdout.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - started
+    if os.waitstatus_to_exitcode(status):
+        sys.exit(f"{args} failed")
+    return out, elapsed, usage.ru_maxrss / 1024
+
+
+def scorelens(*args: str) -> tuple[dict, float, float]:
+    out, seconds, mb = run([sys.executable, "-m", "scorelens", "score", *args, "-j", "1", "--json"])
+    return json.loads(out), seconds, mb
+
+
+def same(a: dict, b: dict, what: str) -> None:
+    def figures(d):
+        return [d["bleu"]["score"], d["rougeL"]["fmeasure"], d["wer"]["wer"]]
+
+    if any(abs(x - y) > 1e-9 for x, y in zip(figures(a), figures(b), strict=True)):
+        sys.exit(f"{what}: {figures(a)} != {figures(b)}")
+
+
+def best(runs: int, fn):
+    """The fastest of ``runs`` runs (a shared machine's load only ever adds time)."""
+    return min((fn() for _ in range(runs)), key=lambda r: r[1])
+
+
+def jsonl_rows(folder: Path, records: int) -> list[str]:
+    hyps, refs, _ = generate(records)
+    (folder / "plain.hyp.txt").write_text("\n".join(hyps) + "\n", encoding="utf-8")
+    (folder / "plain.ref.txt").write_text("\n".join(refs) + "\n", encoding="utf-8")
+    with open(folder / "eval.jsonl", "w", encoding="utf-8") as f:
+        for k, (h, r) in enumerate(zip(hyps, refs)):
+            f.write(json.dumps({"id": f"doc{k}", "prediction": h, "reference": r}, ensure_ascii=False) + "\n")
+    jsonl, plain = str(folder / "eval.jsonl"), [str(folder / "plain.hyp.txt"), "-r", str(folder / "plain.ref.txt")]
+    ours_plain, plain_s, plain_mb = best(3, lambda: scorelens(*plain))
+    ours, jsonl_s, jsonl_mb = best(3, lambda: scorelens(jsonl))
+    same(ours, ours_plain, "JSONL against plain")
+    out, peer_s, peer_mb = run([sys.executable, "-c", PEERS, jsonl])
+    bleu, rouge, wer = json.loads(out)
+    same(ours, {"bleu": {"score": bleu}, "rougeL": {"fmeasure": rouge}, "wer": {"wer": wer}}, "JSONL against the peers")
+    ratio = jsonl_s / plain_s
+    return [
+        f"| {records:,}-record JSONL: `score eval.jsonl` against the same texts as two plain files | "
+        f"{plain_s:.2f} s, {plain_mb:.0f} MB | {jsonl_s:.2f} s, {jsonl_mb:.0f} MB | **{ratio:.2f}×** | ≤ 1.3× | "
+        f"{'met' if ratio <= 1.3 else '**not met**'} |",
+        f"| {records:,}-record JSONL: `json.loads` + sacreBLEU + rouge-score + jiwer against `score eval.jsonl` | "
+        f"peers {peer_s:.2f} s, {peer_mb:.0f} MB | {jsonl_s:.2f} s, {jsonl_mb:.0f} MB | **{peer_s / jsonl_s:.1f}×** faster | | |",
+    ]
+
+
+def meeting(folder: Path, segments: int) -> list[str]:
+    rng = random.Random(SEED)
+    hyps, refs, _ = generate(segments)
+    stm, ctm, t, words = [], [], 0.0, 0
+    for k, (h, r) in enumerate(zip(hyps, refs)):
+        # a meeting's turns are short: 5-9 of the sentence's words
+        ref_words = r.split()[: rng.randint(5, 9)]
+        hyp_words = h.split()[: len(ref_words)]
+        words += len(ref_words)
+        end = t + 0.4 * len(ref_words)
+        stm.append(f"meeting 1 spk{k % 4} {t:.2f} {end:.2f} <o,f0,male> {' '.join(ref_words)}")
+        step = (end - t) / max(len(hyp_words), 1)
+        ctm += [f"meeting 1 {t + i * step:.2f} {step * 0.9:.2f} {w}" for i, w in enumerate(hyp_words)]
+        t = end + 0.2
+    (folder / "meeting.stm").write_text("\n".join(stm) + "\n", encoding="utf-8")
+    (folder / "meeting.ctm").write_text("\n".join(ctm) + "\n", encoding="utf-8")
+    ours, seconds, mb = best(3, lambda: scorelens(str(folder / "meeting.ctm"), "-r", str(folder / "meeting.stm"), "-m", "wer"))
+    return [
+        f"| STM/CTM meeting, {segments:,} segments, {words:,} words (`score meeting.ctm -r meeting.stm -m wer`; "
+        f"WER {ours['wer']['wer']:.4f}) | sclite not run | {seconds:.2f} s, {mb:.0f} MB | | ≤ 1 s | "
+        f"{'met' if seconds <= 1 else '**not met**'} |"
+    ]
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--records", type=int, default=100_000, help="records of the JSONL file (0: skip)")
+    parser.add_argument("--meeting", type=int, default=3_000, help="segments of the STM/CTM meeting (0: skip)")
+    parser.add_argument("--write", metavar="PATH", help="also write the table into its own section of PATH")
+    args = parser.parse_args(argv)
+    rows = ["| case | plain files, or the peer | ScoreLens | ratio | target | |", "|---|---:|---:|---:|---:|---|"]
+    load_before = os.getloadavg()
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.records:
+            rows += jsonl_rows(Path(tmp), args.records)
+        if args.meeting:
+            rows += meeting(Path(tmp), args.meeting)
+    load_after = os.getloadavg()
+    about = (
+        f"Measured {datetime.date.today().isoformat()} on {os.cpu_count()} cores ({platform.machine()}, "
+        f"{platform.python_implementation()} {platform.python_version()}); load average {load_before[0]:.1f} before, "
+        f"{load_after[0]:.1f} after (a shared machine). Whole processes, the best of three runs for ScoreLens's, "
+        f"wall clock and peak resident memory; every figure checked equal across the runs and to the peers' (1e-9)."
+    )
+    text = "\n".join(rows)
+    print(text, about, sep="\n\n")
+    if args.write:
+        command = shlex.join(argv if argv is not None else sys.argv[1:])
+        write_section(Path(args.write), HEADING, f"{HEADING}\n\n`.venv/bin/python bench/formats.py {command}`\n\n{about}\n\n{text}\n")
+
+
+if __name__ == "__main__":
+    main()

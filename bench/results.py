@@ -1,0 +1,16 @@
+"""Writing a benchmark's own section of bench/RESULTS.md: each benchmark that writes there
+replaces its section (appended if absent) and leaves the rest as it is. The sections stay below
+``## Notes``, which bench/core.py keeps when it rewrites what is above."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def write_section(path: Path, heading: str, section: str) -> None:
+    """Replace the section under ``heading`` (a ``## `` line) with ``section`` (which starts with it)."""
+    old = path.read_text(encoding="utf-8") if path.exists() else ""
+    before, found, after = old.partition(f"\n{heading}\n")
+    following = after.partition("\n## ")
+    rest = "\n## " + following[2] if found and following[1] else ""
+    path.write_text(before.rstrip("\n") + "\n\n" + section + rest, encoding="utf-8")
