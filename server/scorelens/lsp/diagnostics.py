@@ -84,10 +84,10 @@ def _range(ls, review: Review, side: int, segment: int, start: int, end: int) ->
     """An LSP range as JSON: a finding's diagnostic is built as the JSON it is sent as (lsprotocol
     objects and their unstructuring cost three times as much, paid for each diagnostic near a
     new edit)."""
-    corpus = review.corpus
-    lines = corpus.lines(side)
+    layout = review.layout(side)
+    lines = layout.lines
     to_client = ls.columns.to_client
-    (a, a_col), (b, b_col) = corpus.position(side, segment, start), corpus.position(side, segment, end)
+    (a, a_col), (b, b_col) = layout.position(segment, start), layout.position(segment, end)
     return {
         "start": {"line": a, "character": to_client(lines[a] if a < len(lines) else "", a_col)},
         "end": {"line": b, "character": to_client(lines[b] if b < len(lines) else "", b_col)},
@@ -222,7 +222,8 @@ def _segment(ls, review: Review, segment: int) -> tuple[dict[int, list[str]], di
     sides = range(corpus.references + 1)
     # an lm.unlikely finding depends on the rest of the document: whether the segment is one is in the key
     unlikely = tuple(segment in u for u in review.lm.unlikely.values()) if review.lm is not None else ()
-    key = (corpus.texts(segment), tuple(corpus.first_line(side, segment) for side in sides), unlikely)
+    layouts = [review.layout(side) for side in sides]
+    key = (corpus.texts(segment), tuple((lay.first_line(segment), lay.shape(segment)) for lay in layouts), unlikely)
     cached = review.cache.get(segment)
     if cached is not None and cached[0] == key:
         return cached[1], cached[2], False
@@ -297,13 +298,14 @@ def on_lines(ls, review: Review, first: int, last: int) -> list[types.Diagnostic
     found = _document_problems(ls, review) if first == 0 else []
     if corpus is None:
         return found
+    layout = review.layout(0)
     # the first segment on these lines (a blank line between paragraphs belongs to none)
     segment = None
     for line in range(first, last + 1):
-        segment = corpus.segment_at(0, line)
+        segment = layout.segment_at(line)
         if segment is not None:
             break
-    while segment is not None and segment < len(corpus) and corpus.first_line(0, segment) <= last:
+    while segment is not None and segment < len(corpus) and layout.first_line(segment) <= last:
         for finding in corpus.findings(segment):
             if finding.side == 0 or finding.code == codes.DELETION:
                 d = _diagnostic(ls, review, finding, 0)
@@ -344,8 +346,9 @@ def _in_order(ls, review: Review) -> Iterator[int]:
     flagged = review.lm.flagged if review.lm is not None else set()
     seen: set[int] = set()
     for side, line, reach in _windows(ls, review):
-        inner = corpus.segments_on(side, line, line)
-        outer = corpus.segments_on(side, max(line - reach, 0), line + reach)
+        layout = review.layout(side)
+        inner = layout.segments_on(line, line)
+        outer = layout.segments_on(max(line - reach, 0), line + reach)
         for segment in _outward(inner, outer):
             if segment not in seen and (corpus.next_differing(segment) == segment or segment in flagged):
                 seen.add(segment)
@@ -380,9 +383,11 @@ def _byte_order_marks(ls, review: Review, open_refs: dict[int, str]) -> dict[str
     if sev is None:
         return found
     for side in range(review.corpus.references + 1):
-        lines = review.corpus.lines(side)
-        if not lines or not lines[0].startswith(BOM):
+        layout = review.layout(side)
+        # a mark the reader kept in the first text, at the document's very start
+        if not review.corpus.text(side, 0).startswith(BOM) or layout.position(0, 0) != (0, 0):
             continue
+        lines = layout.lines
         uri = review.uri if side == 0 else open_refs.get(side)
         if uri is None:
             where = types.Range(types.Position(0, 0), types.Position(0, 0))
@@ -488,12 +493,12 @@ def _note_line(ls, review: Review, uri: str, shown: list[int]) -> int:
     side, edited = next(((side, line) for side, line in review.followed if side in sides), (None, None))
     if edited is None:
         return 0
-    corpus = review.corpus
+    layout = review.layout(side)
     busy = {edited}
     for segment in shown:
-        first = corpus.first_line(side, segment)
-        busy.update(range(first, first + corpus.line_count(side, segment)))
-    last = len(corpus.lines(side)) - 1
+        first = layout.first_line(segment)
+        busy.update(range(first, first + layout.line_count(segment)))
+    last = len(layout.lines) - 1
     for line in _outward(range(edited, edited + 1), range(0, last + 1)):
         if line not in busy:
             return line
