@@ -1,0 +1,102 @@
+"""gettext PO/POT: a record per entry (not the header, not obsolete ``#~`` entries), its
+``msgstr`` the text read, its ``msgid`` the record's source.
+
+polib parses the file; its entries give their first line, from which the quoted string literals
+of ``msgid`` and ``msgstr`` (one literal, or several on the lines that follow, concatenated) are
+found and scanned for the map: a character is its own, an escape (``\\n``, ``\\"``…) is one
+piece. The id is gettext's: ``msgctxt`` + ``"\\x04"`` + ``msgid`` when there is a context, else
+``msgid``. A plural entry's text is ``msgstr[0]`` (the other forms are not read). An empty
+``msgstr`` is gettext's "untranslated": a record whose text is None (the caller reports it).
+Fuzzy entries are read like the others.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+import polib
+
+from .segments import Fields, FormatError, Reading, Record, RecordError, Segment, TextBuilder, line_starts
+
+# the line breaks of str.splitlines, which polib numbers its lines by
+_BREAK = re.compile("\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_KEYWORD = re.compile(r'[ \t]*(msgctxt|msgid|msgid_plural|msgstr(?:\[[0-9]+\])?)[ \t]*(?=")')
+_LITERAL = re.compile(r'[ \t]*"((?:[^"\\]|\\.)*)"')
+_ESCAPE = re.compile(r'\\(\\|n|t|r|v|b|f|")')  # those polib.unescape decodes
+
+
+def escape(text: str) -> str:
+    """A replacement inside a PO string literal."""
+    return polib.escape(text)
+
+
+def read(text: str, fields: Fields, name: str) -> Reading:
+    try:
+        # polib opens its argument as a path when one exists by that name: a document that ends
+        # with a line break is never taken for one
+        po = polib.pofile(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+    except OSError as error:  # polib's syntax errors
+        raise FormatError(f"not a readable PO file: {error}") from None
+    scanner = _Scanner(text)
+    reading = Reading()
+    for entry in po:
+        if entry.obsolete:
+            continue
+        line = scanner.line(entry.linenum)
+        try:
+            source = scanner.string(entry.linenum, "msgid", entry.msgid)
+            msgstr = entry.msgstr_plural[0] if entry.msgid_plural else entry.msgstr
+            target = scanner.string(entry.linenum, "msgstr[0]" if entry.msgid_plural else "msgstr", msgstr)
+        except ValueError as error:
+            reading.errors.append(RecordError(line, str(error)))
+            continue
+        id = entry.msgid if entry.msgctxt is None else f"{entry.msgctxt}\x04{entry.msgid}"
+        reading.records.append(Record(line, target if target.text else None, id=id, source=source))
+    return reading
+
+
+class _Scanner:
+    """The string literals of an entry, found from polib's line numbers."""
+
+    def __init__(self, doc: str) -> None:
+        self.doc = doc
+        self.starts = [0, *(m.end() for m in _BREAK.finditer(doc))]  # polib's lines
+        self.lsp = line_starts(doc)
+
+    def line(self, polib_line: int) -> int:
+        """The document line (1-based, as LSP breaks lines) of one of polib's."""
+        return bisect.bisect_right(self.lsp, self.starts[polib_line - 1])
+
+    def string(self, first: int, keyword: str, expected: str) -> Segment:
+        """The string of ``keyword`` in the entry starting on polib's line ``first``."""
+        k = first - 1
+        while k < len(self.starts):
+            m = _KEYWORD.match(self.doc, self.starts[k], self._end(k))
+            k += 1
+            if m and m.group(1) == keyword:
+                segment = self._literals(m.end(), k)
+                if segment.text != expected:
+                    break
+                return segment
+        raise ValueError(f"{keyword} not found where polib read it (an unusual layout of its lines)")
+
+    def _literals(self, at: int, k: int) -> Segment:
+        """The literal at ``at`` and those alone on the lines from ``k`` on, concatenated."""
+        builder = TextBuilder()
+        while True:
+            m = _LITERAL.match(self.doc, at)
+            if not m:
+                return builder.segment()
+            start, end = m.span(1)
+            for e in _ESCAPE.finditer(self.doc, start, end):
+                builder.literal(self.doc[start : e.start()], start)
+                builder.add(polib.unescape(e.group()), e.start(), e.end())
+                start = e.end()
+            builder.literal(self.doc[start:end], start)
+            if k >= len(self.starts) or not _LITERAL.match(self.doc, self.starts[k], self._end(k)):
+                return builder.segment()
+            at, k = self.starts[k], k + 1
+
+    def _end(self, k: int) -> int:
+        return self.starts[k + 1] if k + 1 < len(self.starts) else len(self.doc)
