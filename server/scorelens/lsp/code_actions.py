@@ -35,7 +35,7 @@ def _take_line(ls, review, line: int) -> types.CodeAction | None:
     """Replace the hypothesis segment on this line with the first reference's segment."""
     corpus, layout = review.corpus, review.layout(0)
     segment = layout.segment_at(line)
-    if segment is None or corpus.text(0, segment) == corpus.text(1, segment):
+    if segment is None or corpus.text(0, segment) == corpus.text(1, segment) or not layout.editable(segment):
         return None
     text = corpus.text(0, segment)
     lines = layout.lines
@@ -43,7 +43,7 @@ def _take_line(ls, review, line: int) -> types.CodeAction | None:
     return types.CodeAction(
         title="Take the whole reference line",
         kind=types.CodeActionKind.QuickFix,
-        edit=types.WorkspaceEdit(changes={review.uri: [types.TextEdit(where, corpus.text(1, segment))]}),
+        edit=types.WorkspaceEdit(changes={review.uri: [types.TextEdit(where, layout.escape(corpus.text(1, segment)))]}),
     )
 
 

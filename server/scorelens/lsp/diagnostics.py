@@ -38,7 +38,7 @@ _SEVERITY = {
     "information": types.DiagnosticSeverity.Information,
     "hint": types.DiagnosticSeverity.Hint,
 }
-_CATEGORY = {"bleu": "bleu", "wer": "wer", "rouge": "rouge", "ter": "ter", "lm": "lm", "pairing": "pairing", "scorelens": "pairing"}
+_CATEGORY = {"bleu": "bleu", "wer": "wer", "rouge": "rouge", "ter": "ter", "lm": "lm", "pairing": "pairing", "format": "pairing", "scorelens": "pairing"}
 DROPPED_TEXT = "rouge.tokenizer-dropped-text"
 LINE_COUNTS = "pairing.line-count-mismatch"
 BYTE_ORDER_MARK = "pairing.byte-order-mark"
@@ -87,7 +87,7 @@ def _range(ls, review: Review, side: int, segment: int, start: int, end: int) ->
     layout = review.layout(side)
     lines = layout.lines
     to_client = ls.columns.to_client
-    (a, a_col), (b, b_col) = layout.position(segment, start), layout.position(segment, end)
+    (a, a_col), (b, b_col) = layout.span(segment, start, end)
     return {
         "start": {"line": a, "character": to_client(lines[a] if a < len(lines) else "", a_col)},
         "end": {"line": b, "character": to_client(lines[b] if b < len(lines) else "", b_col)},
@@ -114,10 +114,14 @@ def _message(finding: Finding, nrefs: int) -> str:
 
 
 def _fix(ls, review: Review, finding: Finding, where: dict) -> dict | None:
-    """What a quick fix needs, in the hypothesis's coordinates."""
-    corpus = review.corpus
+    """What a quick fix needs, in the hypothesis's coordinates, its text written as the document
+    writes text (escaped inside a JSON string, say)."""
+    corpus, layout = review.corpus, review.layout(0)
+    if not layout.editable(finding.segment):
+        return None
+    escape = layout.escape
     if finding.code == codes.SUBSTITUTION:
-        return {"fix": "replace", "uri": review.uri, "range": where, "text": finding.other_text}
+        return {"fix": "replace", "uri": review.uri, "range": where, "text": escape(finding.other_text)}
     if finding.code == codes.INSERTION:
         text = corpus.text(0, finding.segment)
         a, b = finding.start, finding.end
@@ -141,7 +145,7 @@ def _fix(ls, review: Review, finding: Finding, where: dict) -> dict | None:
             "fix": "insert",
             "uri": review.uri,
             "range": _range(ls, review, 0, finding.segment, p, p),
-            "text": insert,
+            "text": escape(insert),
         }
     if finding.code == codes.SHIFT and finding.target is not None:
         a, b, new = moved(corpus.text(0, finding.segment), finding.start, finding.end, finding.target)
@@ -149,7 +153,7 @@ def _fix(ls, review: Review, finding: Finding, where: dict) -> dict | None:
             "fix": "move",
             "uri": review.uri,
             "range": _range(ls, review, 0, finding.segment, a, b),
-            "text": new,
+            "text": escape(new),
         }
     return None
 
@@ -400,6 +404,32 @@ def _byte_order_marks(ls, review: Review, open_refs: dict[int, str]) -> dict[str
     return found
 
 
+def _record_problems(ls, review: Review) -> dict[str, list[str]]:
+    """Records of a formatted document that could not be read or found no partner, each on its
+    line; those of a reference that is not open on the hypothesis's first line, named."""
+    found: dict[str, list[str]] = {}
+    if not review.record_problems:
+        return found
+    lines_of = {review.uri: review.layout(0).lines}
+    for k, ref in enumerate(review.pairing.references, 1):
+        if ref in ls.documents.open:
+            lines_of.setdefault(ref, review.layout(k).lines)
+    for p in review.record_problems:
+        sev = severity(review, p.code)
+        if sev is None:
+            continue
+        lines = lines_of.get(p.uri)
+        if lines is None:
+            where = types.Range(types.Position(0, 0), types.Position(0, 0))
+            diagnostic = types.Diagnostic(where, f"{to_fs_path(p.uri)}:{p.line + 1}: {p.message}", sev, code=p.code, source=SOURCE)
+            found.setdefault(review.uri, []).append(_json(diagnostic))
+            continue
+        text = lines[p.line] if p.line < len(lines) else ""
+        where = types.Range(types.Position(p.line, 0), ls.columns.position(lines, p.line, len(text)))
+        found.setdefault(p.uri, []).append(_json(types.Diagnostic(where, p.message, sev, code=p.code, source=SOURCE)))
+    return found
+
+
 def collect(ls, review: Review, until: float | None = None) -> dict[str, list[str]] | None:
     """Every document's diagnostics (as JSON) from this review: the hypothesis and its open
     references. Segments whose diagnostics are not built yet are built until ``until`` (a
@@ -415,6 +445,8 @@ def collect(ls, review: Review, until: float | None = None) -> dict[str, list[st
     for ref in open_refs.values():
         out.setdefault(ref, [])
     for uri, diags in _byte_order_marks(ls, review, open_refs).items():
+        out[uri].extend(diags)
+    for uri, diags in _record_problems(ls, review).items():
         out[uri].extend(diags)
     not_built = dict.fromkeys(out, 0)
     # per document, each chosen segment's diagnostics in the order the budget is spent

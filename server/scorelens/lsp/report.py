@@ -160,6 +160,7 @@ def prepare_soon(ls, review: Review) -> None:
 def _row(corpus, layout, t: SegmentTable, i: int) -> dict:
     row = {
         "line": layout.first_line(i),
+        **({"id": layout.id(i)} if layout.id(i) is not None else {}),
         "hypothesis": corpus.text(0, i),
         "references": [corpus.text(k, i) for k in range(1, corpus.references + 1)],
     }

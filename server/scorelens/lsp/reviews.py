@@ -143,6 +143,10 @@ class Review:
     lm: Lm | None = None  # fluency, with ppl on and a model named (see fluency.py)
     # per side, where its segments sit in a formatted document; None: plain text, placed by the corpus
     layouts: list | None = None
+    # a formatted review's records that could not be read or found no partner, and its documents
+    # as last read (see formatted.py)
+    record_problems: list = field(default_factory=list)
+    readings: dict = field(default_factory=dict)
 
     def edited(self, side: int, line: int) -> None:
         """An edit at ``line`` of a side; a place edited twice in a row is followed."""
