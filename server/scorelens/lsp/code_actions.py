@@ -33,19 +33,17 @@ def fix_edit(data: Any) -> types.WorkspaceEdit:
 
 def _take_line(ls, review, line: int) -> types.CodeAction | None:
     """Replace the hypothesis segment on this line with the first reference's segment."""
-    corpus = review.corpus
-    segment = corpus.segment_at(0, line)
-    if segment is None or corpus.text(0, segment) == corpus.text(1, segment):
+    corpus, layout = review.corpus, review.layout(0)
+    segment = layout.segment_at(line)
+    if segment is None or corpus.text(0, segment) == corpus.text(1, segment) or not layout.editable(segment):
         return None
     text = corpus.text(0, segment)
-    lines = corpus.lines(0)
-    first = corpus.first_line(0, segment)
-    end_line, end_col = corpus.position(0, segment, len(text))
-    where = types.Range(types.Position(first, 0), ls.columns.position(lines, end_line, end_col))
+    lines = layout.lines
+    where = types.Range(ls.columns.position(lines, *layout.position(segment, 0)), ls.columns.position(lines, *layout.position(segment, len(text))))
     return types.CodeAction(
         title="Take the whole reference line",
         kind=types.CodeActionKind.QuickFix,
-        edit=types.WorkspaceEdit(changes={review.uri: [types.TextEdit(where, corpus.text(1, segment))]}),
+        edit=types.WorkspaceEdit(changes={review.uri: [types.TextEdit(where, layout.escape(corpus.text(1, segment)))]}),
     )
 
 

@@ -22,7 +22,8 @@ def register(server) -> None:
         yield from ls.scheduler.settling(review)
         scores = review.corpus.scores()
         top = types.Range(types.Position(0, 0), types.Position(0, 0))
-        names = ", ".join(PurePosixPath(r).name for r in review.pairing.references)
+        # (references held in the hypothesis's own records have no document of their own to open)
+        names = ", ".join(dict.fromkeys(PurePosixPath(r).name for r in review.pairing.references if r != uri))
         lenses = [
             types.CodeLens(top, types.Command(title=f"ScoreLens: {' · '.join(filter(None, (short(scores), fluency.label(review, 0))))} ({scores.segments} segments)", command="scorelens.report", arguments=[uri])),
         ]

@@ -59,7 +59,7 @@ class _Snapshot:
         return self.statistics[field]
 
 
-def copied(corpora, metrics: list[str]) -> tuple[list[_Snapshot], list[list[int]]]:
+def copied(corpora, layouts, metrics: list[str]) -> tuple[list[_Snapshot], list[list[int]]]:
     """What the tests read, copied on the loop (edits change the corpora meanwhile): each
     system's per-segment statistics, and its first line of each segment (paragraphs of two
     systems can start on different lines)."""
@@ -67,7 +67,7 @@ def copied(corpora, metrics: list[str]) -> tuple[list[_Snapshot], list[list[int]
 
     fields = {significance.METRICS[m].field for m in metrics}
     snapshots = [_Snapshot(c.config, c.references, len(c), {f: c.segment_statistics(f) for f in fields}) for c in corpora]
-    return snapshots, [c.first_lines(0) for c in corpora]
+    return snapshots, [layout.first_lines() for layout in layouts]
 
 
 def tested(snapshots: list[_Snapshot], metrics: list[str], test: str, n: int, uris: list[str]) -> dict:
@@ -119,7 +119,7 @@ async def compare_for(ls, uri: str, baseline: str | None, test: str, n: int, cho
         # nothing to test yet: one system, or systems that do not line up (their own diagnostics say so)
         out.update(baseline=baseline, systems=[{"uri": r.uri} for r in ordered], lines=[])
         return out
-    snapshots, lines = copied(corpora, metrics)
+    snapshots, lines = copied(corpora, [r.layout(0) for r in ordered], metrics)
     uris = [r.uri for r in ordered]
     out.update(await asyncio.get_running_loop().run_in_executor(None, tested, snapshots, metrics, test, n, uris))
     for entry, own in zip(out["systems"], lines):

@@ -38,7 +38,7 @@ _SEVERITY = {
     "information": types.DiagnosticSeverity.Information,
     "hint": types.DiagnosticSeverity.Hint,
 }
-_CATEGORY = {"bleu": "bleu", "wer": "wer", "rouge": "rouge", "ter": "ter", "lm": "lm", "pairing": "pairing", "scorelens": "pairing"}
+_CATEGORY = {"bleu": "bleu", "wer": "wer", "rouge": "rouge", "ter": "ter", "lm": "lm", "pairing": "pairing", "format": "pairing", "scorelens": "pairing"}
 DROPPED_TEXT = "rouge.tokenizer-dropped-text"
 LINE_COUNTS = "pairing.line-count-mismatch"
 BYTE_ORDER_MARK = "pairing.byte-order-mark"
@@ -84,10 +84,10 @@ def _range(ls, review: Review, side: int, segment: int, start: int, end: int) ->
     """An LSP range as JSON: a finding's diagnostic is built as the JSON it is sent as (lsprotocol
     objects and their unstructuring cost three times as much, paid for each diagnostic near a
     new edit)."""
-    corpus = review.corpus
-    lines = corpus.lines(side)
+    layout = review.layout(side)
+    lines = layout.lines
     to_client = ls.columns.to_client
-    (a, a_col), (b, b_col) = corpus.position(side, segment, start), corpus.position(side, segment, end)
+    (a, a_col), (b, b_col) = layout.span(segment, start, end)
     return {
         "start": {"line": a, "character": to_client(lines[a] if a < len(lines) else "", a_col)},
         "end": {"line": b, "character": to_client(lines[b] if b < len(lines) else "", b_col)},
@@ -114,10 +114,14 @@ def _message(finding: Finding, nrefs: int) -> str:
 
 
 def _fix(ls, review: Review, finding: Finding, where: dict) -> dict | None:
-    """What a quick fix needs, in the hypothesis's coordinates."""
-    corpus = review.corpus
+    """What a quick fix needs, in the hypothesis's coordinates, its text written as the document
+    writes text (escaped inside a JSON string, say)."""
+    corpus, layout = review.corpus, review.layout(0)
+    if not layout.editable(finding.segment):
+        return None
+    escape = layout.escape
     if finding.code == codes.SUBSTITUTION:
-        return {"fix": "replace", "uri": review.uri, "range": where, "text": finding.other_text}
+        return {"fix": "replace", "uri": review.uri, "range": where, "text": escape(finding.other_text)}
     if finding.code == codes.INSERTION:
         text = corpus.text(0, finding.segment)
         a, b = finding.start, finding.end
@@ -141,7 +145,7 @@ def _fix(ls, review: Review, finding: Finding, where: dict) -> dict | None:
             "fix": "insert",
             "uri": review.uri,
             "range": _range(ls, review, 0, finding.segment, p, p),
-            "text": insert,
+            "text": escape(insert),
         }
     if finding.code == codes.SHIFT and finding.target is not None:
         a, b, new = moved(corpus.text(0, finding.segment), finding.start, finding.end, finding.target)
@@ -149,7 +153,7 @@ def _fix(ls, review: Review, finding: Finding, where: dict) -> dict | None:
             "fix": "move",
             "uri": review.uri,
             "range": _range(ls, review, 0, finding.segment, a, b),
-            "text": new,
+            "text": escape(new),
         }
     return None
 
@@ -222,7 +226,8 @@ def _segment(ls, review: Review, segment: int) -> tuple[dict[int, list[str]], di
     sides = range(corpus.references + 1)
     # an lm.unlikely finding depends on the rest of the document: whether the segment is one is in the key
     unlikely = tuple(segment in u for u in review.lm.unlikely.values()) if review.lm is not None else ()
-    key = (corpus.texts(segment), tuple(corpus.first_line(side, segment) for side in sides), unlikely)
+    layouts = [review.layout(side) for side in sides]
+    key = (corpus.texts(segment), tuple((lay.first_line(segment), lay.shape(segment)) for lay in layouts), unlikely)
     cached = review.cache.get(segment)
     if cached is not None and cached[0] == key:
         return cached[1], cached[2], False
@@ -297,13 +302,14 @@ def on_lines(ls, review: Review, first: int, last: int) -> list[types.Diagnostic
     found = _document_problems(ls, review) if first == 0 else []
     if corpus is None:
         return found
+    layout = review.layout(0)
     # the first segment on these lines (a blank line between paragraphs belongs to none)
     segment = None
     for line in range(first, last + 1):
-        segment = corpus.segment_at(0, line)
+        segment = layout.segment_at(line)
         if segment is not None:
             break
-    while segment is not None and segment < len(corpus) and corpus.first_line(0, segment) <= last:
+    while segment is not None and segment < len(corpus) and layout.first_line(segment) <= last:
         for finding in corpus.findings(segment):
             if finding.side == 0 or finding.code == codes.DELETION:
                 d = _diagnostic(ls, review, finding, 0)
@@ -344,8 +350,9 @@ def _in_order(ls, review: Review) -> Iterator[int]:
     flagged = review.lm.flagged if review.lm is not None else set()
     seen: set[int] = set()
     for side, line, reach in _windows(ls, review):
-        inner = corpus.segments_on(side, line, line)
-        outer = corpus.segments_on(side, max(line - reach, 0), line + reach)
+        layout = review.layout(side)
+        inner = layout.segments_on(line, line)
+        outer = layout.segments_on(max(line - reach, 0), line + reach)
         for segment in _outward(inner, outer):
             if segment not in seen and (corpus.next_differing(segment) == segment or segment in flagged):
                 seen.add(segment)
@@ -380,9 +387,11 @@ def _byte_order_marks(ls, review: Review, open_refs: dict[int, str]) -> dict[str
     if sev is None:
         return found
     for side in range(review.corpus.references + 1):
-        lines = review.corpus.lines(side)
-        if not lines or not lines[0].startswith(BOM):
+        layout = review.layout(side)
+        # a mark the reader kept in the first text, at the document's very start
+        if not review.corpus.text(side, 0).startswith(BOM) or layout.position(0, 0) != (0, 0):
             continue
+        lines = layout.lines
         uri = review.uri if side == 0 else open_refs.get(side)
         if uri is None:
             where = types.Range(types.Position(0, 0), types.Position(0, 0))
@@ -392,6 +401,32 @@ def _byte_order_marks(ls, review: Review, open_refs: dict[int, str]) -> dict[str
             where = types.Range(ls.columns.position(lines, 0, 0), ls.columns.position(lines, 0, 1))
             message = BOM_NOTE
         found.setdefault(uri, []).append(_json(types.Diagnostic(where, message, sev, code=BYTE_ORDER_MARK, source=SOURCE)))
+    return found
+
+
+def _record_problems(ls, review: Review) -> dict[str, list[str]]:
+    """Records of a formatted document that could not be read or found no partner, each on its
+    line; those of a reference that is not open on the hypothesis's first line, named."""
+    found: dict[str, list[str]] = {}
+    if not review.record_problems:
+        return found
+    lines_of = {review.uri: review.layout(0).lines}
+    for k, ref in enumerate(review.pairing.references, 1):
+        if ref in ls.documents.open:
+            lines_of.setdefault(ref, review.layout(k).lines)
+    for p in review.record_problems:
+        sev = severity(review, p.code)
+        if sev is None:
+            continue
+        lines = lines_of.get(p.uri)
+        if lines is None:
+            where = types.Range(types.Position(0, 0), types.Position(0, 0))
+            diagnostic = types.Diagnostic(where, f"{to_fs_path(p.uri)}:{p.line + 1}: {p.message}", sev, code=p.code, source=SOURCE)
+            found.setdefault(review.uri, []).append(_json(diagnostic))
+            continue
+        text = lines[p.line] if p.line < len(lines) else ""
+        where = types.Range(types.Position(p.line, 0), ls.columns.position(lines, p.line, len(text)))
+        found.setdefault(p.uri, []).append(_json(types.Diagnostic(where, p.message, sev, code=p.code, source=SOURCE)))
     return found
 
 
@@ -410,6 +445,8 @@ def collect(ls, review: Review, until: float | None = None) -> dict[str, list[st
     for ref in open_refs.values():
         out.setdefault(ref, [])
     for uri, diags in _byte_order_marks(ls, review, open_refs).items():
+        out[uri].extend(diags)
+    for uri, diags in _record_problems(ls, review).items():
         out[uri].extend(diags)
     not_built = dict.fromkeys(out, 0)
     # per document, each chosen segment's diagnostics in the order the budget is spent
@@ -488,12 +525,12 @@ def _note_line(ls, review: Review, uri: str, shown: list[int]) -> int:
     side, edited = next(((side, line) for side, line in review.followed if side in sides), (None, None))
     if edited is None:
         return 0
-    corpus = review.corpus
+    layout = review.layout(side)
     busy = {edited}
     for segment in shown:
-        first = corpus.first_line(side, segment)
-        busy.update(range(first, first + corpus.line_count(side, segment)))
-    last = len(corpus.lines(side)) - 1
+        first = layout.first_line(segment)
+        busy.update(range(first, first + layout.line_count(segment)))
+    last = len(layout.lines) - 1
     for line in _outward(range(edited, edited + 1), range(0, last + 1)):
         if line not in busy:
             return line

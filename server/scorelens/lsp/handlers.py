@@ -13,6 +13,7 @@ from pygls.uris import to_fs_path
 
 from . import diagnostics, report
 from .documents import OpenDocument
+from .formatted import is_formatted
 from .positions import Columns
 from .settings import settings_section
 
@@ -92,7 +93,8 @@ def did_change(ls, params: types.DidChangeTextDocumentParams) -> None:
             review.views_stale |= review.uri != doc.uri
             if review.corpus is not None:
                 for side in review.sides(doc.uri):
-                    review.corpus.replace_lines(side, edit.start, edit.end, edit.lines)
+                    if review.layouts is None:  # plain text: the edited lines are the corpus's
+                        review.corpus.replace_lines(side, edit.start, edit.end, edit.lines)
                     review.edited(side, edit.start)
                 review.versions[doc.uri] = doc.version
     for review, was_over in zip(reviews, over):
@@ -100,6 +102,8 @@ def did_change(ls, params: types.DidChangeTextDocumentParams) -> None:
         if doc.larger_than(review.settings.max_file_bytes) != was_over:
             ls.load(review)  # grown past scorelens.maxFileBytes, or back under it
             ls.scheduler.schedule(review, delay=0)
+        elif is_formatted(review.pairing) and not ls.reread(review):
+            ls.scheduler.schedule(review, delay=0)  # loaded again from scratch
         elif review.settings.run == "onType":
             ls.scheduler.schedule(review)
 

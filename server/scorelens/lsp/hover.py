@@ -32,7 +32,7 @@ def while_scoring(review, uri: str, line: int) -> types.Hover:
     done = 100 * (len(corpus) - corpus.pending) // max(len(corpus), 1)
     value = f"ScoreLens is still scoring this document ({done} % done)"
     for side in review.sides(uri):
-        segment = corpus.segment_at(side, line)
+        segment = review.layout(side).segment_at(line)
         if segment is None or segment >= len(corpus):
             continue
         texts = corpus.texts(segment)
@@ -54,7 +54,7 @@ def register(server) -> None:
                 return while_scoring(review, uri, line)
             yield from ls.scheduler.settling(review)
             for side in review.sides(uri):
-                segment = review.corpus.segment_at(side, line)
+                segment = review.layout(side).segment_at(line)
                 if segment is not None and segment < len(review.corpus):
                     others = [r for r in systems_of(ls, review) if r is not review] if side == 0 else []
                     for r in others:

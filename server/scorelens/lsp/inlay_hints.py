@@ -59,12 +59,13 @@ def _hints(ls, review: Review, segment: int, ppl: str) -> list[tuple[int, int, s
     corpus = review.corpus
     show = review.settings.inlay_hints
     text = corpus.text(0, segment)
-    lines = corpus.lines(0)
-    first = corpus.first_line(0, segment)
+    layout = review.layout(0)
+    lines = layout.lines
+    first = layout.first_line(segment)
     hints = []
 
     def at(offset: int) -> tuple[int, int]:
-        line, col = corpus.position(0, segment, offset)
+        line, col = layout.position(segment, offset)
         return line - first, ls.columns.to_client(lines[line] if line < len(lines) else "", col)
 
     if show.missing_words or show.substitutions:
@@ -73,7 +74,7 @@ def _hints(ls, review: Review, segment: int, ppl: str) -> list[tuple[int, int, s
                 hints.append((*at(f.other_start), _json(f"+{f.text}", f.other_start > 0, f.other_start == 0)))
             elif f.code == codes.SUBSTITUTION and show.substitutions:
                 hints.append((*at(f.end), _json(f"→{f.other_text}", True, False)))
-    if show.line_scores and corpus.position(0, segment, len(text))[0] < len(lines):
+    if show.line_scores and layout.position(segment, len(text))[0] < len(lines):
         scores = " · ".join(filter(None, (short(corpus.segment_scores(segment)), ppl)))
         if scores:
             hints.append((*at(len(text)), _json(scores, True, False)))
@@ -88,7 +89,7 @@ def _segment_text(ls, review: Review, segment: int, first: int, document: int, b
     100,000-line document."""
     corpus = review.corpus
     ppl = fluency.label(review, 0, segment)  # once the model answered
-    key = (*(corpus.text(side, segment) for side in range(corpus.references + 1)), ppl)
+    key = (*(corpus.text(side, segment) for side in range(corpus.references + 1)), ppl, review.layout(0).shape(segment))
     cached = review.hints.get(segment)
     if cached is not None and cached[0] == key:
         if cached[1] == first:
@@ -152,8 +153,9 @@ async def _prepare(ls, review: Review) -> None:
     corpus = review.corpus
     document = ls.hint_documents.id_of(review.uri)
     deadline = time.perf_counter() + SLICE_SECONDS
+    layout = review.layout(0)
     for segment in range(len(corpus)):
-        _segment_text(ls, review, segment, corpus.first_line(0, segment), document)
+        _segment_text(ls, review, segment, layout.first_line(segment), document)
         if time.perf_counter() > deadline:
             # What a slice made (the pieces, the segments' analyses) lives as long as the
             # document and holds no cycles: frozen, out of the collector's generations, or its
@@ -179,9 +181,10 @@ async def _collect(ls, review: Review, start: int, end: int, ticket: object, bui
     left_out = False
     document = ls.hint_documents.id_of(review.uri)
     segments = len(corpus)
-    segment = corpus.segment_at(0, start)
+    layout = review.layout(0)
+    segment = layout.segment_at(start)
     if segment is None:  # past the end, or a blank line between paragraphs
-        segment = next((k for k in range(segments) if corpus.first_line(0, k) >= start), segments)
+        segment = next((k for k in range(segments) if layout.first_line(k) >= start), segments)
     deadline = time.perf_counter() + SLICE_SECONDS
     build = True
     while segment < segments:
@@ -191,12 +194,12 @@ async def _collect(ls, review: Review, start: int, end: int, ticket: object, bui
             left_out = True
             segment = next((k for k in range(segment, segments) if k in review.hints), segments)
             continue
-        first = corpus.first_line(0, segment)
+        first = layout.first_line(segment)
         if first > end:
             break
         text = _segment_text(ls, review, segment, first, document, build)
         left_out |= text is None
-        if text and start <= first and first + corpus.line_count(0, segment) <= end + 1:
+        if text and start <= first and first + layout.line_count(segment) <= end + 1:
             pieces.append(text)
         elif text:
             pieces.extend(_entries(text, start, end))

@@ -4,7 +4,13 @@
 2. ``[[tool.scorelens.pair]]`` in the workspace's ``pyproject.toml`` (or ``[[pair]]`` in
    ``scorelens.toml``): ``hypothesis`` is a glob relative to the folder, ``references`` are
    :class:`~scorelens.pairing_rules.Template` s (``{stem}``, ``{name}``, ``{ext}``, ``{dir}``);
-3. the naming conventions of :mod:`scorelens.pairing_rules`.
+3. the naming conventions of :mod:`scorelens.pairing_rules`;
+4. a JSONL, TSV or CSV document that no rule pairs is scored against the reference fields of its
+   own records (``eval.jsonl`` with ``prediction`` and ``reference``).
+
+A ``pair`` entry may also say how its documents are read: ``format``, ``hypothesis_field``,
+``reference_fields``, ``id_field``, ``pair_by``; with ``reference_fields`` and no ``references``,
+the hypothesis's records hold their references.
 """
 
 from __future__ import annotations
@@ -19,19 +25,39 @@ from typing import Callable, Collection
 from pygls.uris import from_fs_path, to_fs_path
 
 from .. import pairing_rules
+from ..formats import FORMAT_NAMES, format_of
+from ..formats.pairing import PAIR_BY
 from ..textfile import UnreadableText, read_text
 
 CONFIG_FILES = ("scorelens.toml", "pyproject.toml")
 CONFIG_MAX_BYTES = 1024 * 1024
+# formats whose records can hold their own references (fields or columns)
+FIELD_FORMATS = ("jsonl", "tsv", "csv")
+HELD = "reference fields"
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    """How a pairing's documents are read; None and () are the readers' defaults."""
+
+    format: str | None = None  # None: each document's extension says
+    hypothesis_field: str | None = None
+    reference_fields: tuple[str, ...] = ()
+    id_field: str | None = None
+    pair_by: str | None = None  # None: by id where every record has one, else by position
 
 
 @dataclass(frozen=True)
 class Pairing:
     hypothesis: str
     references: tuple[str, ...]
-    rule: str  # "command", "scorelens.toml", "pyproject.toml" or a naming convention
+    rule: str  # "command", "scorelens.toml", "pyproject.toml", a naming convention or HELD
     # a reference that points outside the workspace folders: refused unless allowed
     outside: tuple[str, ...] = ()
+    read: ReadOptions = ReadOptions()
+    # the references are fields of the hypothesis's own records (each reference side is the
+    # hypothesis document itself)
+    held: bool = False
 
 
 @dataclass(frozen=True)
@@ -40,6 +66,7 @@ class _ConfigRule:
     source: str
     hypothesis: str
     references: tuple[pairing_rules.Template, ...]
+    read: ReadOptions
 
 
 def _pair_entries(data: dict, name: str) -> tuple[list, str, str | None]:
@@ -75,7 +102,10 @@ def _config_rule(folder: Path, name: str, entry, key: str) -> _ConfigRule:
         PurePath("x").match(hyp)
     except ValueError as exc:
         raise ValueError(f"{key}.hypothesis: {exc}") from None
-    if not isinstance(refs, list) or not refs:
+    read = _read_options(entry, key)
+    if refs is None and read.reference_fields:
+        refs = []  # the hypothesis's records hold their references
+    elif not isinstance(refs, list) or not refs:
         raise ValueError(f"{key}.references: must be a list of templates such as [\"ref/{{stem}}.txt\"]")
     templates = []
     for i, ref in enumerate(refs):
@@ -85,7 +115,26 @@ def _config_rule(folder: Path, name: str, entry, key: str) -> _ConfigRule:
             templates.append(pairing_rules.Template.parse(ref))
         except pairing_rules.TemplateError as exc:
             raise ValueError(f"{key}.references[{i}]: {exc}") from None
-    return _ConfigRule(folder, name, hyp, tuple(templates))
+    return _ConfigRule(folder, name, hyp, tuple(templates), read)
+
+
+def _read_options(entry: dict, key: str) -> ReadOptions:
+    """The keys of a ``pair`` entry that say how its documents are read."""
+    fmt, by = entry.get("format"), entry.get("pair_by")
+    if fmt is not None and fmt not in FORMAT_NAMES:
+        raise ValueError(f"{key}.format: must be one of {', '.join(FORMAT_NAMES)}, not {fmt!r}")
+    if by is not None and by not in PAIR_BY:
+        raise ValueError(f"{key}.pair_by: must be one of {', '.join(PAIR_BY)}, not {by!r}")
+    fields = {name: entry.get(name) for name in ("hypothesis_field", "id_field")}
+    for name, value in fields.items():
+        if value is not None and (not isinstance(value, str) or not value):
+            raise ValueError(f"{key}.{name}: must be a field or column name, not {value!r}")
+    refs = entry.get("reference_fields", [])
+    if isinstance(refs, str):
+        refs = [refs]
+    if not isinstance(refs, list) or not all(isinstance(r, str) and r for r in refs):
+        raise ValueError(f"{key}.reference_fields: must be a list of field or column names, not {refs!r}")
+    return ReadOptions(fmt, fields["hypothesis_field"], tuple(refs), fields["id_field"], by)
 
 
 def _read_config(folder: Path) -> tuple[list[_ConfigRule], list[str]]:
@@ -150,13 +199,18 @@ class Pairings:
             pattern = PurePath(rule.hypothesis)
             # PurePath.match anchors at the right only; equal depth anchors it at the folder
             if len(relative.parts) == len(pattern.parts) and relative.match(rule.hypothesis):
+                if not rule.references:
+                    return Pairing(uri, (uri,), rule.source, read=rule.read, held=True)
                 fill = {"stem": path.stem, "name": path.name, "ext": path.suffix.lstrip("."), "dir": str(relative.parent)}
                 refs = tuple(from_fs_path(str(rule.folder / t.expand(fill))) for t in rule.references)
-                return self._checked(uri, refs, rule.source)
+                return self._checked(uri, refs, rule.source, rule.read)
         conventions = pairing_rules.rules(path)
+        fields = format_of(path) in FIELD_FORMATS and not named_like_reference(path)
         if not conventions:
-            return None
+            return Pairing(uri, (uri,), HELD, held=True) if fields else None
         found = pairing_rules.pick(path, names_in)
+        if found is None and fields:
+            return Pairing(uri, (uri,), HELD, held=True)  # the records may hold their references
         if found is None:
             # named like a hypothesis, but nothing to score against: say where we looked
             expected = conventions[0]
@@ -165,9 +219,9 @@ class Pairings:
         rule, refs = found
         return self._checked(uri, tuple(from_fs_path(str(r)) for r in refs), rule.convention)
 
-    def _checked(self, uri: str, refs: tuple[str, ...], rule: str) -> Pairing:
+    def _checked(self, uri: str, refs: tuple[str, ...], rule: str, read: ReadOptions = ReadOptions()) -> Pairing:
         outside = tuple(r for r in refs if self.folders and not self.inside(Path(to_fs_path(r) or r)))
-        return Pairing(uri, refs, rule, outside)
+        return Pairing(uri, refs, rule, outside, read)
 
 
 def named_like_reference(path: PurePath) -> bool:

@@ -157,9 +157,10 @@ def prepare_soon(ls, review: Review) -> None:
         _building(ls, review, key)
 
 
-def _row(corpus, t: SegmentTable, i: int) -> dict:
+def _row(corpus, layout, t: SegmentTable, i: int) -> dict:
     row = {
-        "line": corpus.first_line(0, i),
+        "line": layout.first_line(i),
+        **({"id": layout.id(i)} if layout.id(i) is not None else {}),
         "hypothesis": corpus.text(0, i),
         "references": [corpus.text(k, i) for k in range(1, corpus.references + 1)],
     }
@@ -214,7 +215,7 @@ async def report(ls, review: Review, query: RowQuery) -> dict | None:
             await ls.scheduler.next_slice()  # every row of 100,000 segments takes a second or more
             if ls.reviews.get(review.uri) is not review or _table_key(review) != key or corpus.dirty:
                 return None
-        segments.append(_row(corpus, t, i))
+        segments.append(_row(corpus, review.layout(0), t, i))
     return {
         "uri": review.uri,
         "version": review.versions.get(review.uri),

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from ..core import Corpus, ScoringConfig
 from ..core.table import SegmentTable, TableBuilder
 from .fluency import Lm
+from .layout import TextLayout
 from .pairing import Pairing
 from .settings import Settings
 from .worker import Worker
@@ -140,6 +141,12 @@ class Review:
     announced: dict | None = None
     before_edit: dict | None = None
     lm: Lm | None = None  # fluency, with ppl on and a model named (see fluency.py)
+    # per side, where its segments sit in a formatted document; None: plain text, placed by the corpus
+    layouts: list | None = None
+    # a formatted review's records that could not be read or found no partner, and its documents
+    # as last read (see formatted.py)
+    record_problems: list = field(default_factory=list)
+    readings: dict = field(default_factory=dict)
 
     def edited(self, side: int, line: int) -> None:
         """An edit at ``line`` of a side; a place edited twice in a row is followed."""
@@ -153,6 +160,10 @@ class Review:
         """Diagnostics go around the newest edit's place from now on."""
         place = self.edits[0]
         self.followed = [place, *(p for p in self.followed if p != place)][:EDITS_KEPT]
+
+    def layout(self, side: int):
+        """Where the segments of a side sit in its document (see :mod:`.layout`)."""
+        return self.layouts[side] if self.layouts is not None else TextLayout(self.corpus, side)
 
     def sides(self, uri: str) -> list[int]:
         """Which sides of the corpus a document is (0 = hypothesis, k = reference k)."""

@@ -17,6 +17,7 @@ import gc
 import logging
 import sys
 import threading
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -29,11 +30,13 @@ from pygls.uris import to_fs_path
 
 from .. import __version__
 from ..core import Corpus, TokenizerUnavailable
+from ..formats import FormatError
 from ..textfile import MissingFile, UnreadableText
 from . import code_actions, code_lens, commands, compare, diagnostics, handlers, hover, inlay_hints, report
 from .compare import Comparisons
 from .documents import Documents
 from .fluency import Models, attach
+from .formatted import NO_REFERENCES, is_formatted, read_sides, update
 from .pairing import Pairing, Pairings, files_in, named_like_reference
 from .positions import Columns
 from .protocol import ScoreLensProtocol
@@ -183,6 +186,8 @@ class ScoreLensServer(LanguageServer):
             pairing = alone  # fluency needs no reference
         doc = self.documents.open.get(uri)
         config = scoring_config(settings, language_of(to_fs_path(uri) or uri, doc.language_id if doc else None))
+        if is_formatted(pairing):
+            config = replace(config, segmentation="line")  # each record is a segment, whatever the setting
         old = self.reviews.pop(uri, None)
         if reuse and old is not None and (old.pairing, old.settings, old.config) == (pairing, settings, config):
             self.reviews[uri] = old
@@ -208,6 +213,9 @@ class ScoreLensServer(LanguageServer):
         review.hints.clear()
         review.table = review.table_of = None
         review.views_stale = True
+        review.layouts = None
+        review.record_problems = []
+        review.readings = {}
         pairing = review.pairing
         refused = () if review.settings.allow_outside_workspace else pairing.outside
         for ref in refused:
@@ -221,7 +229,7 @@ class ScoreLensServer(LanguageServer):
             )
         max_bytes = review.settings.max_file_bytes
         texts = []
-        for ref in pairing.references:
+        for ref in dict.fromkeys(pairing.references):  # (a document holding two reference fields is named twice)
             if ref in refused:
                 continue  # never opened: the message above cannot tell anything about it
             try:
@@ -238,14 +246,63 @@ class ScoreLensServer(LanguageServer):
             uri: self.documents.open[uri].version for uri in (review.uri, *pairing.references) if uri in self.documents.open
         }
         try:
-            review.corpus = Corpus(self.documents.text(review.uri, max_bytes), texts, review.config)
+            hypothesis = self.documents.text(review.uri, max_bytes)
+            if is_formatted(pairing):
+                texts = dict(zip(dict.fromkeys(pairing.references), texts))
+                review.corpus = self._formatted_corpus(review, {**texts, review.uri: hypothesis})
+            else:
+                review.corpus = Corpus(hypothesis, texts, review.config)
         except UnreadableText as exc:
             review.problems.append(Problem("pairing.unreadable-hypothesis", str(exc)))
+            review.corpus = None
+        except FormatError as exc:
+            review.problems.append(Problem("format.unreadable", str(exc)))
             review.corpus = None
         except (TokenizerUnavailable, ValueError) as exc:
             review.problems.append(Problem("scoring.unavailable", str(exc)))
             review.corpus = None
         attach(self, review)
+
+    def _formatted_corpus(self, review: Review, texts: dict[str, str]) -> Corpus | None:
+        """The corpus of a formatted pairing: one text per paired record, and each side's layout."""
+        sides = read_sides(review.pairing, texts, review.readings)
+        if not sides.references:
+            review.problems.append(
+                Problem(
+                    NO_REFERENCES,
+                    "no record holds a reference field: name the fields (reference_fields in a [[pair]] of "
+                    "scorelens.toml), or give the file a reference (NAME.hyp.EXT with NAME.ref.EXT)",
+                )
+            )
+            return None
+        # a side per reference stream: a document holding two reference fields is two sides
+        review.pairing = replace(review.pairing, references=sides.references)
+        review.layouts, review.record_problems = sides.layouts, sides.problems
+        # a trailing empty line ends each list of texts, as the core's line lists end
+        return Corpus(sides.texts[0] + [""], [t + [""] for t in sides.texts[1:]], review.config)
+
+    def reread(self, review: Review) -> bool:
+        """A document of a formatted review changed: read the documents again and hand the corpus
+        the texts that changed. False if the review had to be loaded again instead (a reference
+        field came or went, or a document can no longer be read)."""
+        if review.corpus is None:
+            # an edit can make a document readable, or give its records reference fields
+            if any(p.code.startswith("format.") for p in review.problems):
+                self.load(review)
+                return False
+            return True
+        try:
+            uris = dict.fromkeys((review.uri, *review.pairing.references))
+            texts = {uri: self.documents.text(uri, review.settings.max_file_bytes) for uri in uris}
+            sides = read_sides(review.pairing, texts, review.readings)
+        except (UnreadableText, FormatError):
+            sides = None
+        if sides is None or sides.references != review.pairing.references:
+            self.load(review)
+            return False
+        update(review.corpus, sides)
+        review.layouts, review.record_problems = sides.layouts, sides.problems
+        return True
 
     def drop(self, uri: str) -> None:
         """Stop reviewing a document: its re-score cancelled, its diagnostics and scores cleared."""

@@ -1,0 +1,144 @@
+"""Where each segment of one side of a review sits in its document.
+
+The features place findings through a side's layout, never through the corpus's lines: for a
+plain-text side the corpus's segments are the document's lines (or paragraphs), and the layout
+asks the corpus; for a formatted side (JSONL, subtitles, ...) the corpus holds one text per
+paired record, and the layout maps them back to the document's characters.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable, Hashable
+
+
+class TextLayout:
+    """A plain-text side: the corpus's own lines and segments."""
+
+    def __init__(self, corpus, side: int) -> None:
+        self.corpus = corpus
+        self.side = side
+
+    @property
+    def lines(self) -> list[str]:
+        """The document's lines."""
+        return self.corpus.lines(self.side)
+
+    def first_line(self, segment: int) -> int:
+        return self.corpus.first_line(self.side, segment)
+
+    def first_lines(self) -> list[int]:
+        return self.corpus.first_lines(self.side)
+
+    def segment_at(self, line: int) -> int | None:
+        return self.corpus.segment_at(self.side, line)
+
+    def segments_on(self, first: int, last: int) -> range:
+        return self.corpus.segments_on(self.side, first, last)
+
+    def line_count(self, segment: int) -> int:
+        return self.corpus.line_count(self.side, segment)
+
+    def position(self, segment: int, offset: int) -> tuple[int, int]:
+        """(line, column in code points) of an offset into the segment's text."""
+        return self.corpus.position(self.side, segment, offset)
+
+    def span(self, segment: int, start: int, end: int) -> tuple[tuple[int, int], tuple[int, int]]:
+        """The (line, column) of both ends of ``[start, end)`` of the segment's text."""
+        return self.position(segment, start), self.position(segment, end)
+
+    def shape(self, segment: int) -> Hashable:
+        """What a finding's place depends on besides the segment's texts and first line: nothing
+        here, as columns count from the segment's own line start."""
+        return None
+
+    def id(self, segment: int) -> str | None:
+        return None
+
+    def editable(self, segment: int) -> bool:
+        return True
+
+    def escape(self, text: str) -> str:
+        """A text as it is written into the document: as it is."""
+        return text
+
+
+class RecordLayout:
+    """A formatted side: one segment per paired record (:class:`~scorelens.formats.pairing.Entry`),
+    each text's characters mapped to the document's by its reader, through escapes and markup."""
+
+    def __init__(self, lines: list[str], starts: list[int], entries: list, escape: Callable[[str], str]) -> None:
+        self.lines = lines  # the document's lines, and the offset where each starts
+        self._starts = starts
+        self._entries = entries
+        self.escape = escape
+        self._spans = [self._lines_of(e) for e in entries]
+        self._at: dict[int, int] = {}  # line -> the segment on it (the first, for a line of two)
+        for segment, (first, last) in enumerate(self._spans):
+            for line in range(first, last + 1):
+                self._at.setdefault(line, segment)
+
+    def _line(self, offset: int) -> int:
+        return bisect.bisect_right(self._starts, offset) - 1
+
+    def _lines_of(self, entry) -> tuple[int, int]:
+        first = entry.line - 1
+        m = entry.segment.map
+        if not m.pieces:
+            return first, first
+        a, b = m.span(0, m.length)
+        return min(first, self._line(a)), max(first, self._line(max(b - 1, a)))
+
+    def first_line(self, segment: int) -> int:
+        return self._spans[segment][0] if segment < len(self._spans) else len(self.lines)
+
+    def first_lines(self) -> list[int]:
+        return [first for first, _ in self._spans]
+
+    def segment_at(self, line: int) -> int | None:
+        return self._at.get(line)
+
+    def segments_on(self, first: int, last: int) -> range:
+        found = [s for line in range(max(first, 0), min(last, len(self.lines) - 1) + 1) if (s := self._at.get(line)) is not None]
+        if found:
+            return range(min(found), max(found) + 1)
+        before = sum(1 for f, _ in self._spans if f < first)  # where segments on these lines would be
+        return range(before, before)
+
+    def line_count(self, segment: int) -> int:
+        first, last = self._spans[segment] if segment < len(self._spans) else (0, 0)
+        return last - first + 1
+
+    def _place(self, offset: int) -> tuple[int, int]:
+        line = self._line(offset)
+        return line, offset - self._starts[line]
+
+    def position(self, segment: int, offset: int) -> tuple[int, int]:
+        """(line, column in code points) of an offset into the segment's text; an empty text has
+        no characters to map: it is at its record's line start."""
+        m = self._entries[segment].segment.map if segment < len(self._entries) else None
+        if m is None or not m.pieces:
+            return (self.first_line(segment), 0)
+        return self._place(m.offset(offset))
+
+    def span(self, segment: int, start: int, end: int) -> tuple[tuple[int, int], tuple[int, int]]:
+        """The document range of ``[start, end)`` of the segment's text: it ends after the last
+        character, not before markup between it and the next."""
+        m = self._entries[segment].segment.map if segment < len(self._entries) else None
+        if m is None or not m.pieces:
+            return self.position(segment, start), self.position(segment, end)
+        a, b = m.span(start, end)
+        return self._place(a), self._place(b)
+
+    def shape(self, segment: int) -> Hashable:
+        """The record's lines: a finding's columns count from the line start, past whatever the
+        record has before its text (an id, other fields)."""
+        first, last = self._spans[segment] if segment < len(self._spans) else (0, -1)
+        return tuple(self.lines[first : last + 1])
+
+    def id(self, segment: int) -> str | None:
+        return self._entries[segment].id if segment < len(self._entries) else None
+
+    def editable(self, segment: int) -> bool:
+        """An empty text maps to no characters of the document, so nothing can be written into it."""
+        return segment < len(self._entries) and bool(self._entries[segment].segment.map.pieces)

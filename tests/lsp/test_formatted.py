@@ -1,0 +1,145 @@
+"""Formatted documents end to end: JSONL records holding their references, and JSONL files
+paired by id, scored with findings on the characters inside the JSON strings (through escapes
+and surrogate pairs), quick fixes written escaped, edits re-scoring the records they touch, and
+unreadable or unpaired records shown on their lines."""
+
+from __future__ import annotations
+
+import json
+
+import sacrebleu
+from lsp_support import _plain, diagnostics, open_doc, scores
+from lsprotocol import types
+from test_server import change, units
+
+NOTE = "😀 before"  # a non-BMP character before the hypothesis on the line: UTF-16 and UTF-8 columns differ
+RECORDS = [
+    {"id": "a", "note": NOTE, "prediction": "😀 le café est \"chaud\"", "reference": "😀 le thé est \"chaud\""},
+    {"id": "b", "note": "", "prediction": "the cat sat on the mat", "reference": "the cat sat on the mat"},
+    {"id": "c", "note": "", "prediction": "a dog barked", "reference": "the dog barked"},
+]
+
+
+def _line(record: dict) -> str:
+    # escapes as a writer with ensure_ascii makes them: é as \u00e9, 😀 as a surrogate pair
+    return json.dumps(record, ensure_ascii=True)
+
+
+def _column(client, line: str, index: int) -> int:
+    return units(client, line[:index])
+
+
+def _apply(client, text: str, edit: types.TextEdit) -> str:
+    """A text edit applied to a document as the client would (its positions in the profile's units)."""
+    lines = text.split("\n")
+
+    def offset(p: types.Position) -> int:
+        line, k, seen = lines[p.line], 0, 0
+        while seen < p.character:
+            seen += units(client, line[k])
+            k += 1
+        return sum(len(x) + 1 for x in lines[: p.line]) + k
+
+    return text[: offset(edit.range.start)] + edit.new_text + text[offset(edit.range.end) :]
+
+
+def _write(client, name: str, lines: list[str]) -> tuple[str, str]:
+    path = client.workspace / name
+    text = "\n".join(lines) + "\n"
+    path.write_text(text, encoding="utf-8")
+    return open_doc(client, path, "jsonl"), text
+
+
+def _on_line(diags, line: int, code: str) -> list[types.Diagnostic]:
+    return [d for d in diags if d.range.start.line == line and d.code == code]
+
+
+async def test_a_finding_lands_on_the_escaped_word_and_its_fix_writes_valid_json(client):
+    lines = [_line(r) for r in RECORDS]
+    uri, text = _write(client, "eval.jsonl", lines)
+    got = await scores(client, uri)
+    hyps, refs = [r["prediction"] for r in RECORDS], [r["reference"] for r in RECORDS]
+    assert got["scores"]["bleu"]["score"] == sacrebleu.BLEU().corpus_score(hyps, [refs]).score
+    assert got["scores"]["segments"] == 3
+
+    diags = await diagnostics(client, uri)
+    [sub] = [d for d in _on_line(diags, 0, "wer.substitution") if "café" in d.message]
+    start = lines[0].index("caf\\u00e9")
+    assert sub.range == types.Range(
+        types.Position(0, _column(client, lines[0], start)), types.Position(0, _column(client, lines[0], start + len("caf\\u00e9")))
+    )
+
+    hover = await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), sub.range.start))
+    assert "café" in hover.contents.value and "thé" in hover.contents.value
+
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(types.TextDocumentIdentifier(uri), sub.range, types.CodeActionContext(diagnostics=[sub]))
+    )
+    [fix] = [a for a in actions if a.title == "Replace with “thé”"]
+    [edit] = fix.edit.changes[uri]
+    fixed = _apply(client, text, edit)
+    records = [json.loads(line) for line in fixed.splitlines()]
+    assert records[0] == {**RECORDS[0], "prediction": "😀 le thé est \"chaud\""}
+    assert records[1:] == RECORDS[1:]
+
+    change(client, uri, 2, (edit.range.start.line, edit.range.start.character), (edit.range.end.line, edit.range.end.character), edit.new_text)
+    after = await scores(client, uri, version=2)
+    hyps[0] = records[0]["prediction"]
+    assert after["scores"]["bleu"]["score"] == sacrebleu.BLEU().corpus_score(hyps, [refs]).score
+    assert after["change"]["line"] == 0
+
+
+async def test_an_edit_inside_a_field_rescores_that_record_only(client):
+    lines = [_line(r) for r in RECORDS]
+    uri, _ = _write(client, "edit.jsonl", lines)
+    await scores(client, uri)
+    before = await diagnostics(client, uri)
+    assert _on_line(before, 2, "wer.substitution"), "a → the"
+    # "a dog" → "the dog" in record c's prediction
+    at = lines[2].index('"a dog')
+    change(client, uri, 2, (2, at + 1), (2, at + 2), "the")
+    after = await scores(client, uri, version=2)
+    hyps = [r["prediction"] for r in RECORDS[:2]] + ["the dog barked"]
+    refs = [r["reference"] for r in RECORDS]
+    assert after["scores"]["bleu"]["score"] == sacrebleu.BLEU().corpus_score(hyps, [refs]).score
+    assert after["change"]["line"] == 2
+    diags = await diagnostics(client, uri)
+    assert not [d for d in diags if d.range.start.line == 2]
+    # the other records' findings are as they were
+    key = lambda d: (d.range.start.line, d.range.start.character, d.range.end.character, d.code, d.message)
+    assert sorted(map(key, diags)) == sorted(key(d) for d in before if d.range.start.line != 2)
+
+
+async def test_a_broken_line_is_a_diagnostic_and_the_rest_is_scored(client):
+    lines = [_line(RECORDS[0]), '{"id": "x", "prediction": "oops', _line(RECORDS[1]), json.dumps({"id": "y", "reference": "only"}), _line(RECORDS[2])]
+    uri, _ = _write(client, "broken.jsonl", lines)
+    got = await scores(client, uri)
+    diags = await diagnostics(client, uri)
+    assert _on_line(diags, 1, "format.unreadable-record")  # invalid JSON
+    assert _on_line(diags, 3, "format.unreadable-record")  # no prediction field
+    assert got["scores"]["segments"] == 3
+    # fixing the line brings its record in
+    change(client, uri, 2, (1, len(lines[1])), (1, len(lines[1])), ' now", "reference": "oops now"}')
+    fixed = await scores(client, uri, version=2)
+    assert fixed["scores"]["segments"] == 4
+    assert not _on_line(await diagnostics(client, uri), 1, "format.unreadable-record")
+
+
+async def test_two_files_pair_by_id(client):
+    folder = client.workspace / "pairs"
+    folder.mkdir()
+    hyp_lines = [json.dumps({"id": "2", "prediction": "the dog barked"}), json.dumps({"id": "1", "prediction": "a cat sat"}), json.dumps({"id": "9", "prediction": "alone"})]
+    ref_lines = [json.dumps({"id": "1", "reference": "the cat sat"}), json.dumps({"id": "2", "reference": "the dog barked"})]
+    (folder / "news.ref.jsonl").write_text("\n".join(ref_lines) + "\n", encoding="utf-8")
+    (folder / "news.hyp.jsonl").write_text("\n".join(hyp_lines) + "\n", encoding="utf-8")
+    uri = open_doc(client, folder / "news.hyp.jsonl", "jsonl")
+    got = await scores(client, uri)
+    assert got["scores"]["bleu"]["score"] == sacrebleu.BLEU().corpus_score(["the dog barked", "a cat sat"], [["the dog barked", "the cat sat"]]).score
+    diags = await diagnostics(client, uri)
+    assert _on_line(diags, 2, "pairing.missing-record")
+    [sub] = _on_line(diags, 1, "wer.substitution")
+    at = hyp_lines[1].index("a cat")
+    assert (sub.range.start.character, sub.range.end.character) == (at, at + 1)
+    report = _plain(await client.protocol.send_request_async("scorelens/report", {"uri": uri}))
+    assert [row["id"] for row in report["segments"]] == ["2", "1"]
+    assert [row["line"] for row in report["segments"]] == [0, 1]

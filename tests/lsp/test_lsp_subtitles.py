@@ -1,0 +1,70 @@
+"""Subtitles end to end: a hypothesis NAME.hyp.srt scored against NAME.ref.srt, cues paired by
+number (or by time, as a pairing rule asks), markup left out of the scored text and out of the
+findings' ranges."""
+
+from __future__ import annotations
+
+import sacrebleu
+from lsp_support import diagnostics, open_doc, scores
+from lsprotocol import types
+
+HYP = """1
+00:00:01,000 --> 00:00:02,000
+<i>the dog</i> sat on
+the mat
+
+2
+00:00:03,000 --> 00:00:04,000
+a bird sang
+"""
+REF = """1
+00:00:01,000 --> 00:00:02,000
+the cat sat on the mat
+
+2
+00:00:03,000 --> 00:00:04,500
+the bird sang
+"""
+
+
+def _subs(diags) -> dict[tuple[int, int, int], str]:
+    return {(d.range.start.line, d.range.start.character, d.range.end.character): d.message for d in diags if d.code == "wer.substitution"}
+
+
+async def test_cues_pair_by_number_and_findings_skip_the_markup(client):
+    folder = client.workspace / "subs"
+    folder.mkdir()
+    (folder / "film.hyp.srt").write_text(HYP, encoding="utf-8")
+    (folder / "film.ref.srt").write_text(REF, encoding="utf-8")
+    uri = open_doc(client, folder / "film.hyp.srt", "srt")
+    got = await scores(client, uri)
+    hyps, refs = ["the dog sat on the mat", "a bird sang"], ["the cat sat on the mat", "the bird sang"]
+    assert got["scores"]["bleu"]["score"] == sacrebleu.BLEU().corpus_score(hyps, [refs]).score
+    found = _subs(await diagnostics(client, uri))
+    # "dog" sits between "<i>the " and "</i>"; "a" starts cue 2's text line
+    assert set(found) == {(2, 7, 10), (7, 0, 1)}, found
+
+
+async def test_cues_pair_by_time_when_a_rule_says_so(client):
+    folder = client.workspace / "timed"
+    folder.mkdir()
+    (client.workspace / "scorelens.toml").write_text(
+        '[[pair]]\nhypothesis = "timed/*.hyp.srt"\nreferences = ["timed/{stem}.gold.srt"]\npair_by = "time"\n', encoding="utf-8"
+    )
+    (folder / "film.hyp.srt").write_text(HYP, encoding="utf-8")
+    # the reference splits the first cue in two, numbered differently: by time they join
+    (folder / "film.hyp.gold.srt").write_text(
+        "7\n00:00:01,000 --> 00:00:01,500\nthe cat sat\n\n8\n00:00:01,500 --> 00:00:02,000\non the mat\n\n"
+        "9\n00:00:03,000 --> 00:00:04,000\nthe bird sang\n",
+        encoding="utf-8",
+    )
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=(client.workspace / "scorelens.toml").as_uri(), type=types.FileChangeType.Created)]
+        )
+    )
+    uri = open_doc(client, folder / "film.hyp.srt", "srt")
+    got = await scores(client, uri, until=lambda p: p["scores"] is not None)
+    hyps, refs = ["the dog sat on the mat", "a bird sang"], ["the cat sat on the mat", "the bird sang"]
+    assert got["scores"]["bleu"]["score"] == sacrebleu.BLEU().corpus_score(hyps, [refs]).score
+    assert set(_subs(await diagnostics(client, uri))) == {(2, 7, 10), (7, 0, 1)}
