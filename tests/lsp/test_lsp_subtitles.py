@@ -68,3 +68,24 @@ async def test_cues_pair_by_time_when_a_rule_says_so(client):
     hyps, refs = ["the dog sat on the mat", "a bird sang"], ["the cat sat on the mat", "the bird sang"]
     assert got["scores"]["bleu"]["score"] == sacrebleu.BLEU().corpus_score(hyps, [refs]).score
     assert set(_subs(await diagnostics(client, uri))) == {(2, 7, 10), (7, 0, 1)}
+
+
+async def test_a_ctm_is_scored_against_its_stm_by_sclite_s_rules(client):
+    folder = client.workspace / "sclite"
+    folder.mkdir()
+    (folder / "call.ref.stm").write_text(
+        "call 1 agent 0.00 2.00 <o,f0,female> thank you for { calling / phoning }\ncall 1 caller 2.50 4.00 <o,f0,male> Hi there\n",
+        encoding="utf-8",
+    )
+    # "phoning" is an alternative of the reference; "hi" matches "Hi" (sclite ignores case)
+    (folder / "call.hyp.ctm").write_text(
+        "call 1 0.10 0.30 thank\ncall 1 0.50 0.30 you\ncall 1 0.90 0.30 phoning\ncall 1 2.60 0.30 hi\ncall 1 3.00 0.30 here\n",
+        encoding="utf-8",
+    )
+    uri = open_doc(client, folder / "call.hyp.ctm", "ctm")
+    got = await scores(client, uri, until=lambda p: p["scores"] is not None)
+    wer = got["scores"]["wer"]
+    assert (wer["hits"], wer["substitutions"], wer["deletions"], wer["insertions"]) == (4, 1, 1, 0)
+    assert "rules:sclite" in wer["signature"]
+    found = {(d.range.start.line, d.range.start.character, d.range.end.character) for d in await diagnostics(client, uri) if d.code == "wer.substitution"}
+    assert found == {(4, 17, 21)}  # "here" on the CTM's fifth line

@@ -10,7 +10,7 @@ from functools import cached_property
 from typing import Any, Sequence
 
 from ..formats import Fields, Reading, format_of, read
-from ..formats.pairing import Entry, Pairing, entries, pair, reference_streams
+from ..formats.pairing import Entry, Pairing, pair_readings
 from ..formats.segments import line_starts, paused_gc
 from .evaluation import Evaluation, evaluate
 
@@ -87,28 +87,8 @@ class FormattedEvaluation(Evaluation):
 def paired(hypothesis: Document, references: Sequence[Document], by: str | None = None) -> tuple[Pairing, list[Document]]:
     """The pairing of a hypothesis with its references (the references the hypothesis's own
     records hold when none is given), and the document of each reference stream."""
-    if hypothesis.format == "ctm" and len(references) == 1 and references[0].format == "stm":
-        from ..formats.sclite import (
-            assign_words,  # words placed in the reference's segments by time
-        )
-
-        stm = references[0]
-        assigned = zip(assign_words(stm.reading, hypothesis.reading), stm.reading.records)
-        # a segment sclite ignores (ignore_time_segment_in_scoring) has no words to score
-        kept = [(s, r) for s, r in assigned if s is not None]
-        hyp = [Entry(s, r.line, r.id, r.start, r.end) for s, r in kept]
-        return pair(hyp, [entries([r for _, r in kept])], "position"), [stm]
-    streams: list[list[Entry]] = []
-    documents: list[Document] = []
-    for d in references or [hypothesis]:
-        got = reference_streams(d.reading) if references else [entries(d.reading.records, k) for k in range(_held(d.reading))]
-        streams += got
-        documents += [d] * len(got)
-    return pair(entries(hypothesis.reading.records), streams, by), documents
-
-
-def _held(reading: Reading) -> int:
-    return max((len(r.references) for r in reading.records), default=0)
+    pairing, owners = pair_readings(hypothesis.reading, [d.reading for d in references], by)
+    return pairing, [references[k] if k >= 0 else hypothesis for k in owners]
 
 
 def evaluate_documents(

@@ -82,6 +82,34 @@ def reference_streams(reading: Reading) -> list[list[Entry]]:
     return [entries(reading.records)]
 
 
+def pair_readings(hypothesis: Reading, references: Sequence[Reading], by: str | None = None) -> tuple[Pairing, list[int]]:
+    """A hypothesis document's records paired with its references' (or, with none, with the
+    references its own records hold), and which reading each reference stream came from (an
+    index into ``references``; -1 for the hypothesis's own). A document of timed words (a CTM)
+    gives each segment of its one reference the words that segment takes by time."""
+    if hypothesis.words:
+        if len(references) != 1:
+            raise ValueError("timed words (a CTM) are scored against one reference of segments (an STM)")
+        from .sclite import assign_words  # sclite's own rule for placing words in segments
+
+        segments = references[0]
+        # a segment the rules ignore (sclite's ignore_time_segment_in_scoring) is not scored
+        kept = [(s, r) for s, r in zip(assign_words(segments, hypothesis), segments.records) if s is not None]
+        words = [Entry(s, r.line, r.id, r.start, r.end) for s, r in kept]
+        return pair(words, [entries([r for _, r in kept])], "position"), [0]
+    if not references:
+        held = max((len(r.references) for r in hypothesis.records), default=0)
+        # each record pairs with itself
+        return pair(entries(hypothesis.records), [entries(hypothesis.records, k) for k in range(held)], "position"), [-1] * held
+    streams: list[list[Entry]] = []
+    owners: list[int] = []
+    for k, reading in enumerate(references):
+        got = reference_streams(reading)
+        streams += got
+        owners += [k] * len(got)
+    return pair(entries(hypothesis.records), streams, by), owners
+
+
 def pair(hypothesis: list[Entry], references: Sequence[list[Entry]], by: str | None = None) -> Pairing:
     """Pair the hypothesis's entries with every reference stream; ``by`` None chooses ids when
     every entry on both sides has one, else positions."""

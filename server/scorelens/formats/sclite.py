@@ -80,7 +80,7 @@ def read(text: str, fields: Fields = Fields(), name: str = "trn") -> Reading:
     if reader is None:
         raise ValueError(f"sclite reads trn, stm and ctm, not {name!r}")
     comment = ";" if name == "ctm" else ";;"
-    reading = Reading(rules=RULES)
+    reading = Reading(rules=RULES, words=name == "ctm")
     starts = line_starts(text)
     for number, start in enumerate(starts, 1):
         end = starts[number] if number < len(starts) else len(text)

@@ -148,6 +148,8 @@ class Reading:
     errors: list[RecordError] = field(default_factory=list)
     # the scoring rules the format implies (``"sclite"`` for TRN/STM/CTM), or None
     rules: str | None = None
+    # the records are timed words that a reference's segments take by time (a CTM), not segments
+    words: bool = False
     # the fields or columns the reader took, defaults resolved (JSONL/TSV/CSV), or None
     fields: Fields | None = None
 

@@ -14,7 +14,7 @@ from pygls.uris import to_fs_path
 
 from ..core.text import common_ends
 from ..formats import Fields, FormatError, Reading, format_of, read, reader
-from ..formats.pairing import entries, pair, reference_streams
+from ..formats.pairing import pair_readings
 from ..formats.segments import line_starts
 from .documents import split_breaks
 from .layout import RecordLayout
@@ -63,6 +63,7 @@ class Sides:
     texts: list[list[str]]
     layouts: list[RecordLayout]
     problems: list[RecordProblem]
+    rules: str | None = None  # the scoring rules the formats imply (sclite's for TRN/STM/CTM)
 
     @property
     def references(self) -> tuple[str, ...]:
@@ -84,7 +85,7 @@ class _Document:
 Readings = dict[str, _Document]  # the documents last read, by URI: one whose text is the same is not read again
 
 
-def _read(uri: str, text: str, options: ReadOptions, fields: Fields, readings: Readings, reference: bool = False) -> _Document:
+def _read(uri: str, text: str, options: ReadOptions, fields: Fields, readings: Readings) -> _Document:
     done = readings.get(uri)
     if done is not None and done.text == text and done.fields == fields:
         return done
@@ -92,23 +93,9 @@ def _read(uri: str, text: str, options: ReadOptions, fields: Fields, readings: R
     try:
         reading = read(text, name, fields)
     except FormatError as exc:
-        reading = _as_reference(text, name, fields) if reference else None
-        if reading is None:
-            raise FormatError(f"{to_fs_path(uri) or uri}: {exc}") from None
+        raise FormatError(f"{to_fs_path(uri) or uri}: {exc}") from None
     done = readings[uri] = _Document(uri, text, fields, reading, split_breaks(text)[0], line_starts(text), reader(name).escape)
     return done
-
-
-def _as_reference(text: str, name: str, fields: Fields) -> Reading | None:
-    """A reference document whose records have no hypothesis field to read (``NAME.ref.jsonl`` of
-    ``{"id", "reference"}``): read with a reference field as the text, the first of those named,
-    else of the reader's defaults, that reads."""
-    for field in fields.references or getattr(reader(name), "REFERENCE_FIELDS", ()):
-        try:
-            return read(text, name, Fields(field, (), fields.source, fields.id))
-        except FormatError:
-            continue
-    return None
 
 
 def read_sides(pairing: Pairing, texts: dict[str, str], readings: Readings) -> Sides:
@@ -116,28 +103,19 @@ def read_sides(pairing: Pairing, texts: dict[str, str], readings: Readings) -> S
     be read at all. ``readings`` keeps what was read for the next call (an edit to one document
     leaves the others' readings as they are)."""
     opts = pairing.read
-    hyp_fields = Fields(opts.hypothesis_field, opts.reference_fields, None, opts.id_field)
-    hyp = _read(pairing.hypothesis, texts[pairing.hypothesis], opts, hyp_fields, readings)
-    documents = [hyp]
-    if pairing.held:
-        # the references are fields of the hypothesis's own records: each record pairs with itself
-        count = max((len(r.references) for r in hyp.reading.records), default=0)
-        streams = [entries(hyp.reading.records, k) for k in range(count)]
-        owners, by = [hyp] * count, "position"
-    else:
-        streams, owners, by = [], [], opts.pair_by
-        ref_fields = Fields(None, opts.reference_fields, None, opts.id_field)
-        for uri in dict.fromkeys(pairing.references):  # a document of two reference streams is named twice
-            document = _read(uri, texts[uri], opts, ref_fields, readings, reference=True)
-            documents.append(document)
-            got = reference_streams(document.reading)
-            streams += got
-            owners += [document] * len(got)
-    paired = pair(entries(hyp.reading.records), streams, by)
+    hyp = _read(pairing.hypothesis, texts[pairing.hypothesis], opts, Fields(opts.hypothesis_field, opts.reference_fields, None, opts.id_field), readings)
+    # a reference document is read for its reference fields alone
+    ref_fields = Fields(None, opts.reference_fields, None, opts.id_field, references_only=True)
+    # a document of two reference streams is named twice
+    references = [] if pairing.held else [_read(uri, texts[uri], opts, ref_fields, readings) for uri in dict.fromkeys(pairing.references)]
+    try:
+        paired, owners = pair_readings(hyp.reading, [d.reading for d in references], None if pairing.held else opts.pair_by)
+    except ValueError as exc:
+        raise FormatError(f"{to_fs_path(pairing.hypothesis) or pairing.hypothesis}: {exc}") from None
     problems = [
-        RecordProblem(d.uri, e.line - 1, UNREADABLE_RECORD, e.message) for d in documents for e in d.reading.errors
+        RecordProblem(d.uri, e.line - 1, UNREADABLE_RECORD, e.message) for d in (hyp, *references) for e in d.reading.errors
     ]
-    side_docs = [hyp, *owners]
+    side_docs = [hyp, *(references[k] if k >= 0 else hyp for k in owners)]
     problems += [RecordProblem(side_docs[p.side].uri, p.line - 1, PAIRING_CODES[p.kind], p.message()) for p in paired.problems]
     columns = [paired.hypothesis, *paired.references]
     return Sides(
@@ -145,6 +123,7 @@ def read_sides(pairing: Pairing, texts: dict[str, str], readings: Readings) -> S
         [[e.segment.text for e in column] for column in columns],
         [RecordLayout(d.lines, d.starts, column, d.escape) for d, column in zip(side_docs, columns)],
         sorted(problems, key=lambda p: (p.uri, p.line)),
+        next((d.reading.rules for d in (hyp, *references) if d.reading.rules), None),
     )
 
 

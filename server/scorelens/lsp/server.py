@@ -278,8 +278,11 @@ class ScoreLensServer(LanguageServer):
         # a side per reference stream: a document holding two reference fields is two sides
         review.pairing = replace(review.pairing, references=sides.references)
         review.layouts, review.record_problems = sides.layouts, sides.problems
+        config = review.config
+        if sides.rules == "sclite" and config.wer_rules == "jiwer":
+            config = replace(config, wer_rules="sclite")  # sclite's files are scored by sclite's rules
         # a trailing empty line ends each list of texts, as the core's line lists end
-        return Corpus(sides.texts[0] + [""], [t + [""] for t in sides.texts[1:]], review.config)
+        return Corpus(sides.texts[0] + [""], [t + [""] for t in sides.texts[1:]], config)
 
     def reread(self, review: Review) -> bool:
         """A document of a formatted review changed: read the documents again and hand the corpus
