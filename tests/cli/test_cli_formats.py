@@ -207,3 +207,25 @@ def test_sclite_files_count_as_sclite_counts(run, hyp, ref, extra, counts):
     wer = out["wer"]
     assert (wer["hits"], wer["substitutions"], wer["deletions"], wer["insertions"], out["segments"]) == counts
     assert "rules:sclite" in wer["signature"]
+
+
+def test_compare_lines_up_systems_whose_records_come_in_other_orders(run, tmp_path):
+    import jiwer
+
+    refs = {f"s{k}": f"the cat number {k} sat on the mat today" for k in range(30)}
+    # the baseline's errors differ from item to item, so a misaligned segment would show
+    base = {i: " ".join(r.split()[: 9 - int(i[1:]) % 4]) for i, r in refs.items()}
+    better = {i: (r if int(i[1:]) % 2 else r.replace("mat", "rug")) for i, r in refs.items()}
+    write_jsonl(tmp_path / "t.ref.jsonl", [{"id": i, "reference": r} for i, r in refs.items()])
+    write_jsonl(tmp_path / "t.hyp.jsonl", [{"id": i, "prediction": base[i]} for i in refs])
+    order = list(reversed(list(refs)))
+    write_jsonl(tmp_path / "t.sys2.jsonl", [{"id": i, "prediction": better[i]} for i in order])
+    r = run("compare", tmp_path / "t.hyp.jsonl", tmp_path / "t.sys2.jsonl", "-m", "wer", "--json", "--paired-n", "100")
+    assert r.code == 0, r.err
+    found = json.loads(r.out)["segments"]
+    shown = found["improved"] + found["regressed"]
+    assert shown
+    for h in shown:
+        item = order[h["line"] - 1]  # the line is the system's own record
+        expected = jiwer.wer(refs[item], better[item]) - jiwer.wer(refs[item], base[item])
+        assert h["difference"] == pytest.approx(expected), item
