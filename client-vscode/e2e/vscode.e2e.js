@@ -604,6 +604,53 @@ async function trusted(page, vs) {
   });
 
   await fluency(page, vs, afterLive.status);
+  await formats(page, vs, afterLive.status);
+}
+
+/**
+ * Files in other formats (#36): a JSONL whose records hold the hypothesis and its reference (with
+ * JSON escapes), and samples/formats' call.hyp.srt with call.ref.srt (cue markup), in the
+ * workspace's folder `formats`. The status bar agrees with `scorelens score --json`, and the
+ * squiggles sit on the characters `scorelens check` names inside the JSON strings and the cues.
+ */
+async function formats(page, vs, defaultStatus) {
+  const dir = path.join(workspace, 'formats');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'eval.jsonl'), [
+    '{"id": "a", "prediction": "the caf\\u00e9 is closed today", "reference": "the café is open today"}',
+    '{"id": "b", "prediction": "a \\"quoted\\" word here", "reference": "a \\"quoted\\" word there"}',
+    '{"id": "c", "prediction": "all of it the same", "reference": "all of it the same"}',
+    '',
+  ].join('\n'));
+  for (const f of ['call.hyp.srt', 'call.ref.srt']) fs.copyFileSync(path.join(__dirname, '..', '..', 'samples', 'formats', f), path.join(dir, f));
+  for (const file of ['eval.jsonl', 'call.hyp.srt']) {
+    await step(page, `${file}: the scores and squiggles of its records, as the CLI reads the file`, async (snap) => {
+      const expected = expectations(dir, file, fs.readFileSync(path.join(dir, file), 'utf8'));
+      await vs.openFile(file, path.join(dir, file));
+      const status = await vs.waitFor(`the scores of ${file}`, () => vs.scoresStatus(), (t) => t === expected.status, 60_000);
+      const first = Math.min(...expected.squiggles.keys());
+      const rows = await vs.waitFor(`squiggles on line ${first}`, () => vs.editorLines(), (r) => r.find((x) => x.line === first)?.squiggles.length > 0, 30_000);
+      const checked = [];
+      for (const row of rows) {
+        const seen = mergedRuns(row.squiggles);
+        const want = expected.squiggles.get(row.line) ?? [];
+        if (expected.deletionLines.has(row.line)) {
+          const covered = new Set(seen.flatMap(([a, b]) => Array.from({ length: b - a }, (_, i) => a + i)));
+          for (const [a, b] of want) for (let c = a; c < b; c++) assert.ok(covered.has(c), `${file} line ${row.line}: column ${c + 1} not squiggled`);
+        } else {
+          assert.deepEqual(runText(row.text, seen), runText(row.text, want), `${file} line ${row.line}`);
+        }
+        if (want.length) checked.push(`${row.line}: ${runText(row.text, seen).join(' | ')}`);
+      }
+      assert.ok(checked.length >= 2, `only ${checked.length} lines with squiggles rendered`);
+      await snap();
+      return `${status}; ${checked.slice(0, 3).join('; ')}`;
+    });
+  }
+  await step(page, 'back to the hypothesis: its scores as before', async () => {
+    await page.locator(`.tab[aria-label*="${HYP}"]`).first().click();
+    return vs.waitFor('the hypothesis\'s scores', () => vs.scoresStatus(), (t) => t === defaultStatus, 30_000);
+  });
 }
 
 /** docs/protocol.md's perplexity histogram: ten equal bins of log10 perplexity between whole powers of ten. */
