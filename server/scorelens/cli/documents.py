@@ -122,8 +122,6 @@ class Run(Evaluation):
         )
 
 
-
-
 def evaluation(args: argparse.Namespace) -> Run | FormattedRun:
     check_lm_options(args)
     options = checked_options(args)  # before any file is read
@@ -184,18 +182,20 @@ def formatted_run(args: argparse.Namespace, options: dict, hypothesis: str | Non
     hyp_path = hyp_path or STDIN
     fields = Fields(args.hyp_field, tuple(args.ref_field or ()), None, args.id_field)
     hypothesis = _formatted(hyp_path, args, fields)
-    names = args.references
-    if not names and not any(r.references for r in hypothesis.reading.records) and hyp_path != STDIN:
+    names = args.references or []
+    held = any(r.references for r in hypothesis.reading.records)
+    if not names and not held and args.metrics != [PPL]:  # perplexity alone needs no reference
+        if hyp_path == STDIN:
+            raise CliError("reading the hypothesis from standard input needs -r REF, or records that hold reference fields")
         names = found_references(hyp_path)
-    references = [_formatted(p, args, Fields(None, tuple(args.ref_field or ()), None, args.id_field, references_only=True), reference=True) for p in names or ()]
+    ref_fields = Fields(None, tuple(args.ref_field or ()), None, args.id_field, references_only=True)
+    references = [_formatted(p, args, ref_fields, reference=True) for p in names]
     for line in [e.format(d.path) for d in (hypothesis, *references) for e in d.reading.errors]:
-        print(f"scorelens: {line}", file=sys.stderr)
+        print(line, file=sys.stderr)  # path:line: error: ..., as compilers and CI problem matchers read it
     try:
         ev = evaluate_documents(hypothesis, references, args.metrics, options, jobs(args), args.pair_by, in_reference_order)
     except (OptionError, ModelUnavailable, ValueError) as exc:
         raise CliError(getattr(exc, "reason", str(exc))) from None
-    if not ev.pairing.references:
-        raise CliError(f"{hypothesis.path}: no references: name them (-r REF), or the reference fields (--ref-field)")
     run = FormattedRun(ev.corpus, ev.jobs, ev.perplexity, ev.layouts, ev.pairing, [hypothesis, *(l.document for l in ev.layouts[1:])])
     run.require_lined_up()
     return run
