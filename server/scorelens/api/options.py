@@ -11,6 +11,7 @@ from typing import Any, Iterable
 
 from ..core import METRICS, BleuConfig, ChrfConfig, FluencyConfig, RougeConfig, ScoringConfig, TerConfig
 from ..core.bleu import SMOOTH_DEFAULTS
+from ..core.config import ConfigError
 
 PPL = "ppl"
 ALL_METRICS = (*METRICS, PPL)
@@ -101,6 +102,13 @@ def scoring_config(metrics: Iterable[str], options: dict[str, Any]) -> ScoringCo
     """What to compute and how, from the metrics and every option (see :func:`complete`)."""
     o = options
     tokenize = o["tokenize"] or LANGUAGE_TOKENIZERS.get(target_language(o["language"]), "13a")
+    try:
+        return _scoring_config(metrics, o, tokenize)
+    except ConfigError as exc:  # options that do not go together
+        raise OptionError(exc.field, str(exc)) from None
+
+
+def _scoring_config(metrics: Iterable[str], o: dict[str, Any], tokenize: str) -> ScoringConfig:
     return ScoringConfig(
         metrics=frozenset(metrics) - {PPL},
         bleu=_made(

@@ -256,7 +256,8 @@ def scoring_options(hypothesis: bool = True) -> argparse.ArgumentParser:
         "--wer-transform",
         choices=WER_TRANSFORMS,
         default="default",
-        help="jiwer's default transform, or the same after lowercasing",
+        help="jiwer's default transform, the same after lowercasing, or after Whisper's English or basic text "
+        "normaliser (whisper-english, whisper-basic: as ASR leaderboards score; CER too)",
     )
     wer.add_argument(
         "--wer-rules",

@@ -9,13 +9,23 @@ from .bleu import BleuConfig
 from .chrf import ChrfConfig
 from .rouge import ROUGE_N, RougeConfig
 from .ter import TerConfig
+from .wer_normalizers import NORMALIZERS
 
 METRICS = ("bleu", "rougeL", "rougeLsum", "wer", "cer", "chrf", "ter", *ROUGE_N)
 SEGMENTATIONS = ("line", "paragraph", "document")
-WER_TRANSFORMS = ("default", "lowercase")
+# jiwer's default transform, after lowercasing, or after a Whisper normaliser (core/wer_normalizers)
+WER_TRANSFORMS = ("default", "lowercase", *NORMALIZERS)
 # how WER aligns words: as jiwer (plain words) or as NIST sclite (its notation, costs and ties:
 # core/wer_sclite); sclite-optional is sclite -D: a word in parentheses may be left out at no cost
 WER_RULES = ("jiwer", "sclite", "sclite-optional")
+
+
+class ConfigError(ValueError):
+    """Settings that do not go together; :attr:`field` names the one the message is about."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 @dataclass(frozen=True)
@@ -39,6 +49,9 @@ class ScoringConfig:
             raise ValueError(f"unknown WER transform {self.wer_transform!r}; one of {', '.join(WER_TRANSFORMS)}")
         if self.wer_rules not in WER_RULES:
             raise ValueError(f"unknown WER rules {self.wer_rules!r}; one of {', '.join(WER_RULES)}")
+        if self.wer_transform in NORMALIZERS and self.wer_rules != "jiwer":
+            # sclite reads its own notation in the texts as written; a normaliser would rewrite it
+            raise ConfigError("wer_transform", f"the {self.wer_transform} transform is for jiwer's rules, not {self.wer_rules}'s")
 
     @cached_property
     def rouge_n(self) -> tuple[str, ...]:

@@ -17,7 +17,7 @@ from functools import cached_property, lru_cache, partial
 from itertools import accumulate, chain, count, repeat
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, NamedTuple, Sequence
 
-from . import bleu, chrf, rouge, ter, wer
+from . import bleu, chrf, rouge, ter, wer, wer_normalizers
 from .config import ScoringConfig
 from .rouge import ROUGE_N
 from .tokenizers import RougeScoreTokenizer, jiwer_words
@@ -257,6 +257,12 @@ class Analyser:
         self.wer = "wer" in metrics
         self.check_dropped = self.rouge and config.rouge.tokenizer_name == "rouge-score"
         self.lower = config.wer_transform == "lowercase"
+        # a Whisper normaliser rewrites across words ("twenty five" -> "25"): jiwer's words, and
+        # CER's characters, come from the whole normalised text, never word by word
+        self.normalize = None
+        if config.wer_transform in wer_normalizers.NORMALIZERS:
+            self.normalize = wer_normalizers.normalizer(config.wer_transform)
+        self.words_by_word = self.wer and self.normalize is None
         self.cer = "cer" in metrics
         self.chrf = config.chrf if "chrf" in metrics else None
         self.ter = config.ter if "ter" in metrics else None
@@ -268,7 +274,7 @@ class Analyser:
         self.chrf_words = lambda text: tuple(map(number, chrf.words(text)))
         word_number = (lambda word: number(word.lower())) if self.lower else number
         self.by_word = None
-        if bleu_word is not None and self.bleu + self.rouge + self.wer > 1:  # one stream is as fast alone
+        if bleu_word is not None and self.bleu + self.rouge + self.words_by_word > 1:  # one stream is as fast alone
             self.by_word = _WordEntries(bleu_word, rouge_word if self.rouge else _nothing, word_number).__getitem__
         # Scored from texts (see records): each stream's tokens of a word, for the word-local
         # ones (for a plain text), and of a text (the others, and a text that is not plain).
@@ -280,7 +286,7 @@ class Analyser:
             from .wer_sclite import tally as sclite_tally
 
             self.sclite = partial(sclite_tally, opt_del=config.wer_rules == "sclite-optional")
-        self.from_texts = bool(metrics) and metrics <= FROM_TEXTS and self.sclite is None
+        self.from_texts = bool(metrics) and metrics <= FROM_TEXTS and self.sclite is None and self.normalize is None
         self.word_streams: dict[str, Callable[[str], Tokens]] = {}
         self.text_streams: dict[str, Callable[[str], Tokens]] = {}
         entry = self.by_word
@@ -302,28 +308,34 @@ class Analyser:
 
     def __call__(self, text: str) -> Analysis:
         bleu_tokens = rouge_tokens = word_numbers = None
+        normalized = self.normalize(text) if self.normalize is not None and (self.wer or self.cer) else None
         if self.by_word is not None and _plain(text, words := text.split()):
             bleu_column, rouge_column, numbers = zip(*map(self.by_word, words)) if words else ((), (), ())
             if self.bleu:
                 bleu_tokens = tuple(chain.from_iterable(bleu_column))
             if self.rouge:
                 rouge_tokens = tuple(chain.from_iterable(rouge_column))
-            if self.wer:
+            if self.words_by_word:
                 word_numbers = numbers
         else:
             if self.bleu:
                 bleu_tokens = self.bleu_tokens(text)
             if self.rouge:
                 rouge_tokens = self.rouge_tokens(text)
-            if self.wer:
+            if self.words_by_word:
                 word_numbers = self.word_numbers(text)
+        if normalized is not None and self.wer:
+            word_numbers = self.word_numbers(normalized)
         sentences = None
         if self.rouge_lsum and "\n" in text:
             sentences = [self.rouge_tokens(s) for s in text.split("\n") if s]
         dropped = self.check_dropped and RougeScoreTokenizer.dropped(text)
         chars = None
         if self.cer:
-            chars = text.lower().strip() if self.lower else text.strip()
+            if normalized is not None:
+                chars = normalized.strip()  # jiwer's CER of the normalised text
+            else:
+                chars = text.lower().strip() if self.lower else text.strip()
         chrf_text = None
         if self.chrf is not None:
             cased = text.lower() if self.chrf.lowercase else text
