@@ -11,6 +11,7 @@ from typing import Any, Iterable
 
 from ..core import METRICS, BleuConfig, ChrfConfig, FluencyConfig, RougeConfig, ScoringConfig, TerConfig
 from ..core.bleu import SMOOTH_DEFAULTS
+from ..core.bleu_nltk import DEFAULT_WEIGHTS, NltkBleuConfig
 from ..core.config import ConfigError
 
 PPL = "ppl"
@@ -42,6 +43,10 @@ DEFAULTS: dict[str, tuple[Any, type | tuple[type, ...]]] = {
     "wer_transform": ("default", str),
     "wer_rules": ("jiwer", str),
     "segmentation": ("line", str),
+    "bleu_impl": ("sacrebleu", str),
+    "bleu_weights": (None, (list, tuple, type(None))),  # NLTK's weights; None: 0.25 × 4
+    "nltk_smoothing": (NltkBleuConfig.smoothing, int),
+    "nltk_auto_reweigh": (False, bool),
     "lm": (None, (str, type(None))),
     "lm_tokenize": (FluencyConfig.tokenize, str),
     "lm_outlier_z": (FluencyConfig.outlier_z, (int, float)),
@@ -101,7 +106,8 @@ def target_language(language: str | None) -> str | None:
 def scoring_config(metrics: Iterable[str], options: dict[str, Any]) -> ScoringConfig:
     """What to compute and how, from the metrics and every option (see :func:`complete`)."""
     o = options
-    tokenize = o["tokenize"] or LANGUAGE_TOKENIZERS.get(target_language(o["language"]), "13a")
+    check_impl_options(o)
+    tokenize = o["tokenize"] or LANGUAGE_TOKENIZERS.get(target_language(o["language"]))
     try:
         return _scoring_config(metrics, o, tokenize)
     except ConfigError as exc:  # options that do not go together
@@ -113,7 +119,7 @@ def _scoring_config(metrics: Iterable[str], o: dict[str, Any], tokenize: str) ->
         metrics=frozenset(metrics) - {PPL},
         bleu=_made(
             BleuConfig,
-            tokenize=("tokenize", tokenize),
+            tokenize=("tokenize", tokenize or "13a"),
             smooth_method=("smooth_method", o["smooth_method"]),
             smooth_value=("smooth_value", o["smooth_value"]),
             lowercase=("lowercase", o["lowercase"]),
@@ -125,7 +131,47 @@ def _scoring_config(metrics: Iterable[str], o: dict[str, Any], tokenize: str) ->
         wer_transform=o["wer_transform"],
         wer_rules=o["wer_rules"],
         segmentation=o["segmentation"],
+        bleu_impl=o["bleu_impl"],
+        nltk_bleu=nltk_bleu_config(o, tokenize or "whitespace") if o["bleu_impl"] == "nltk" else NltkBleuConfig(),
     )
+
+
+# each flavour's own options, and the default implementation's that a flavour does not take
+IMPL_OPTIONS = {
+    "bleu_impl": {
+        "nltk": ("bleu_weights", "nltk_smoothing", "nltk_auto_reweigh"),
+        "sacrebleu": ("smooth_method", "smooth_value", "max_ngram_order"),
+    },
+}
+
+
+def check_impl_options(o: dict[str, Any]) -> None:
+    """An option of another implementation than the one chosen is refused, not ignored."""
+    for impl_option, owners in IMPL_OPTIONS.items():
+        for impl, names in owners.items():
+            if o[impl_option] == impl:
+                continue
+            for name in names:
+                if o[name] != DEFAULTS[name][0]:
+                    raise OptionError(name, f"is an option of {impl_option} {impl!r}, not of {o[impl_option]!r}")
+
+
+def nltk_bleu_config(o: dict[str, Any], tokenize: str) -> NltkBleuConfig:
+    """NLTK's BLEU: its weights, smoothing method and re-weighing; whitespace tokens unless named."""
+    weights = o["bleu_weights"] if o["bleu_weights"] is not None else DEFAULT_WEIGHTS
+    if not all(isinstance(w, (int, float)) and not isinstance(w, bool) and math.isfinite(w) for w in weights):
+        raise OptionError("bleu_weights", f"expected finite numbers, not {weights!r}")
+    try:
+        return _made(
+            NltkBleuConfig,
+            weights=("bleu_weights", tuple(weights)),
+            smoothing=("nltk_smoothing", o["nltk_smoothing"]),
+            auto_reweigh=("nltk_auto_reweigh", o["nltk_auto_reweigh"]),
+            tokenize=("tokenize", tokenize),
+            lowercase=("lowercase", o["lowercase"]),
+        )
+    except ValueError as exc:  # fields that do not go together: method6's three orders
+        raise OptionError("nltk_smoothing", str(exc)) from None
 
 
 def chrf_config(o: dict[str, Any]) -> ChrfConfig:
@@ -172,6 +218,7 @@ def check_choices(o: dict[str, Any]) -> None:
     """Choices the configs do not check themselves (the command line's argparse checks them too)."""
     from ..core import SEGMENTATIONS, WER_TRANSFORMS
     from ..core.config import WER_RULES
+    from ..core.flavours import BLEU_IMPLS
     from ..core.tokenizers import BLEU_TOKENIZERS
 
     for name, choices in (
@@ -179,6 +226,7 @@ def check_choices(o: dict[str, Any]) -> None:
         ("smooth_method", tuple(SMOOTH_DEFAULTS)),
         ("wer_transform", WER_TRANSFORMS),
         ("wer_rules", WER_RULES),
+        ("bleu_impl", BLEU_IMPLS),
         ("segmentation", SEGMENTATIONS),
     ):
         if o[name] not in choices:

@@ -15,6 +15,7 @@ from ..core import SEGMENTATIONS, WER_TRANSFORMS, ChrfConfig, FluencyConfig
 from ..core.bleu import SMOOTH_DEFAULTS
 from ..core.config import WER_RULES
 from ..core.corpus import POOL_MINIMUM
+from ..core.flavours import BLEU_IMPLS
 from ..core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
 from ..formats import FORMAT_NAMES
 from ..formats.pairing import PAIR_BY
@@ -43,6 +44,16 @@ class _Metrics(argparse.Action):
         for names in values:
             chosen += [n for n in names if n not in chosen]
         setattr(namespace, self.dest, chosen)
+
+
+def _weights(value: str) -> tuple[float, ...]:
+    try:
+        weights = tuple(float(w) for w in value.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected numbers separated by commas, got {value!r}") from None
+    if not all(map(math.isfinite, weights)):
+        raise argparse.ArgumentTypeError(f"expected finite numbers, got {value!r}")
+    return weights
 
 
 def job_count(value: str) -> int:
@@ -204,6 +215,30 @@ def scoring_options(hypothesis: bool = True) -> argparse.ArgumentParser:
         help="value for floor (default 0.1) and add-k (default 1) smoothing",
     )
     bleu.add_argument("--max-ngram-order", type=int, default=4, metavar="N", help="BLEU's n-gram order (default: 4)")
+    bleu.add_argument(
+        "--bleu-impl",
+        choices=BLEU_IMPLS,
+        default="sacrebleu",
+        help="sacreBLEU's BLEU (default), or NLTK's corpus_bleu/sentence_bleu (nltk: whitespace tokens unless -tok names one, "
+        "case kept unless -lc; takes --bleu-weights, --nltk-smoothing, --nltk-auto-reweigh)",
+    )
+    bleu.add_argument(
+        "--bleu-weights",
+        type=_weights,
+        metavar="W1,W2,...",
+        help="NLTK's weights, one per n-gram order (default: 0.25,0.25,0.25,0.25; 1,0,0,0 is BLEU-1)",
+    )
+    bleu.add_argument(
+        "--nltk-smoothing",
+        type=int,
+        choices=range(8),
+        default=0,
+        metavar="0-7",
+        help="NLTK's SmoothingFunction().method0 ... method7 (default: 0, none: a zero precision gives a ~0 score and a note)",
+    )
+    bleu.add_argument(
+        "--nltk-auto-reweigh", action="store_true", help="NLTK's auto_reweigh: uniform weights over the orders a hypothesis shorter than 4 has"
+    )
 
     chrf = p.add_argument_group("chrF and chrF++ (as sacreBLEU)")
     chrf.add_argument("-cc", "--chrf-char-order", type=int, default=ChrfConfig.char_order, metavar="N", help="character n-gram order (default: 6)")

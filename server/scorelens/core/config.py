@@ -6,7 +6,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from .bleu import BleuConfig
+from .bleu_nltk import NltkBleuConfig
 from .chrf import ChrfConfig
+from .flavours import BLEU_FLAVOURS, BLEU_IMPLS
 from .rouge import ROUGE_N, RougeConfig
 from .ter import TerConfig
 from .wer_normalizers import NORMALIZERS
@@ -38,6 +40,8 @@ class ScoringConfig:
     wer_transform: str = "default"
     wer_rules: str = "jiwer"
     segmentation: str = "line"
+    bleu_impl: str = "sacrebleu"  # or a flavour's name (core/flavours)
+    nltk_bleu: NltkBleuConfig = field(default_factory=NltkBleuConfig)  # with bleu_impl "nltk"
 
     def __post_init__(self) -> None:
         unknown = set(self.metrics) - set(METRICS)
@@ -49,9 +53,32 @@ class ScoringConfig:
             raise ValueError(f"unknown WER transform {self.wer_transform!r}; one of {', '.join(WER_TRANSFORMS)}")
         if self.wer_rules not in WER_RULES:
             raise ValueError(f"unknown WER rules {self.wer_rules!r}; one of {', '.join(WER_RULES)}")
+        if self.bleu_impl not in BLEU_IMPLS:
+            raise ConfigError("bleu_impl", f"unknown BLEU implementation {self.bleu_impl!r}; one of {', '.join(BLEU_IMPLS)}")
         if self.wer_transform in NORMALIZERS and self.wer_rules != "jiwer":
             # sclite reads its own notation in the texts as written; a normaliser would rewrite it
             raise ConfigError("wer_transform", f"the {self.wer_transform} transform is for jiwer's rules, not {self.wer_rules}'s")
+
+    @cached_property
+    def bleu_flavour(self):
+        """BLEU's flavour (a :mod:`.flavours` class), None for sacreBLEU's own."""
+        if self.bleu_impl == "sacrebleu":
+            return None
+        return BLEU_FLAVOURS[self.bleu_impl](self.nltk_bleu)
+
+    @property
+    def bleu_tokenizing(self):
+        """BLEU's tokenizer, and whether it lowercases first (its flavour's, if any)."""
+        flavour = self.bleu_flavour
+        if flavour is not None:
+            return flavour.tokenizer, flavour.lowercase
+        return self.bleu.tokenizer, self.bleu.lowercase
+
+    @property
+    def bleu_order(self) -> int:
+        """BLEU's n-gram order: its statistics are hyp_len, ref_len and a count and total per order."""
+        flavour = self.bleu_flavour
+        return flavour.order if flavour is not None else self.bleu.max_ngram_order
 
     @cached_property
     def rouge_n(self) -> tuple[str, ...]:

@@ -61,8 +61,8 @@ def _runs(indices: Sequence[int]) -> Iterator[tuple[int, int]]:
 
 def _bleu_spans(text: str, config: ScoringConfig) -> list[Span]:
     """Spans of the text's BLEU tokens (lowercasing can change lengths: spans map back)."""
-    tokenizer = config.bleu.tokenizer
-    if not config.bleu.lowercase:
+    tokenizer, lowercase = config.bleu_tokenizing
+    if not lowercase:
         return tokenizer.spans(text, tokenizer.tokens(text))
     lowered, origin = lower(text)
     spans = tokenizer.spans(lowered, tokenizer.tokens(lowered))

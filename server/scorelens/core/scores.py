@@ -16,7 +16,7 @@ from . import bleu, chrf, rouge, ter, wer
 from .config import ScoringConfig
 
 if TYPE_CHECKING:
-    from .segment import SegmentStatistics
+    from .segment import Record, SegmentStatistics
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,15 +62,18 @@ class SegmentScores:
     ter: ter.TerScore | None = None
 
 
-def corpus_scores(config: ScoringConfig, nrefs: int, sums: Mapping[str, Sequence], n: int, dropped: int) -> CorpusScores:
+def corpus_scores(
+    config: ScoringConfig, nrefs: int, sums: Mapping[str, Sequence], n: int, dropped: int, records: Sequence[Record] | None = None
+) -> CorpusScores:
     """Corpus scores from the summed statistics (keyed by :class:`~.segment.Record` field, enabled
     metrics only) of ``n`` segments against ``nrefs`` references; ROUGE is the mean of its per-pair
-    scores, as rouge-score's users average them."""
+    scores, as rouge-score's users average them. ``records``, the segments' own, only where
+    :func:`needs_records` says a flavour reads more than sums (see :mod:`.flavours`)."""
     metrics = config.metrics
     mean = (lambda totals: rouge.RougeScore(*(x / n for x in totals))) if n else (lambda totals: rouge.ZERO)
     return CorpusScores(
         segments=n,
-        bleu=bleu.score(sums["bleu"], config.bleu) if "bleu" in metrics else None,
+        bleu=_bleu(config, sums, records) if "bleu" in metrics else None,
         rouge_l=mean(sums["rouge_l"]) if "rougeL" in metrics else None,
         rouge_lsum=mean(sums["rouge_lsum"]) if "rougeLsum" in metrics else None,
         wer=wer.ErrorCounts(*sums["wer"]) if "wer" in metrics else None,
@@ -83,11 +86,25 @@ def corpus_scores(config: ScoringConfig, nrefs: int, sums: Mapping[str, Sequence
     )
 
 
+def needs_records(config: ScoringConfig) -> bool:
+    """Whether the corpus figures read the segments' records besides their sums."""
+    flavour = config.bleu_flavour
+    return "bleu" in config.metrics and flavour is not None and flavour.needs_last
+
+
+def _bleu(config: ScoringConfig, sums: Mapping[str, Sequence], records: Sequence[Record] | None):
+    flavour = config.bleu_flavour
+    if flavour is None:
+        return bleu.score(sums["bleu"], config.bleu)
+    last = records[-1].bleu_last if flavour.needs_last and records else None
+    return flavour.score(sums["bleu"], last)
+
+
 def segment_scores(config: ScoringConfig, nrefs: int, st: SegmentStatistics) -> SegmentScores:
-    """One segment's own scores from its statistics: sentence BLEU (effective order on), sentence
-    chrF and TER, the pair's ROUGE, its WER counts."""
+    """One segment's own scores from its statistics: sentence BLEU (effective order on; a flavour's
+    own sentence score), sentence chrF and TER, the pair's ROUGE, its WER counts."""
     return SegmentScores(
-        bleu=bleu.score(st.bleu, config.bleu, effective_order=True) if st.bleu is not None else None,
+        bleu=_sentence_bleu(config, st) if st.bleu is not None else None,
         rouge_l=st.rouge_l,
         rouge_lsum=st.rouge_lsum,
         wer=st.wer,
@@ -98,13 +115,21 @@ def segment_scores(config: ScoringConfig, nrefs: int, st: SegmentStatistics) -> 
     )
 
 
+def _sentence_bleu(config: ScoringConfig, st: SegmentStatistics):
+    flavour = config.bleu_flavour
+    if flavour is None:
+        return bleu.score(st.bleu, config.bleu, effective_order=True)
+    return flavour.score(st.bleu, st.bleu_last)
+
+
 @lru_cache(maxsize=8)
 def signatures(config: ScoringConfig, nrefs: int | None) -> dict[str, str]:
     """Each enabled metric's signature (made once: every edit's scores carry them)."""
     metrics = config.metrics
     found = {}
     if "bleu" in metrics:
-        found["bleu"] = bleu.signature(config.bleu, nrefs)
+        flavour = config.bleu_flavour
+        found["bleu"] = flavour.signature(nrefs) if flavour is not None else bleu.signature(config.bleu, nrefs)
     for key in ("rougeL", "rougeLsum"):
         if key in metrics:
             found[key] = rouge.signature(config.rouge, nrefs)

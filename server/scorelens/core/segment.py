@@ -75,6 +75,8 @@ class Record(NamedTuple):
     rouge_n: tuple[float, ...] | None = None  # (P, R, F) of each enabled ROUGE-N, shortest n first
     chrf: tuple[int, ...] | None = None  # chrF's (hyp, ref, match) counts per order
     ter: tuple[int, int, int] | None = None  # (num_edits, ref_words, shifts)
+    # what BLEU's flavour reads of the segment when it is the corpus's last (NLTK's methods 5-7)
+    bleu_last: tuple[int, ...] | None = None
 
 
 class RecordColumns:
@@ -127,6 +129,7 @@ class RecordColumns:
             rows(self.rouge_n),
             repeat(None),
             repeat(None),
+            repeat(None),
         )
         # tuple.__new__ makes each record in C; Record(...) would run its __new__ in Python
         return map(tuple.__new__, repeat(Record), fields)
@@ -147,6 +150,7 @@ class SegmentStatistics:
     rouge_n: tuple[rouge.RougeScore, ...] | None = None  # each enabled ROUGE-N, shortest n first
     chrf: list[int] | None = None
     ter: tuple[int, int, int] | None = None
+    bleu_last: tuple[int, ...] | None = None  # see Record
 
     @classmethod
     def of(cls, r: Record) -> SegmentStatistics:
@@ -162,6 +166,7 @@ class SegmentStatistics:
             _triples(r.rouge_n) if r.rouge_n is not None else None,
             list(r.chrf) if r.chrf is not None else None,
             r.ter,
+            r.bleu_last,
         )
 
 
@@ -248,7 +253,9 @@ class Analyser:
         metrics = config.metrics
         self.vocabulary: defaultdict[str, int] = defaultdict(count().__next__)
         number = self.vocabulary.__getitem__
-        self.order = config.bleu.max_ngram_order
+        self.order = config.bleu_order
+        # BLEU's flavour scores a segment's token numbers its own way (sacreBLEU's are batched)
+        self.bleu_flavour = config.bleu_flavour
         self.bleu = "bleu" in metrics
         self.rouge_l = "rougeL" in metrics
         self.rouge_lsum = "rougeLsum" in metrics
@@ -267,7 +274,10 @@ class Analyser:
         self.chrf = config.chrf if "chrf" in metrics else None
         self.ter = config.ter if "ter" in metrics else None
         self.ter_words = lambda words: tuple(map(number, words))
-        self.bleu_tokens, bleu_word = _numberers(config.bleu.tokenizer, number, config.bleu.lowercase) if self.bleu else (None, _nothing)
+        self.bleu_tokens, bleu_word = None, _nothing
+        if self.bleu:
+            tokenizer, lowercase = config.bleu_tokenizing
+            self.bleu_tokens, bleu_word = _numberers(tokenizer, number, lowercase)
         self.rouge_tokens, rouge_word = _numberers(config.rouge.tokenizer, number, False)
         jiwer = jiwer_words(self.lower).tokens
         self.word_numbers = lambda text: tuple(map(number, jiwer(text)))
@@ -286,7 +296,9 @@ class Analyser:
             from .wer_sclite import tally as sclite_tally
 
             self.sclite = partial(sclite_tally, opt_del=config.wer_rules == "sclite-optional")
-        self.from_texts = bool(metrics) and metrics <= FROM_TEXTS and self.sclite is None and self.normalize is None
+        self.from_texts = (
+            bool(metrics) and metrics <= FROM_TEXTS and self.sclite is None and self.normalize is None and self.bleu_flavour is None
+        )
         self.word_streams: dict[str, Callable[[str], Tokens]] = {}
         self.text_streams: dict[str, Callable[[str], Tokens]] = {}
         entry = self.by_word
@@ -413,7 +425,7 @@ class Analyser:
             ref_batch = refs[start : start + BATCH]
             columns = list(zip(*ref_batch))  # every segment's k-th reference
             bleu_stats = chrf_stats = rouge_n = repeat(None)
-            if self.bleu:
+            if self.bleu and self.bleu_flavour is None:
                 from .ngram_counts import Side
 
                 stats = bleu.statistics_of(Side.of_numbers([h.bleu for h in hyp_batch]), [Side.of_numbers([r.bleu for r in c]) for c in columns], self.order)
@@ -435,7 +447,11 @@ class Analyser:
     ) -> Record:
         """The segment's record; ``bleu_stats``, ``chrf_stats`` and ``rouge_n`` when
         :meth:`statistics_many` has them already."""
-        if hyp.bleu is not None and bleu_stats is None:
+        bleu_last = None
+        if hyp.bleu is not None and self.bleu_flavour is not None:
+            bleu_stats = self.bleu_flavour.statistics(hyp.bleu, [r.bleu for r in refs])
+            bleu_last = self.bleu_flavour.last(hyp.bleu, [r.bleu for r in refs])
+        elif hyp.bleu is not None and bleu_stats is None:
             bleu_stats = bleu.numbered_statistics(hyp.bleu, [r.bleu for r in refs], self.order)
         rouge_l = rouge_lsum = None
         rouge_ref = 0
@@ -478,7 +494,7 @@ class Analyser:
         )
         ter_stats = ter.numbered_statistics(hyp.ter[0], [r.ter[1] for r in refs]) if hyp.ter is not None else None
         differs = differs or (ter_stats is not None and ter_stats[2] > 0)
-        return Record(bleu_stats, rouge_l, rouge_ref, rouge_lsum, word_counts, char_counts, dropped, differs, rouge_n, chrf_stats, ter_stats)
+        return Record(bleu_stats, rouge_l, rouge_ref, rouge_lsum, word_counts, char_counts, dropped, differs, rouge_n, chrf_stats, ter_stats, bleu_last)
 
 
 def _sequences(side: Side) -> Sequence[Sequence[int]]:
