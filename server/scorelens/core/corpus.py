@@ -138,6 +138,9 @@ class Corpus:
         self._rouge_n = [0.0] * (3 * len(self.config.rouge_n))
         self._chrf = [0] * (3 * self.config.chrf.order)
         self._ter = [0, 0, 0]
+        self._rouge_wsu = [0.0] * (3 * len(self.config.rouge_wsu))
+        self._rouge_skipped = [0]
+        rouge_flavour = self.config.rouge_flavour
         # the running totals of the enabled metrics, and the record field each one sums
         metrics = self.config.metrics
         self._sums = [
@@ -151,6 +154,8 @@ class Corpus:
                 ("wer", self._wer, "wer" in metrics),
                 ("cer", self._cer, "cer" in metrics),
                 ("ter", self._ter, "ter" in metrics),
+                ("rouge_wsu", self._rouge_wsu, bool(self.config.rouge_wsu)),
+                ("rouge_skipped", self._rouge_skipped, rouge_flavour is not None and rouge_flavour.skips),
             )
             if on
         ]

@@ -107,6 +107,10 @@ def segment_findings(
             ref_spans = words.spans(ref.text, ref.words)
         found.extend(_word_findings(segment, hyp, ref, hyp_spans, ref_spans))
 
+    if config.rouge_flavour is not None:
+        for code, a, b in config.rouge_flavour.spans(hyp.text, [r.text for r in refs]):
+            found.append(Finding(code, segment, 0, a, b, hyp.text[a:b]))
+
     if hyp.ter is not None and st.ter is not None and st.ter[2]:
         found.extend(_shifts(segment, hyp, refs, config.ter))
 

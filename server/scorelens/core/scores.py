@@ -46,6 +46,8 @@ class CorpusScores:
     rouge_n: dict[str, rouge.RougeScore] = field(default_factory=dict)  # "rouge1": ..., enabled ones only
     chrf: chrf.ChrfScore | None = None
     ter: ter.TerScore | None = None
+    rouge_wsu: dict[str, rouge.RougeScore] = field(default_factory=dict)  # "rougeW", "rougeS", "rougeSU": enabled ones
+    rouge_skipped: int = 0  # pairs ROUGE's flavour left out of its mean (the rouge package's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +62,7 @@ class SegmentScores:
     rouge_n: dict[str, rouge.RougeScore] = field(default_factory=dict)
     chrf: chrf.ChrfScore | None = None
     ter: ter.TerScore | None = None
+    rouge_wsu: dict[str, rouge.RougeScore] = field(default_factory=dict)
 
 
 def corpus_scores(
@@ -71,25 +74,37 @@ def corpus_scores(
     :func:`needs_records` says a flavour reads more than sums (see :mod:`.flavours`)."""
     metrics = config.metrics
     mean = (lambda totals: rouge.RougeScore(*(x / n for x in totals))) if n else (lambda totals: rouge.ZERO)
+    flavour = config.rouge_flavour
+    if flavour is not None:
+        rouge_scores = flavour.corpus(sums, n, records)
+    else:
+        rouge_scores = {key: mean(sums["rouge_n"][3 * i : 3 * i + 3]) for i, key in enumerate(config.rouge_n)}
+        for key, field_ in (("rougeL", "rouge_l"), ("rougeLsum", "rouge_lsum")):
+            if key in metrics:
+                rouge_scores[key] = mean(sums[field_])
     return CorpusScores(
         segments=n,
         bleu=_bleu(config, sums, records) if "bleu" in metrics else None,
-        rouge_l=mean(sums["rouge_l"]) if "rougeL" in metrics else None,
-        rouge_lsum=mean(sums["rouge_lsum"]) if "rougeLsum" in metrics else None,
+        rouge_l=rouge_scores.get("rougeL"),
+        rouge_lsum=rouge_scores.get("rougeLsum"),
         wer=wer.ErrorCounts(*sums["wer"]) if "wer" in metrics else None,
         cer=wer.ErrorCounts(*sums["cer"]) if "cer" in metrics else None,
         dropped_segments=dropped,
         signatures=dict(signatures(config, nrefs)),
-        rouge_n={key: mean(sums["rouge_n"][3 * i : 3 * i + 3]) for i, key in enumerate(config.rouge_n)},
+        rouge_n={key: rouge_scores[key] for key in config.rouge_n},
         chrf=chrf.score(sums["chrf"], config.chrf) if "chrf" in metrics else None,
         ter=ter.score(sums["ter"], nrefs) if "ter" in metrics else None,
+        rouge_wsu={key: rouge_scores[key] for key in config.rouge_wsu},
+        rouge_skipped=sums["rouge_skipped"][0] if "rouge_skipped" in sums else 0,
     )
 
 
 def needs_records(config: ScoringConfig) -> bool:
     """Whether the corpus figures read the segments' records besides their sums."""
     flavour = config.bleu_flavour
-    return "bleu" in config.metrics and flavour is not None and flavour.needs_last
+    if "bleu" in config.metrics and flavour is not None and flavour.needs_last:
+        return True
+    return config.rouge_flavour is not None and config.rouge_flavour.needs_records
 
 
 def _bleu(config: ScoringConfig, sums: Mapping[str, Sequence], records: Sequence[Record] | None):
@@ -112,6 +127,7 @@ def segment_scores(config: ScoringConfig, nrefs: int, st: SegmentStatistics) -> 
         rouge_n=dict(zip(config.rouge_n, st.rouge_n or ())),
         chrf=chrf.score(st.chrf, config.chrf) if st.chrf is not None else None,
         ter=ter.score(st.ter, nrefs) if st.ter is not None else None,
+        rouge_wsu=dict(zip(config.rouge_wsu, st.rouge_wsu or ())),
     )
 
 
@@ -130,11 +146,9 @@ def signatures(config: ScoringConfig, nrefs: int | None) -> dict[str, str]:
     if "bleu" in metrics:
         flavour = config.bleu_flavour
         found["bleu"] = flavour.signature(nrefs) if flavour is not None else bleu.signature(config.bleu, nrefs)
-    for key in ("rougeL", "rougeLsum"):
-        if key in metrics:
-            found[key] = rouge.signature(config.rouge, nrefs)
-    for key in config.rouge_n:
-        found[key] = rouge.signature(config.rouge, nrefs)
+    flavour = config.rouge_flavour
+    for key in (*(k for k in ("rougeL", "rougeLsum") if k in metrics), *config.rouge_n, *config.rouge_wsu):
+        found[key] = flavour.signature(key, nrefs) if flavour is not None else rouge.signature(config.rouge, nrefs)
     if "chrf" in metrics:
         found["chrf"] = chrf.signature(config.chrf, nrefs)
     for key, unit in (("wer", "word"), ("cer", "char")):

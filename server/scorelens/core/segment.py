@@ -77,6 +77,8 @@ class Record(NamedTuple):
     ter: tuple[int, int, int] | None = None  # (num_edits, ref_words, shifts)
     # what BLEU's flavour reads of the segment when it is the corpus's last (NLTK's methods 5-7)
     bleu_last: tuple[int, ...] | None = None
+    rouge_wsu: tuple[float, ...] | None = None  # (P, R, F) of each enabled ROUGE-W, -S, -SU (ROUGE-1.5.5's)
+    rouge_skipped: tuple[int] | None = None  # (1,) where ROUGE's flavour skips the pair (the rouge package)
 
 
 class RecordColumns:
@@ -130,6 +132,8 @@ class RecordColumns:
             repeat(None),
             repeat(None),
             repeat(None),
+            repeat(None),
+            repeat(None),
         )
         # tuple.__new__ makes each record in C; Record(...) would run its __new__ in Python
         return map(tuple.__new__, repeat(Record), fields)
@@ -151,6 +155,8 @@ class SegmentStatistics:
     chrf: list[int] | None = None
     ter: tuple[int, int, int] | None = None
     bleu_last: tuple[int, ...] | None = None  # see Record
+    rouge_wsu: tuple[rouge.RougeScore, ...] | None = None
+    rouge_skipped: bool = False
 
     @classmethod
     def of(cls, r: Record) -> SegmentStatistics:
@@ -167,6 +173,8 @@ class SegmentStatistics:
             list(r.chrf) if r.chrf is not None else None,
             r.ter,
             r.bleu_last,
+            _triples(r.rouge_wsu) if r.rouge_wsu is not None else None,
+            bool(r.rouge_skipped and r.rouge_skipped[0]),
         )
 
 
@@ -260,6 +268,11 @@ class Analyser:
         self.rouge_l = "rougeL" in metrics
         self.rouge_lsum = "rougeLsum" in metrics
         self.rouge_n = [int(key[5:]) for key in config.rouge_n]
+        # ROUGE's flavour scores a segment's texts its own way: rouge-score's tokens are not made
+        self.rouge_flavour = config.rouge_flavour
+        if self.rouge_flavour is not None:
+            self.rouge_l = self.rouge_lsum = False
+            self.rouge_n = []
         self.rouge = self.rouge_l or self.rouge_lsum or bool(self.rouge_n)
         self.wer = "wer" in metrics
         self.check_dropped = self.rouge and config.rouge.tokenizer_name == "rouge-score"
@@ -297,7 +310,12 @@ class Analyser:
 
             self.sclite = partial(sclite_tally, opt_del=config.wer_rules == "sclite-optional")
         self.from_texts = (
-            bool(metrics) and metrics <= FROM_TEXTS and self.sclite is None and self.normalize is None and self.bleu_flavour is None
+            bool(metrics)
+            and metrics <= FROM_TEXTS
+            and self.sclite is None
+            and self.normalize is None
+            and self.bleu_flavour is None
+            and self.rouge_flavour is None
         )
         self.word_streams: dict[str, Callable[[str], Tokens]] = {}
         self.text_streams: dict[str, Callable[[str], Tokens]] = {}
@@ -465,7 +483,11 @@ class Analyser:
                     per_ref = [rouge.summary_scores(_sentences(hyp), _sentences(r)) for r in refs]
                 # (else one sentence on each side: the summary-level LCS is the plain LCS)
                 rouge_lsum = per_ref[rouge.best(per_ref)]
-        if self.rouge_n and rouge_n is None:
+        rouge_wsu = rouge_skipped = None
+        rouge_differs = False
+        if self.rouge_flavour is not None:
+            rouge_l, rouge_n, rouge_wsu, rouge_skipped, rouge_differs = self.rouge_flavour.statistics(hyp.text, [r.text for r in refs])
+        elif self.rouge_n and rouge_n is None:
             best: list[float] = []
             for n in self.rouge_n:
                 per_ref = [rouge.ngram_scores(hyp.rouge, r.rouge, n) for r in refs]
@@ -490,11 +512,13 @@ class Analyser:
                 sum(word_counts[1:]) > 0 if self.sclite is not None  # sclite's words are not jiwer's
                 else word_counts[0] != len(hyp.words) or word_counts[0] != len(ref.words)
             ))
-            or (rouge_l is not None and _outside_lcs(hyp.rouge, refs[rouge_ref].rouge, rouge_l[2]))
+            or (rouge_l is not None and hyp.rouge is not None and _outside_lcs(hyp.rouge, refs[rouge_ref].rouge, rouge_l[2]))
         )
         ter_stats = ter.numbered_statistics(hyp.ter[0], [r.ter[1] for r in refs]) if hyp.ter is not None else None
-        differs = differs or (ter_stats is not None and ter_stats[2] > 0)
-        return Record(bleu_stats, rouge_l, rouge_ref, rouge_lsum, word_counts, char_counts, dropped, differs, rouge_n, chrf_stats, ter_stats, bleu_last)
+        differs = differs or (ter_stats is not None and ter_stats[2] > 0) or rouge_differs
+        return Record(
+            bleu_stats, rouge_l, rouge_ref, rouge_lsum, word_counts, char_counts, dropped, differs, rouge_n, chrf_stats, ter_stats, bleu_last, rouge_wsu, rouge_skipped
+        )
 
 
 def _sequences(side: Side) -> Sequence[Sequence[int]]:
