@@ -12,12 +12,12 @@ from typing import Any, Iterable
 from ..core import METRICS, BleuConfig, ChrfConfig, FluencyConfig, RougeConfig, ScoringConfig, TerConfig
 from ..core.bleu import SMOOTH_DEFAULTS
 from ..core.bleu_nltk import DEFAULT_WEIGHTS, NltkBleuConfig
-from ..core.config import ConfigError
+from ..core.config import FLAVOUR_METRICS, ConfigError
 from ..core.rouge155 import Rouge155Config
 
 PPL = "ppl"
 MULTI_REF = {"average": "A", "best": "B"}  # ROUGE-1.5.5's -f
-ALL_METRICS = (*METRICS, PPL)
+ALL_METRICS = (*METRICS, *FLAVOUR_METRICS, PPL)
 DEFAULT_METRICS = ("bleu", "rougeL", "wer")
 # tokenizers a target language calls for when none is named (as sacreBLEU picks them from -l)
 LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}

@@ -14,7 +14,10 @@ from .rouge155 import Rouge155Config
 from .ter import TerConfig
 from .wer_normalizers import NORMALIZERS
 
-METRICS = ("bleu", "rougeL", "rougeLsum", "wer", "cer", "chrf", "ter", *ROUGE_N, *ROUGE_WSU)
+METRICS = ("bleu", "rougeL", "rougeLsum", "wer", "cer", "chrf", "ter", *ROUGE_N)
+# metrics only a flavour computes (ROUGE-1.5.5's): kept apart, so that a front end that offers no
+# flavour (the editor's settings) does not offer them either
+FLAVOUR_METRICS = ROUGE_WSU
 SEGMENTATIONS = ("line", "paragraph", "document")
 # jiwer's default transform, after lowercasing, or after a Whisper normaliser (core/wer_normalizers)
 WER_TRANSFORMS = ("default", "lowercase", *NORMALIZERS)
@@ -49,9 +52,9 @@ class ScoringConfig:
     rouge155: Rouge155Config = field(default_factory=lambda: Rouge155Config(w="1.2", skip=4))
 
     def __post_init__(self) -> None:
-        unknown = set(self.metrics) - set(METRICS)
+        unknown = set(self.metrics) - set(METRICS) - set(FLAVOUR_METRICS)
         if unknown:
-            raise ValueError(f"unknown metric {sorted(unknown)[0]!r}; one of {', '.join(METRICS)}")
+            raise ValueError(f"unknown metric {sorted(unknown)[0]!r}; one of {', '.join(METRICS + FLAVOUR_METRICS)}")
         if self.segmentation not in SEGMENTATIONS:
             raise ValueError(f"unknown segmentation {self.segmentation!r}; one of {', '.join(SEGMENTATIONS)}")
         if self.wer_transform not in WER_TRANSFORMS:
@@ -99,7 +102,7 @@ class ScoringConfig:
     def rouge_flavour(self):
         """ROUGE's flavour (a :mod:`.flavours` class, set up for the enabled ROUGE metrics), None
         for rouge-score's own or without ROUGE."""
-        keys = [k for k in METRICS if k.startswith("rouge") and k in self.metrics]
+        keys = [k for k in METRICS + FLAVOUR_METRICS if k.startswith("rouge") and k in self.metrics]
         if self.rouge_impl == "rouge-score" or not keys:
             return None
         return ROUGE_FLAVOURS[self.rouge_impl](keys, self.rouge_n, self.rouge155)
