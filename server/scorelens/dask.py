@@ -28,6 +28,7 @@ from dask.delayed import Delayed
 from scorelens.api import DEFAULT_METRICS, OptionError, Scores, Statistics
 from scorelens.api import statistics as texts_statistics
 from scorelens.api.options import check_choices, complete, metric_names, scoring_config
+from scorelens.core.scores import needs_records
 
 SPLIT_EVERY = 8  # statistics added by one task of the reduction tree
 # Partitions of the text files score_files reads: ~25,000-35,000 pairs of 20-30-word sentences, a few
@@ -135,7 +136,8 @@ def _check(metrics: str | Iterable[str], options: dict[str, Any]) -> None:
     names = metric_names(metrics)
     o = complete(options)
     check_choices(o)
-    scoring_config(names, o)
+    if needs_records(scoring_config(names, o)):
+        raise OptionError("metrics", "these flavours' corpus figures read every segment, not sums that add up")
     if o["segmentation"] != "line":
         # a paragraph or a document could span partitions, and ROUGE's mean is over segments
         raise OptionError("segmentation", "a Dask collection is scored row by row: only 'line'")

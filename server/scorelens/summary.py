@@ -35,7 +35,7 @@ def scores_dict(s: CorpusScores) -> dict:
             "beta": s.chrf.beta,
             "signature": s.signatures["chrf"],
         }
-    for key, value in (("rougeL", s.rouge_l), ("rougeLsum", s.rouge_lsum), *s.rouge_n.items()):
+    for key, value in (("rougeL", s.rouge_l), ("rougeLsum", s.rouge_lsum), *s.rouge_n.items(), *s.rouge_wsu.items()):
         if value is not None:
             out[key] = {
                 "precision": value.precision,
@@ -87,7 +87,7 @@ def segment_dict(s: SegmentScores) -> dict:
         out["chrf"] = {"score": s.chrf.score, "char_order": s.chrf.char_order, "word_order": s.chrf.word_order, "beta": s.chrf.beta}
     if s.ter is not None:
         out["ter"] = {"score": s.ter.score, "num_edits": s.ter.num_edits, "ref_length": s.ter.ref_length}
-    for key, value in (("rougeL", s.rouge_l), ("rougeLsum", s.rouge_lsum), *s.rouge_n.items()):
+    for key, value in (("rougeL", s.rouge_l), ("rougeLsum", s.rouge_lsum), *s.rouge_n.items(), *s.rouge_wsu.items()):
         if value is not None:
             out[key] = {"precision": value.precision, "recall": value.recall, "fmeasure": value.fmeasure}
     for key, value in (("wer", s.wer), ("cer", s.cer)):

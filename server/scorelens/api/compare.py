@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from ..summary import comparison_dict
 from .evaluation import Evaluation
-from .options import DEFAULT_METRICS, OptionError, metric_names
+from .options import DEFAULT_METRICS, DEFAULTS, IMPL_OPTIONS, OptionError, complete, metric_names
 from .scoring import Texts, evaluation_of
 
 if TYPE_CHECKING:  # significance imports NumPy, which only comparing needs
@@ -86,6 +86,7 @@ def compare(
     Systems are named by ``names`` (default ``baseline``, ``system1``, ...). Returns what
     ``scorelens compare --json`` prints; options as :func:`~scorelens.score`."""
     tested = tested_metrics(metric_names(metrics))
+    tested_options(complete(options))
     if names is None:
         names = ["baseline", *(f"system{i}" for i in range(1, len(systems) + 1))]
     evaluations = [evaluation_of(texts, references, tested, jobs, options) for texts in (baseline, *systems)]
@@ -100,6 +101,13 @@ def tested_metrics(metrics: list[str]) -> list[str]:
     if untested:
         raise OptionError("metrics", f"compare has no significance test for {untested[0]}; choose from {','.join(significance.METRICS)}")
     return metrics
+
+
+def tested_options(o: dict[str, Any]) -> None:
+    """The paired tests resample the default implementations' formulas, not a flavour's."""
+    for impl in IMPL_OPTIONS:
+        if o[impl] != DEFAULTS[impl][0]:
+            raise OptionError(impl, f"compare tests the default implementation ({DEFAULTS[impl][0]}) only")
 
 
 def compared(

@@ -8,15 +8,7 @@ from typing import Any, Iterable, Sequence
 from ..core import Corpus as CoreCorpus
 from ..core import Finding
 from ..summary import scores_dict, segment_dict
-from .options import (
-    DEFAULT_METRICS,
-    PPL,
-    OptionError,
-    check_choices,
-    complete,
-    metric_names,
-    scoring_config,
-)
+from .options import DEFAULT_METRICS, PPL, OptionError, check_choices, check_references, complete, metric_names, scoring_config
 from .results import Scores, SegmentScores
 from .scoring import Texts, lines_of, reference_streams
 
@@ -36,10 +28,12 @@ class Corpus:
         streams = reference_streams(references)
         if not streams:
             raise OptionError("references", "no references to score against")
+        config = scoring_config(names, o)
+        check_references(config, len(streams))
         self._core = CoreCorpus(
             lines_of("hypotheses", hypotheses),
             [lines_of(f"references[{i}]", r) for i, r in enumerate(streams)],
-            scoring_config(names, o),
+            config,
         )
 
     def __len__(self) -> int:

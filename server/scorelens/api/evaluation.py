@@ -13,7 +13,7 @@ from ..core.corpus import POOL_MINIMUM
 from ..core.fluency import signature as fluency_signature
 from ..core.text import segment_spans
 from ..summary import fluency_dict, scores_dict, segment_dict
-from .options import PPL, fluency_config, scoring_config
+from .options import PPL, check_references, fluency_config, scoring_config
 from .pool import worker_pool
 from .results import Scores, SegmentScores
 
@@ -111,6 +111,7 @@ def evaluate(
     """The run of ``metrics`` over a hypothesis's lines and its references' lines, with every
     option (see :func:`.options.complete`); a language model is loaded here when ``ppl`` is asked for."""
     config = scoring_config(metrics, options)
+    check_references(config, len(references))
     corpus = Corpus(hypothesis, list(references), config) if config.metrics else None
     return Evaluation(corpus, jobs, perplexity_of(hypothesis, metrics, options))
 

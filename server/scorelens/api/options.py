@@ -19,9 +19,13 @@ from ..core import (
     TerConfig,
 )
 from ..core.bleu import SMOOTH_DEFAULTS
+from ..core.bleu_nltk import DEFAULT_WEIGHTS, NltkBleuConfig
+from ..core.config import FLAVOUR_METRICS, ConfigError
+from ..core.rouge155 import Rouge155Config
 
 PPL = "ppl"
-ALL_METRICS = (*METRICS, PPL)
+MULTI_REF = {"average": "A", "best": "B"}  # ROUGE-1.5.5's -f
+ALL_METRICS = (*METRICS, *FLAVOUR_METRICS, PPL)
 DEFAULT_METRICS = ("bleu", "rougeL", "wer")
 # tokenizers a target language calls for when none is named (as sacreBLEU picks them from -l)
 LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
@@ -49,6 +53,15 @@ DEFAULTS: dict[str, tuple[Any, type | tuple[type, ...]]] = {
     "wer_transform": ("default", str),
     "wer_rules": ("jiwer", str),
     "segmentation": ("line", str),
+    "bleu_impl": ("sacrebleu", str),
+    "bleu_weights": (None, (list, tuple, type(None))),  # NLTK's weights; None: 0.25 × 4
+    "nltk_smoothing": (NltkBleuConfig.smoothing, int),
+    "nltk_auto_reweigh": (False, bool),
+    "rouge_impl": ("rouge-score", str),
+    "rouge_w_weight": (1.2, (int, float)),
+    "rouge_skip_gap": (4, int),
+    "rouge_multi_ref": ("average", str),
+    "rouge_stopwords": (None, (str, type(None))),
     "lm": (None, (str, type(None))),
     "lm_tokenize": (FluencyConfig.tokenize, str),
     "lm_outlier_z": (FluencyConfig.outlier_z, (int, float)),
@@ -108,12 +121,20 @@ def target_language(language: str | None) -> str | None:
 def scoring_config(metrics: Iterable[str], options: dict[str, Any]) -> ScoringConfig:
     """What to compute and how, from the metrics and every option (see :func:`complete`)."""
     o = options
-    tokenize = o["tokenize"] or LANGUAGE_TOKENIZERS.get(target_language(o["language"]), "13a")
+    check_impl_options(o)
+    tokenize = o["tokenize"] or LANGUAGE_TOKENIZERS.get(target_language(o["language"]))
+    try:
+        return _scoring_config(metrics, o, tokenize)
+    except ConfigError as exc:  # options that do not go together
+        raise OptionError(exc.field, str(exc)) from None
+
+
+def _scoring_config(metrics: Iterable[str], o: dict[str, Any], tokenize: str) -> ScoringConfig:
     return ScoringConfig(
         metrics=frozenset(metrics) - {PPL},
         bleu=_made(
             BleuConfig,
-            tokenize=("tokenize", tokenize),
+            tokenize=("tokenize", tokenize or "13a"),
             smooth_method=("smooth_method", o["smooth_method"]),
             smooth_value=("smooth_value", o["smooth_value"]),
             lowercase=("lowercase", o["lowercase"]),
@@ -125,7 +146,90 @@ def scoring_config(metrics: Iterable[str], options: dict[str, Any]) -> ScoringCo
         wer_transform=o["wer_transform"],
         wer_rules=o["wer_rules"],
         segmentation=o["segmentation"],
+        bleu_impl=o["bleu_impl"],
+        nltk_bleu=nltk_bleu_config(o, tokenize or "whitespace") if o["bleu_impl"] == "nltk" else NltkBleuConfig(),
+        rouge_impl=o["rouge_impl"],
+        rouge155=rouge155_config(o),
     )
+
+
+# per implementation option, the options only some of its implementations take
+IMPL_OPTIONS = {
+    "bleu_impl": {
+        "bleu_weights": ("nltk",),
+        "nltk_smoothing": ("nltk",),
+        "nltk_auto_reweigh": ("nltk",),
+        "smooth_method": ("sacrebleu",),
+        "smooth_value": ("sacrebleu",),
+        "max_ngram_order": ("sacrebleu",),
+    },
+    "rouge_impl": {
+        "rouge_tokenizer": ("rouge-score",),
+        "stem": ("rouge-score", "rouge-1.5.5"),
+        "rouge_w_weight": ("rouge-1.5.5",),
+        "rouge_skip_gap": ("rouge-1.5.5",),
+        "rouge_multi_ref": ("rouge-1.5.5",),
+        "rouge_stopwords": ("rouge-1.5.5",),
+    },
+}
+
+
+def check_references(config: ScoringConfig, count: int) -> None:
+    """A flavour that scores fewer references than given refuses them."""
+    flavour = config.rouge_flavour
+    if flavour is not None and flavour.max_references is not None and count > flavour.max_references:
+        raise OptionError("rouge_impl", f"{config.rouge_impl!r} scores {flavour.max_references} reference per hypothesis, not {count}")
+
+
+def check_impl_options(o: dict[str, Any]) -> None:
+    """An option of another implementation than the one chosen is refused, not ignored."""
+    for impl_option, takers in IMPL_OPTIONS.items():
+        for name, impls in takers.items():
+            if o[impl_option] not in impls and o[name] != DEFAULTS[name][0]:
+                raise OptionError(name, f"is an option of {impl_option} {' or '.join(map(repr, impls))}, not of {o[impl_option]!r}")
+
+
+def rouge155_config(o: dict[str, Any]) -> Rouge155Config:
+    """ROUGE-1.5.5's settings: -w, -2 (a negative gap: unlimited), -f A|B, -m and -s with the user's list."""
+    if o["rouge_multi_ref"] not in MULTI_REF:
+        raise OptionError("rouge_multi_ref", f"unknown value {o['rouge_multi_ref']!r}; one of {', '.join(MULTI_REF)}")
+    weight = o["rouge_w_weight"]
+    if not (math.isfinite(weight) and weight > 0):
+        raise OptionError("rouge_w_weight", f"expected a number greater than 0, not {weight!r}")
+    return Rouge155Config(
+        w=str(weight),  # the script prints the weight as given: ROUGE-W-1.2
+        skip=o["rouge_skip_gap"],
+        mode=MULTI_REF[o["rouge_multi_ref"]],
+        stem=o["stem"],
+        stopwords=_stopwords(o["rouge_stopwords"]) if o["rouge_stopwords"] is not None else None,
+    )
+
+
+def _stopwords(path: str) -> frozenset[str]:
+    """The words of a stopword file, one a line (as ROUGE-1.5.5.pl reads its -s list)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return frozenset(line.rstrip("\n") for line in f)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise OptionError("rouge_stopwords", f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+
+
+def nltk_bleu_config(o: dict[str, Any], tokenize: str) -> NltkBleuConfig:
+    """NLTK's BLEU: its weights, smoothing method and re-weighing; whitespace tokens unless named."""
+    weights = o["bleu_weights"] if o["bleu_weights"] is not None else DEFAULT_WEIGHTS
+    if not all(isinstance(w, (int, float)) and not isinstance(w, bool) and math.isfinite(w) for w in weights):
+        raise OptionError("bleu_weights", f"expected finite numbers, not {weights!r}")
+    try:
+        return _made(
+            NltkBleuConfig,
+            weights=("bleu_weights", tuple(weights)),
+            smoothing=("nltk_smoothing", o["nltk_smoothing"]),
+            auto_reweigh=("nltk_auto_reweigh", o["nltk_auto_reweigh"]),
+            tokenize=("tokenize", tokenize),
+            lowercase=("lowercase", o["lowercase"]),
+        )
+    except ValueError as exc:  # fields that do not go together: method6's three orders
+        raise OptionError("nltk_smoothing", str(exc)) from None
 
 
 def chrf_config(o: dict[str, Any]) -> ChrfConfig:
@@ -172,6 +276,7 @@ def check_choices(o: dict[str, Any]) -> None:
     """Choices the configs do not check themselves (the command line's argparse checks them too)."""
     from ..core import SEGMENTATIONS, WER_TRANSFORMS
     from ..core.config import WER_RULES
+    from ..core.flavours import BLEU_IMPLS, ROUGE_IMPLS
     from ..core.tokenizers import BLEU_TOKENIZERS
 
     for name, choices in (
@@ -179,6 +284,8 @@ def check_choices(o: dict[str, Any]) -> None:
         ("smooth_method", tuple(SMOOTH_DEFAULTS)),
         ("wer_transform", WER_TRANSFORMS),
         ("wer_rules", WER_RULES),
+        ("bleu_impl", BLEU_IMPLS),
+        ("rouge_impl", ROUGE_IMPLS),
         ("segmentation", SEGMENTATIONS),
     ):
         if o[name] not in choices:

@@ -8,8 +8,9 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 ROUGE_N_KEYS = tuple(f"rouge{n}" for n in range(1, 10))
+ROUGE_WSU_KEYS = ("rougeW", "rougeS", "rougeSU")  # ROUGE-1.5.5's (rouge_impl "rouge-1.5.5")
 # the order metrics are printed and serialised in, whatever order they were asked for in
-FAMILY_ORDER = ("ppl", "bleu", "chrf", "ter", "rougeL", "rougeLsum", *ROUGE_N_KEYS, "wer", "cer")
+FAMILY_ORDER = ("ppl", "bleu", "chrf", "ter", "rougeL", "rougeLsum", *ROUGE_N_KEYS, *ROUGE_WSU_KEYS, "wer", "cer")
 
 
 class _Figures:
@@ -132,7 +133,7 @@ _FAMILIES: dict[str, type[_Figures]] = {
     "ter": Ter,
     "rougeL": Rouge,
     "rougeLsum": Rouge,
-    **{key: Rouge for key in ROUGE_N_KEYS},
+    **{key: Rouge for key in (*ROUGE_N_KEYS, *ROUGE_WSU_KEYS)},
     "wer": Wer,
     "cer": Cer,
 }
@@ -181,6 +182,9 @@ class Scores(_Scores):
     rouge7: Rouge | None = None
     rouge8: Rouge | None = None
     rouge9: Rouge | None = None
+    rougeW: Rouge | None = None
+    rougeS: Rouge | None = None
+    rougeSU: Rouge | None = None
     wer: Wer | None = None
     cer: Cer | None = None
     ter: Ter | None = None
@@ -212,6 +216,9 @@ class SegmentScores(_Scores):
     rouge7: Rouge | None = None
     rouge8: Rouge | None = None
     rouge9: Rouge | None = None
+    rougeW: Rouge | None = None
+    rougeS: Rouge | None = None
+    rougeSU: Rouge | None = None
     wer: Wer | None = None
     cer: Cer | None = None
 

@@ -8,9 +8,9 @@ from typing import Any, Iterable, Sequence
 
 from ..core import ScoringConfig
 from ..core.fluency import fluency_score
-from ..core.scores import corpus_scores
+from ..core.scores import corpus_scores, needs_records
 from ..summary import fluency_dict, scores_dict
-from .options import DEFAULT_METRICS, PPL
+from .options import DEFAULT_METRICS, PPL, OptionError
 from .results import Scores
 from .scoring import Texts, evaluation_of, reference_streams
 
@@ -78,6 +78,8 @@ def statistics(
 ) -> Statistics:
     """The additive statistics of a corpus (arguments as :func:`~scorelens.score`)."""
     ev = evaluation_of(hypotheses, references, metrics, jobs, options)
+    if ev.corpus is not None and needs_records(ev.corpus.config):
+        raise OptionError("metrics", "these flavours' corpus figures read every segment, not sums that add up")
     ev.scores  # noqa: B018 -- scored once, through the pool when large
     corpus, perplexity = ev.corpus, ev.perplexity
     config = corpus.config if corpus is not None else ScoringConfig(metrics=frozenset())

@@ -19,6 +19,8 @@ from typing import Sequence
 
 from .. import __version__
 from ..core import TokenizerUnavailable
+from ..core.bleu_nltk import SmoothingError
+from ..core.rouge155 import ScriptDies
 from . import check, compare, score, serve
 from .errors import EXIT_ERROR, CliError
 from .options import scoring_options
@@ -73,7 +75,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
         return args.run(args)
-    except (CliError, TokenizerUnavailable) as exc:  # a tokenizer loads when first used, deep in the core
+    # a tokenizer loads when first used, deep in the core; a flavour refuses what its oracle refuses
+    except (CliError, TokenizerUnavailable, SmoothingError, ScriptDies) as exc:
         print(f"scorelens: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:

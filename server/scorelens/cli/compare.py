@@ -7,7 +7,7 @@ import json
 import os
 from typing import TYPE_CHECKING
 
-from ..api.compare import Compared, compared, tested_metrics
+from ..api.compare import Compared, compared, tested_metrics, tested_options
 from ..api.evaluation import evaluate
 from ..api.options import OptionError
 from ..summary import HUNDREDS, metric_label
@@ -70,6 +70,7 @@ def run_compare(args: argparse.Namespace) -> int:
     options = checked_options(args)
     try:
         tested_metrics(args.metrics)
+        tested_options(options)
     except OptionError as exc:
         raise CliError(exc.reason) from None
     try:

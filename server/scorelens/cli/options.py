@@ -15,6 +15,7 @@ from ..core import SEGMENTATIONS, WER_TRANSFORMS, ChrfConfig, FluencyConfig
 from ..core.bleu import SMOOTH_DEFAULTS
 from ..core.config import WER_RULES
 from ..core.corpus import POOL_MINIMUM
+from ..core.flavours import BLEU_IMPLS, ROUGE_IMPLS
 from ..core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
 from ..formats import FORMAT_NAMES
 from ..formats.pairing import PAIR_BY
@@ -43,6 +44,16 @@ class _Metrics(argparse.Action):
         for names in values:
             chosen += [n for n in names if n not in chosen]
         setattr(namespace, self.dest, chosen)
+
+
+def _weights(value: str) -> tuple[float, ...]:
+    try:
+        weights = tuple(float(w) for w in value.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected numbers separated by commas, got {value!r}") from None
+    if not all(map(math.isfinite, weights)):
+        raise argparse.ArgumentTypeError(f"expected finite numbers, got {value!r}")
+    return weights
 
 
 def job_count(value: str) -> int:
@@ -204,6 +215,30 @@ def scoring_options(hypothesis: bool = True) -> argparse.ArgumentParser:
         help="value for floor (default 0.1) and add-k (default 1) smoothing",
     )
     bleu.add_argument("--max-ngram-order", type=int, default=4, metavar="N", help="BLEU's n-gram order (default: 4)")
+    bleu.add_argument(
+        "--bleu-impl",
+        choices=BLEU_IMPLS,
+        default="sacrebleu",
+        help="sacreBLEU's BLEU (default), or NLTK's corpus_bleu/sentence_bleu (nltk: whitespace tokens unless -tok names one, "
+        "case kept unless -lc; takes --bleu-weights, --nltk-smoothing, --nltk-auto-reweigh)",
+    )
+    bleu.add_argument(
+        "--bleu-weights",
+        type=_weights,
+        metavar="W1,W2,...",
+        help="NLTK's weights, one per n-gram order (default: 0.25,0.25,0.25,0.25; 1,0,0,0 is BLEU-1)",
+    )
+    bleu.add_argument(
+        "--nltk-smoothing",
+        type=int,
+        choices=range(8),
+        default=0,
+        metavar="0-7",
+        help="NLTK's SmoothingFunction().method0 ... method7 (default: 0, none: a zero precision gives a ~0 score and a note)",
+    )
+    bleu.add_argument(
+        "--nltk-auto-reweigh", action="store_true", help="NLTK's auto_reweigh: uniform weights over the orders a hypothesis shorter than 4 has"
+    )
 
     chrf = p.add_argument_group("chrF and chrF++ (as sacreBLEU)")
     chrf.add_argument("-cc", "--chrf-char-order", type=int, default=ChrfConfig.char_order, metavar="N", help="character n-gram order (default: 6)")
@@ -217,14 +252,46 @@ def scoring_options(hypothesis: bool = True) -> argparse.ArgumentParser:
         "--chrf-eps-smoothing", action="store_true", help="chrF++.py's epsilon smoothing instead of the effective order (eff:no)"
     )
 
-    rouge = p.add_argument_group("ROUGE-1..9, ROUGE-L (as rouge-score)")
+    rouge = p.add_argument_group("ROUGE-1..9, ROUGE-L (as rouge-score, or --rouge-impl), ROUGE-W, -S, -SU (as ROUGE-1.5.5)")
     rouge.add_argument(
         "--rouge-tokenizer",
         choices=list(ROUGE_TOKENIZERS),
         default="rouge-score",
         help="rouge-score's own (default; drops non-ASCII letters) or unicode (keeps every script)",
     )
-    rouge.add_argument("--stem", action="store_true", help="Porter-stem ROUGE tokens, as rouge-score's use_stemmer")
+    rouge.add_argument(
+        "--stem", action="store_true", help="Porter-stem ROUGE tokens, as rouge-score's use_stemmer (ROUGE-1.5.5's -m with --rouge-impl rouge-1.5.5)"
+    )
+    rouge.add_argument(
+        "--rouge-impl",
+        choices=ROUGE_IMPLS,
+        default="rouge-score",
+        help="rouge-score's ROUGE (default); the PyPI rouge package's Rouge().get_scores(avg=True, ignore_empty=True) "
+        "(rouge: rouge1-5, rougeL; one reference); or ROUGE-1.5.5.pl's (rouge-1.5.5: also rougeW, rougeS, rougeSU; "
+        "a segment is a summary, its lines its sentences; the corpus figure is the script's printed average)",
+    )
+    rouge.add_argument(
+        "--rouge-w-weight", type=finite, default=1.2, metavar="X", help="ROUGE-1.5.5's -w: ROUGE-W's weight (default: 1.2)"
+    )
+    rouge.add_argument(
+        "--rouge-skip-gap",
+        type=int,
+        default=4,
+        metavar="N",
+        help="ROUGE-1.5.5's -2: ROUGE-S/SU's skip distance (default: 4, ROUGE-SU4; negative: unlimited, ROUGE-S*)",
+    )
+    rouge.add_argument(
+        "--rouge-multi-ref",
+        choices=("average", "best"),
+        default="average",
+        help="ROUGE-1.5.5's -f: several references averaged (default, -f A) or the best one (-f B)",
+    )
+    rouge.add_argument(
+        "--rouge-stopwords",
+        metavar="PATH",
+        help="ROUGE-1.5.5's -s with this stopword list (one word a line; the script's own list, smart_common_words.txt, "
+        "is not bundled: give its path)",
+    )
 
     ter = p.add_argument_group("TER (as sacreBLEU)")
     ter.add_argument("--ter-case-sensitive", action="store_true", help="keep case (TER lowercases by default)")
@@ -256,7 +323,8 @@ def scoring_options(hypothesis: bool = True) -> argparse.ArgumentParser:
         "--wer-transform",
         choices=WER_TRANSFORMS,
         default="default",
-        help="jiwer's default transform, or the same after lowercasing",
+        help="jiwer's default transform, the same after lowercasing, or after Whisper's English or basic text "
+        "normaliser (whisper-english, whisper-basic: as ASR leaderboards score; CER too)",
     )
     wer.add_argument(
         "--wer-rules",

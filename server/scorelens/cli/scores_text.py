@@ -97,6 +97,14 @@ def notes(ev: Run) -> list[str]:
             f"note: rouge-score's tokenizer dropped non-ASCII letters in {s.dropped_segments} of {s.segments} "
             "segments (as rouge-score does); --rouge-tokenizer unicode keeps them"
         )
+    if s.rouge_skipped:
+        found.append(
+            f"note: the rouge package skips {s.rouge_skipped} of {s.segments} pairs (an empty text, or one without "
+            "a sentence once split at '.'), as get_scores(ignore_empty=True) does; ROUGE is the mean over the others"
+        )
+    # NLTK warns where its BLEU is ~0 for want of smoothing; said once a warning
+    for note in dict.fromkeys(getattr(s.bleu, "notes", ())):
+        found.append(f"note: NLTK's BLEU: {' '.join(note.split())}")
     if s.bleu is not None or s.wer is not None:
         if _mostly_unspaced(ev.documents[0].text):
             if s.bleu is not None and config.bleu.tokenize in _SPACE_TOKENIZERS:

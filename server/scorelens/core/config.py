@@ -6,16 +6,32 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from .bleu import BleuConfig
+from .bleu_nltk import NltkBleuConfig
 from .chrf import ChrfConfig
+from .flavours import BLEU_FLAVOURS, BLEU_IMPLS, ROUGE_FLAVOURS, ROUGE_IMPLS, ROUGE_WSU
 from .rouge import ROUGE_N, RougeConfig
+from .rouge155 import Rouge155Config
 from .ter import TerConfig
+from .wer_normalizers import NORMALIZERS
 
 METRICS = ("bleu", "rougeL", "rougeLsum", "wer", "cer", "chrf", "ter", *ROUGE_N)
+# metrics only a flavour computes (ROUGE-1.5.5's): kept apart, so that a front end that offers no
+# flavour (the editor's settings) does not offer them either
+FLAVOUR_METRICS = ROUGE_WSU
 SEGMENTATIONS = ("line", "paragraph", "document")
-WER_TRANSFORMS = ("default", "lowercase")
+# jiwer's default transform, after lowercasing, or after a Whisper normaliser (core/wer_normalizers)
+WER_TRANSFORMS = ("default", "lowercase", *NORMALIZERS)
 # how WER aligns words: as jiwer (plain words) or as NIST sclite (its notation, costs and ties:
 # core/wer_sclite); sclite-optional is sclite -D: a word in parentheses may be left out at no cost
 WER_RULES = ("jiwer", "sclite", "sclite-optional")
+
+
+class ConfigError(ValueError):
+    """Settings that do not go together; :attr:`field` names the one the message is about."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 @dataclass(frozen=True)
@@ -28,17 +44,73 @@ class ScoringConfig:
     wer_transform: str = "default"
     wer_rules: str = "jiwer"
     segmentation: str = "line"
+    bleu_impl: str = "sacrebleu"  # or a flavour's name (core/flavours)
+    nltk_bleu: NltkBleuConfig = field(default_factory=NltkBleuConfig)  # with bleu_impl "nltk"
+    rouge_impl: str = "rouge-score"  # or a flavour's name (core/flavours)
+    # with rouge_impl "rouge-1.5.5": its options (w, skip, mode, stem, stopwords); which measures
+    # it computes follows the metrics
+    rouge155: Rouge155Config = field(default_factory=lambda: Rouge155Config(w="1.2", skip=4))
 
     def __post_init__(self) -> None:
-        unknown = set(self.metrics) - set(METRICS)
+        unknown = set(self.metrics) - set(METRICS) - set(FLAVOUR_METRICS)
         if unknown:
-            raise ValueError(f"unknown metric {sorted(unknown)[0]!r}; one of {', '.join(METRICS)}")
+            raise ValueError(f"unknown metric {sorted(unknown)[0]!r}; one of {', '.join(METRICS + FLAVOUR_METRICS)}")
         if self.segmentation not in SEGMENTATIONS:
             raise ValueError(f"unknown segmentation {self.segmentation!r}; one of {', '.join(SEGMENTATIONS)}")
         if self.wer_transform not in WER_TRANSFORMS:
             raise ValueError(f"unknown WER transform {self.wer_transform!r}; one of {', '.join(WER_TRANSFORMS)}")
         if self.wer_rules not in WER_RULES:
             raise ValueError(f"unknown WER rules {self.wer_rules!r}; one of {', '.join(WER_RULES)}")
+        if self.bleu_impl not in BLEU_IMPLS:
+            raise ConfigError("bleu_impl", f"unknown BLEU implementation {self.bleu_impl!r}; one of {', '.join(BLEU_IMPLS)}")
+        if self.rouge_impl not in ROUGE_IMPLS:
+            raise ConfigError("rouge_impl", f"unknown ROUGE implementation {self.rouge_impl!r}; one of {', '.join(ROUGE_IMPLS)}")
+        rouge_keys = sorted(k for k in self.metrics if k.startswith("rouge"))
+        if self.rouge_impl == "rouge-score" and set(rouge_keys) & set(ROUGE_WSU):
+            raise ConfigError("metrics", "rougeW, rougeS and rougeSU are ROUGE-1.5.5's: choose rouge_impl 'rouge-1.5.5' (--rouge-impl rouge-1.5.5)")
+        if self.rouge_impl in ROUGE_FLAVOURS:
+            kept = ROUGE_FLAVOURS[self.rouge_impl].KEYS
+            other = [k for k in rouge_keys if k not in kept]
+            if other:
+                raise ConfigError("metrics", f"rouge_impl {self.rouge_impl!r} has no {other[0]}; it computes {', '.join(kept)}")
+        if self.wer_transform in NORMALIZERS and self.wer_rules != "jiwer":
+            # sclite reads its own notation in the texts as written; a normaliser would rewrite it
+            raise ConfigError("wer_transform", f"the {self.wer_transform} transform is for jiwer's rules, not {self.wer_rules}'s")
+
+    @cached_property
+    def bleu_flavour(self):
+        """BLEU's flavour (a :mod:`.flavours` class), None for sacreBLEU's own."""
+        if self.bleu_impl == "sacrebleu":
+            return None
+        return BLEU_FLAVOURS[self.bleu_impl](self.nltk_bleu)
+
+    @property
+    def bleu_tokenizing(self):
+        """BLEU's tokenizer, and whether it lowercases first (its flavour's, if any)."""
+        flavour = self.bleu_flavour
+        if flavour is not None:
+            return flavour.tokenizer, flavour.lowercase
+        return self.bleu.tokenizer, self.bleu.lowercase
+
+    @property
+    def bleu_order(self) -> int:
+        """BLEU's n-gram order: its statistics are hyp_len, ref_len and a count and total per order."""
+        flavour = self.bleu_flavour
+        return flavour.order if flavour is not None else self.bleu.max_ngram_order
+
+    @cached_property
+    def rouge_flavour(self):
+        """ROUGE's flavour (a :mod:`.flavours` class, set up for the enabled ROUGE metrics), None
+        for rouge-score's own or without ROUGE."""
+        keys = [k for k in METRICS + FLAVOUR_METRICS if k.startswith("rouge") and k in self.metrics]
+        if self.rouge_impl == "rouge-score" or not keys:
+            return None
+        return ROUGE_FLAVOURS[self.rouge_impl](keys, self.rouge_n, self.rouge155)
+
+    @cached_property
+    def rouge_wsu(self) -> tuple[str, ...]:
+        """The enabled ROUGE-W, ROUGE-S and ROUGE-SU, in that order."""
+        return tuple(key for key in ROUGE_WSU if key in self.metrics)
 
     @cached_property
     def rouge_n(self) -> tuple[str, ...]:

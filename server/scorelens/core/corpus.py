@@ -36,7 +36,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 from . import wer
 from .config import ScoringConfig
 from .findings import Finding, segment_findings
-from .scores import CorpusScores, SegmentScores, Totals, corpus_scores, segment_scores
+from .scores import CorpusScores, SegmentScores, Totals, corpus_scores, needs_records, segment_scores
 from .segment import Analyser, Analysis, Record, RecordColumns, SegmentStatistics, score_texts
 from .text import common_ends, segment_count, segment_spans, split_lines
 
@@ -129,7 +129,7 @@ class Corpus:
         self._displaced: list[_Displaced] = []
         # results of long segments scored apart, by their texts (hypothesis first)
         self._apart: dict[tuple[str, ...], tuple[Record, list[Finding]]] = {}
-        order = self.config.bleu.max_ngram_order
+        order = self.config.bleu_order
         self._bleu = [0] * (2 + 2 * order)
         self._rouge_l = [0.0, 0.0, 0.0]
         self._rouge_lsum = [0.0, 0.0, 0.0]
@@ -138,6 +138,9 @@ class Corpus:
         self._rouge_n = [0.0] * (3 * len(self.config.rouge_n))
         self._chrf = [0] * (3 * self.config.chrf.order)
         self._ter = [0, 0, 0]
+        self._rouge_wsu = [0.0] * (3 * len(self.config.rouge_wsu))
+        self._rouge_skipped = [0]
+        rouge_flavour = self.config.rouge_flavour
         # the running totals of the enabled metrics, and the record field each one sums
         metrics = self.config.metrics
         self._sums = [
@@ -151,6 +154,8 @@ class Corpus:
                 ("wer", self._wer, "wer" in metrics),
                 ("cer", self._cer, "cer" in metrics),
                 ("ter", self._ter, "ter" in metrics),
+                ("rouge_wsu", self._rouge_wsu, bool(self.config.rouge_wsu)),
+                ("rouge_skipped", self._rouge_skipped, rouge_flavour is not None and rouge_flavour.skips),
             )
             if on
         ]
@@ -279,7 +284,7 @@ class Corpus:
 
     def scores(self) -> CorpusScores:
         self.refresh()
-        return corpus_scores(self.config, self.references, self.sums(), len(self), self._dropped)
+        return corpus_scores(self.config, self.references, self.sums(), len(self), self._dropped, self._flavour_records())
 
     def sums(self) -> dict[str, list]:
         """The enabled metrics' summed statistics, keyed by :class:`Record` field: a copy, which
@@ -294,7 +299,14 @@ class Corpus:
         self._make_records(segment, segment + 1)
         record = self._results[segment]
         sums = {Record._fields[f]: [t - v for t, v in zip(into, record[f])] for f, into in self._sums}
-        return corpus_scores(self.config, self.references, sums, len(self) - 1, self._dropped)
+        records = self._flavour_records()
+        if records is not None:
+            records = records[:segment] + records[segment + 1 :]
+        return corpus_scores(self.config, self.references, sums, len(self) - 1, self._dropped, records)
+
+    def _flavour_records(self) -> list[Record] | None:
+        """Every segment's record where a flavour's corpus figure reads more than sums."""
+        return self.records() if needs_records(self.config) else None
 
     def statistics(self, segment: int) -> SegmentStatistics:
         self.refresh()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
-from . import bleu, rouge, ter, wer, wer_sclite
+from . import bleu, rouge, ter, wer, wer_normalizers, wer_sclite
 from .config import ScoringConfig
 from .segment import Analysis, SegmentStatistics
 from .tokenizers import Span, jiwer_words, lower
@@ -61,8 +61,8 @@ def _runs(indices: Sequence[int]) -> Iterator[tuple[int, int]]:
 
 def _bleu_spans(text: str, config: ScoringConfig) -> list[Span]:
     """Spans of the text's BLEU tokens (lowercasing can change lengths: spans map back)."""
-    tokenizer = config.bleu.tokenizer
-    if not config.bleu.lowercase:
+    tokenizer, lowercase = config.bleu_tokenizing
+    if not lowercase:
         return tokenizer.spans(text, tokenizer.tokens(text))
     lowered, origin = lower(text)
     spans = tokenizer.spans(lowered, tokenizer.tokens(lowered))
@@ -97,22 +97,19 @@ def segment_findings(
         found.extend(_sclite_findings(segment, hyp.text, refs[0].text, config.wer_rules == "sclite-optional"))
     elif hyp.words is not None:
         ref = refs[0]
-        words = jiwer_words(config.wer_transform == "lowercase")
-        hyp_spans = words.spans(hyp.text, hyp.words)
-        ref_spans = words.spans(ref.text, ref.words)
-        for tag, r1, r2, h1, h2 in wer.alignment(ref.words, hyp.words):
-            if tag == "replace":
-                a, b = _cover(hyp_spans, h1, h2 - 1)
-                c, d = _cover(ref_spans, r1, r2 - 1)
-                found.append(Finding(SUBSTITUTION, segment, 0, a, b, hyp.text[a:b], 1, c, d, ref.text[c:d]))
-            elif tag == "insert":
-                a, b = _cover(hyp_spans, h1, h2 - 1)
-                p = _point(ref_spans, r1)
-                found.append(Finding(INSERTION, segment, 0, a, b, hyp.text[a:b], 1, p, p))
-            elif tag == "delete":
-                c, d = _cover(ref_spans, r1, r2 - 1)
-                p = _point(hyp_spans, h1)
-                found.append(Finding(DELETION, segment, 1, c, d, ref.text[c:d], 0, p, p))
+        if config.wer_transform in wer_normalizers.NORMALIZERS:
+            # each normalised word on the original characters it came from ("25" on "twenty five")
+            hyp_spans = wer_normalizers.word_spans(hyp.text, config.wer_transform)
+            ref_spans = wer_normalizers.word_spans(ref.text, config.wer_transform)
+        else:
+            words = jiwer_words(config.wer_transform == "lowercase")
+            hyp_spans = words.spans(hyp.text, hyp.words)
+            ref_spans = words.spans(ref.text, ref.words)
+        found.extend(_word_findings(segment, hyp, ref, hyp_spans, ref_spans))
+
+    if config.rouge_flavour is not None:
+        for code, a, b in config.rouge_flavour.spans(hyp.text, [r.text for r in refs]):
+            found.append(Finding(code, segment, 0, a, b, hyp.text[a:b]))
 
     if hyp.ter is not None and st.ter is not None and st.ter[2]:
         found.extend(_shifts(segment, hyp, refs, config.ter))
@@ -129,6 +126,30 @@ def segment_findings(
                     a, b = _cover(spans, first, last)
                     found.append(Finding(OUTSIDE_LCS, segment, s, a, b, analysis.text[a:b]))
     return found
+
+
+def _word_findings(segment: int, hyp: Analysis, ref: Analysis, hyp_spans: Sequence[Span], ref_spans: Sequence[Span]) -> list[Finding]:
+    """WER's substitutions, insertions and deletions from jiwer's alignment of the two sides' words."""
+    found = []
+    for tag, r1, r2, h1, h2 in wer.alignment(ref.words, hyp.words):
+        if tag == "replace":
+            a, b = _span_of(hyp_spans, h1, h2)
+            c, d = _span_of(ref_spans, r1, r2)
+            found.append(Finding(SUBSTITUTION, segment, 0, a, b, hyp.text[a:b], 1, c, d, ref.text[c:d]))
+        elif tag == "insert":
+            a, b = _span_of(hyp_spans, h1, h2)
+            p = _point(ref_spans, r1)
+            found.append(Finding(INSERTION, segment, 0, a, b, hyp.text[a:b], 1, p, p))
+        elif tag == "delete":
+            c, d = _span_of(ref_spans, r1, r2)
+            p = _point(hyp_spans, h1)
+            found.append(Finding(DELETION, segment, 1, c, d, ref.text[c:d], 0, p, p))
+    return found
+
+
+def _span_of(spans: Sequence[Span], start: int, stop: int) -> Span:
+    """What tokens ``[start, stop)`` cover; a normaliser's words may share or reorder spans."""
+    return min(s[0] for s in spans[start:stop]), max(s[1] for s in spans[start:stop])
 
 
 def _shifts(segment: int, hyp: Analysis, refs: Sequence[Analysis], config: ter.TerConfig) -> list[Finding]:

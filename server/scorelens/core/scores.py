@@ -16,7 +16,7 @@ from . import bleu, chrf, rouge, ter, wer
 from .config import ScoringConfig
 
 if TYPE_CHECKING:
-    from .segment import SegmentStatistics
+    from .segment import Record, SegmentStatistics
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +46,8 @@ class CorpusScores:
     rouge_n: dict[str, rouge.RougeScore] = field(default_factory=dict)  # "rouge1": ..., enabled ones only
     chrf: chrf.ChrfScore | None = None
     ter: ter.TerScore | None = None
+    rouge_wsu: dict[str, rouge.RougeScore] = field(default_factory=dict)  # "rougeW", "rougeS", "rougeSU": enabled ones
+    rouge_skipped: int = 0  # pairs ROUGE's flavour left out of its mean (the rouge package's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,34 +62,64 @@ class SegmentScores:
     rouge_n: dict[str, rouge.RougeScore] = field(default_factory=dict)
     chrf: chrf.ChrfScore | None = None
     ter: ter.TerScore | None = None
+    rouge_wsu: dict[str, rouge.RougeScore] = field(default_factory=dict)
 
 
-def corpus_scores(config: ScoringConfig, nrefs: int, sums: Mapping[str, Sequence], n: int, dropped: int) -> CorpusScores:
+def corpus_scores(
+    config: ScoringConfig, nrefs: int, sums: Mapping[str, Sequence], n: int, dropped: int, records: Sequence[Record] | None = None
+) -> CorpusScores:
     """Corpus scores from the summed statistics (keyed by :class:`~.segment.Record` field, enabled
     metrics only) of ``n`` segments against ``nrefs`` references; ROUGE is the mean of its per-pair
-    scores, as rouge-score's users average them."""
+    scores, as rouge-score's users average them. ``records``, the segments' own, only where
+    :func:`needs_records` says a flavour reads more than sums (see :mod:`.flavours`)."""
     metrics = config.metrics
     mean = (lambda totals: rouge.RougeScore(*(x / n for x in totals))) if n else (lambda totals: rouge.ZERO)
+    flavour = config.rouge_flavour
+    if flavour is not None:
+        rouge_scores = flavour.corpus(sums, n, records)
+    else:
+        rouge_scores = {key: mean(sums["rouge_n"][3 * i : 3 * i + 3]) for i, key in enumerate(config.rouge_n)}
+        for key, field_ in (("rougeL", "rouge_l"), ("rougeLsum", "rouge_lsum")):
+            if key in metrics:
+                rouge_scores[key] = mean(sums[field_])
     return CorpusScores(
         segments=n,
-        bleu=bleu.score(sums["bleu"], config.bleu) if "bleu" in metrics else None,
-        rouge_l=mean(sums["rouge_l"]) if "rougeL" in metrics else None,
-        rouge_lsum=mean(sums["rouge_lsum"]) if "rougeLsum" in metrics else None,
+        bleu=_bleu(config, sums, records) if "bleu" in metrics else None,
+        rouge_l=rouge_scores.get("rougeL"),
+        rouge_lsum=rouge_scores.get("rougeLsum"),
         wer=wer.ErrorCounts(*sums["wer"]) if "wer" in metrics else None,
         cer=wer.ErrorCounts(*sums["cer"]) if "cer" in metrics else None,
         dropped_segments=dropped,
         signatures=dict(signatures(config, nrefs)),
-        rouge_n={key: mean(sums["rouge_n"][3 * i : 3 * i + 3]) for i, key in enumerate(config.rouge_n)},
+        rouge_n={key: rouge_scores[key] for key in config.rouge_n},
         chrf=chrf.score(sums["chrf"], config.chrf) if "chrf" in metrics else None,
         ter=ter.score(sums["ter"], nrefs) if "ter" in metrics else None,
+        rouge_wsu={key: rouge_scores[key] for key in config.rouge_wsu},
+        rouge_skipped=sums["rouge_skipped"][0] if "rouge_skipped" in sums else 0,
     )
 
 
+def needs_records(config: ScoringConfig) -> bool:
+    """Whether the corpus figures read the segments' records besides their sums."""
+    flavour = config.bleu_flavour
+    if "bleu" in config.metrics and flavour is not None and flavour.needs_last:
+        return True
+    return config.rouge_flavour is not None and config.rouge_flavour.needs_records
+
+
+def _bleu(config: ScoringConfig, sums: Mapping[str, Sequence], records: Sequence[Record] | None):
+    flavour = config.bleu_flavour
+    if flavour is None:
+        return bleu.score(sums["bleu"], config.bleu)
+    last = records[-1].bleu_last if flavour.needs_last and records else None
+    return flavour.score(sums["bleu"], last)
+
+
 def segment_scores(config: ScoringConfig, nrefs: int, st: SegmentStatistics) -> SegmentScores:
-    """One segment's own scores from its statistics: sentence BLEU (effective order on), sentence
-    chrF and TER, the pair's ROUGE, its WER counts."""
+    """One segment's own scores from its statistics: sentence BLEU (effective order on; a flavour's
+    own sentence score), sentence chrF and TER, the pair's ROUGE, its WER counts."""
     return SegmentScores(
-        bleu=bleu.score(st.bleu, config.bleu, effective_order=True) if st.bleu is not None else None,
+        bleu=_sentence_bleu(config, st) if st.bleu is not None else None,
         rouge_l=st.rouge_l,
         rouge_lsum=st.rouge_lsum,
         wer=st.wer,
@@ -95,7 +127,15 @@ def segment_scores(config: ScoringConfig, nrefs: int, st: SegmentStatistics) -> 
         rouge_n=dict(zip(config.rouge_n, st.rouge_n or ())),
         chrf=chrf.score(st.chrf, config.chrf) if st.chrf is not None else None,
         ter=ter.score(st.ter, nrefs) if st.ter is not None else None,
+        rouge_wsu=dict(zip(config.rouge_wsu, st.rouge_wsu or ())),
     )
+
+
+def _sentence_bleu(config: ScoringConfig, st: SegmentStatistics):
+    flavour = config.bleu_flavour
+    if flavour is None:
+        return bleu.score(st.bleu, config.bleu, effective_order=True)
+    return flavour.score(st.bleu, st.bleu_last)
 
 
 @lru_cache(maxsize=8)
@@ -104,12 +144,11 @@ def signatures(config: ScoringConfig, nrefs: int | None) -> dict[str, str]:
     metrics = config.metrics
     found = {}
     if "bleu" in metrics:
-        found["bleu"] = bleu.signature(config.bleu, nrefs)
-    for key in ("rougeL", "rougeLsum"):
-        if key in metrics:
-            found[key] = rouge.signature(config.rouge, nrefs)
-    for key in config.rouge_n:
-        found[key] = rouge.signature(config.rouge, nrefs)
+        flavour = config.bleu_flavour
+        found["bleu"] = flavour.signature(nrefs) if flavour is not None else bleu.signature(config.bleu, nrefs)
+    flavour = config.rouge_flavour
+    for key in (*(k for k in ("rougeL", "rougeLsum") if k in metrics), *config.rouge_n, *config.rouge_wsu):
+        found[key] = flavour.signature(key, nrefs) if flavour is not None else rouge.signature(config.rouge, nrefs)
     if "chrf" in metrics:
         found["chrf"] = chrf.signature(config.chrf, nrefs)
     for key, unit in (("wer", "word"), ("cer", "char")):

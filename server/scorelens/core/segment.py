@@ -17,7 +17,7 @@ from functools import cached_property, lru_cache, partial
 from itertools import accumulate, chain, count, repeat
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, NamedTuple, Sequence
 
-from . import bleu, chrf, rouge, ter, wer
+from . import bleu, chrf, rouge, ter, wer, wer_normalizers
 from .config import ScoringConfig
 from .rouge import ROUGE_N
 from .tokenizers import RougeScoreTokenizer, jiwer_words
@@ -75,6 +75,10 @@ class Record(NamedTuple):
     rouge_n: tuple[float, ...] | None = None  # (P, R, F) of each enabled ROUGE-N, shortest n first
     chrf: tuple[int, ...] | None = None  # chrF's (hyp, ref, match) counts per order
     ter: tuple[int, int, int] | None = None  # (num_edits, ref_words, shifts)
+    # what BLEU's flavour reads of the segment when it is the corpus's last (NLTK's methods 5-7)
+    bleu_last: tuple[int, ...] | None = None
+    rouge_wsu: tuple[float, ...] | None = None  # (P, R, F) of each enabled ROUGE-W, -S, -SU (ROUGE-1.5.5's)
+    rouge_skipped: tuple[int] | None = None  # (1,) where ROUGE's flavour skips the pair (the rouge package)
 
 
 class RecordColumns:
@@ -127,6 +131,9 @@ class RecordColumns:
             rows(self.rouge_n),
             repeat(None),
             repeat(None),
+            repeat(None),
+            repeat(None),
+            repeat(None),
         )
         # tuple.__new__ makes each record in C; Record(...) would run its __new__ in Python
         return map(tuple.__new__, repeat(Record), fields)
@@ -147,6 +154,9 @@ class SegmentStatistics:
     rouge_n: tuple[rouge.RougeScore, ...] | None = None  # each enabled ROUGE-N, shortest n first
     chrf: list[int] | None = None
     ter: tuple[int, int, int] | None = None
+    bleu_last: tuple[int, ...] | None = None  # see Record
+    rouge_wsu: tuple[rouge.RougeScore, ...] | None = None
+    rouge_skipped: bool = False
 
     @classmethod
     def of(cls, r: Record) -> SegmentStatistics:
@@ -162,6 +172,9 @@ class SegmentStatistics:
             _triples(r.rouge_n) if r.rouge_n is not None else None,
             list(r.chrf) if r.chrf is not None else None,
             r.ter,
+            r.bleu_last,
+            _triples(r.rouge_wsu) if r.rouge_wsu is not None else None,
+            bool(r.rouge_skipped and r.rouge_skipped[0]),
         )
 
 
@@ -248,27 +261,43 @@ class Analyser:
         metrics = config.metrics
         self.vocabulary: defaultdict[str, int] = defaultdict(count().__next__)
         number = self.vocabulary.__getitem__
-        self.order = config.bleu.max_ngram_order
+        self.order = config.bleu_order
+        # BLEU's flavour scores a segment's token numbers its own way (sacreBLEU's are batched)
+        self.bleu_flavour = config.bleu_flavour
         self.bleu = "bleu" in metrics
         self.rouge_l = "rougeL" in metrics
         self.rouge_lsum = "rougeLsum" in metrics
         self.rouge_n = [int(key[5:]) for key in config.rouge_n]
+        # ROUGE's flavour scores a segment's texts its own way: rouge-score's tokens are not made
+        self.rouge_flavour = config.rouge_flavour
+        if self.rouge_flavour is not None:
+            self.rouge_l = self.rouge_lsum = False
+            self.rouge_n = []
         self.rouge = self.rouge_l or self.rouge_lsum or bool(self.rouge_n)
         self.wer = "wer" in metrics
         self.check_dropped = self.rouge and config.rouge.tokenizer_name == "rouge-score"
         self.lower = config.wer_transform == "lowercase"
+        # a Whisper normaliser rewrites across words ("twenty five" -> "25"): jiwer's words, and
+        # CER's characters, come from the whole normalised text, never word by word
+        self.normalize = None
+        if config.wer_transform in wer_normalizers.NORMALIZERS:
+            self.normalize = wer_normalizers.normalizer(config.wer_transform)
+        self.words_by_word = self.wer and self.normalize is None
         self.cer = "cer" in metrics
         self.chrf = config.chrf if "chrf" in metrics else None
         self.ter = config.ter if "ter" in metrics else None
         self.ter_words = lambda words: tuple(map(number, words))
-        self.bleu_tokens, bleu_word = _numberers(config.bleu.tokenizer, number, config.bleu.lowercase) if self.bleu else (None, _nothing)
+        self.bleu_tokens, bleu_word = None, _nothing
+        if self.bleu:
+            tokenizer, lowercase = config.bleu_tokenizing
+            self.bleu_tokens, bleu_word = _numberers(tokenizer, number, lowercase)
         self.rouge_tokens, rouge_word = _numberers(config.rouge.tokenizer, number, False)
         jiwer = jiwer_words(self.lower).tokens
         self.word_numbers = lambda text: tuple(map(number, jiwer(text)))
         self.chrf_words = lambda text: tuple(map(number, chrf.words(text)))
         word_number = (lambda word: number(word.lower())) if self.lower else number
         self.by_word = None
-        if bleu_word is not None and self.bleu + self.rouge + self.wer > 1:  # one stream is as fast alone
+        if bleu_word is not None and self.bleu + self.rouge + self.words_by_word > 1:  # one stream is as fast alone
             self.by_word = _WordEntries(bleu_word, rouge_word if self.rouge else _nothing, word_number).__getitem__
         # Scored from texts (see records): each stream's tokens of a word, for the word-local
         # ones (for a plain text), and of a text (the others, and a text that is not plain).
@@ -280,7 +309,14 @@ class Analyser:
             from .wer_sclite import tally as sclite_tally
 
             self.sclite = partial(sclite_tally, opt_del=config.wer_rules == "sclite-optional")
-        self.from_texts = bool(metrics) and metrics <= FROM_TEXTS and self.sclite is None
+        self.from_texts = (
+            bool(metrics)
+            and metrics <= FROM_TEXTS
+            and self.sclite is None
+            and self.normalize is None
+            and self.bleu_flavour is None
+            and self.rouge_flavour is None
+        )
         self.word_streams: dict[str, Callable[[str], Tokens]] = {}
         self.text_streams: dict[str, Callable[[str], Tokens]] = {}
         entry = self.by_word
@@ -302,28 +338,34 @@ class Analyser:
 
     def __call__(self, text: str) -> Analysis:
         bleu_tokens = rouge_tokens = word_numbers = None
+        normalized = self.normalize(text) if self.normalize is not None and (self.wer or self.cer) else None
         if self.by_word is not None and _plain(text, words := text.split()):
             bleu_column, rouge_column, numbers = zip(*map(self.by_word, words)) if words else ((), (), ())
             if self.bleu:
                 bleu_tokens = tuple(chain.from_iterable(bleu_column))
             if self.rouge:
                 rouge_tokens = tuple(chain.from_iterable(rouge_column))
-            if self.wer:
+            if self.words_by_word:
                 word_numbers = numbers
         else:
             if self.bleu:
                 bleu_tokens = self.bleu_tokens(text)
             if self.rouge:
                 rouge_tokens = self.rouge_tokens(text)
-            if self.wer:
+            if self.words_by_word:
                 word_numbers = self.word_numbers(text)
+        if normalized is not None and self.wer:
+            word_numbers = self.word_numbers(normalized)
         sentences = None
         if self.rouge_lsum and "\n" in text:
             sentences = [self.rouge_tokens(s) for s in text.split("\n") if s]
         dropped = self.check_dropped and RougeScoreTokenizer.dropped(text)
         chars = None
         if self.cer:
-            chars = text.lower().strip() if self.lower else text.strip()
+            if normalized is not None:
+                chars = normalized.strip()  # jiwer's CER of the normalised text
+            else:
+                chars = text.lower().strip() if self.lower else text.strip()
         chrf_text = None
         if self.chrf is not None:
             cased = text.lower() if self.chrf.lowercase else text
@@ -401,7 +443,7 @@ class Analyser:
             ref_batch = refs[start : start + BATCH]
             columns = list(zip(*ref_batch))  # every segment's k-th reference
             bleu_stats = chrf_stats = rouge_n = repeat(None)
-            if self.bleu:
+            if self.bleu and self.bleu_flavour is None:
                 from .ngram_counts import Side
 
                 stats = bleu.statistics_of(Side.of_numbers([h.bleu for h in hyp_batch]), [Side.of_numbers([r.bleu for r in c]) for c in columns], self.order)
@@ -423,7 +465,11 @@ class Analyser:
     ) -> Record:
         """The segment's record; ``bleu_stats``, ``chrf_stats`` and ``rouge_n`` when
         :meth:`statistics_many` has them already."""
-        if hyp.bleu is not None and bleu_stats is None:
+        bleu_last = None
+        if hyp.bleu is not None and self.bleu_flavour is not None:
+            bleu_stats = self.bleu_flavour.statistics(hyp.bleu, [r.bleu for r in refs])
+            bleu_last = self.bleu_flavour.last(hyp.bleu, [r.bleu for r in refs])
+        elif hyp.bleu is not None and bleu_stats is None:
             bleu_stats = bleu.numbered_statistics(hyp.bleu, [r.bleu for r in refs], self.order)
         rouge_l = rouge_lsum = None
         rouge_ref = 0
@@ -437,7 +483,11 @@ class Analyser:
                     per_ref = [rouge.summary_scores(_sentences(hyp), _sentences(r)) for r in refs]
                 # (else one sentence on each side: the summary-level LCS is the plain LCS)
                 rouge_lsum = per_ref[rouge.best(per_ref)]
-        if self.rouge_n and rouge_n is None:
+        rouge_wsu = rouge_skipped = None
+        rouge_differs = False
+        if self.rouge_flavour is not None:
+            rouge_l, rouge_n, rouge_wsu, rouge_skipped, rouge_differs = self.rouge_flavour.statistics(hyp.text, [r.text for r in refs])
+        elif self.rouge_n and rouge_n is None:
             best: list[float] = []
             for n in self.rouge_n:
                 per_ref = [rouge.ngram_scores(hyp.rouge, r.rouge, n) for r in refs]
@@ -462,11 +512,13 @@ class Analyser:
                 sum(word_counts[1:]) > 0 if self.sclite is not None  # sclite's words are not jiwer's
                 else word_counts[0] != len(hyp.words) or word_counts[0] != len(ref.words)
             ))
-            or (rouge_l is not None and _outside_lcs(hyp.rouge, refs[rouge_ref].rouge, rouge_l[2]))
+            or (rouge_l is not None and hyp.rouge is not None and _outside_lcs(hyp.rouge, refs[rouge_ref].rouge, rouge_l[2]))
         )
         ter_stats = ter.numbered_statistics(hyp.ter[0], [r.ter[1] for r in refs]) if hyp.ter is not None else None
-        differs = differs or (ter_stats is not None and ter_stats[2] > 0)
-        return Record(bleu_stats, rouge_l, rouge_ref, rouge_lsum, word_counts, char_counts, dropped, differs, rouge_n, chrf_stats, ter_stats)
+        differs = differs or (ter_stats is not None and ter_stats[2] > 0) or rouge_differs
+        return Record(
+            bleu_stats, rouge_l, rouge_ref, rouge_lsum, word_counts, char_counts, dropped, differs, rouge_n, chrf_stats, ter_stats, bleu_last, rouge_wsu, rouge_skipped
+        )
 
 
 def _sequences(side: Side) -> Sequence[Sequence[int]]:
