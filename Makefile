@@ -31,6 +31,7 @@ test: $(STAMP)
 	exit $$status
 
 test-python: $(STAMP)
+	@tests/install-perl.sh || true
 	$(BIN)/python -m pytest
 
 test-client:
