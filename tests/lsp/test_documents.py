@@ -1,5 +1,6 @@
 """The incremental document model against a reference model: edits applied to a plain string,
-then split the LSP way (at ``\\n``, ``\\r\\n`` and ``\\r`` only)."""
+then split the LSP way (at ``\\n``, ``\\r\\n`` and ``\\r`` only); its size in UTF-8 kept
+up to date by each edit."""
 
 from __future__ import annotations
 
@@ -59,6 +60,7 @@ def edits(draw):
 def test_incremental_lines_equal_the_reference_model(encoding, text, changes):
     columns = Columns(encoding)
     doc = OpenDocument.of("file:///t", 1, "plaintext", text)
+    doc.larger_than(0)  # its size counted from now on
     for (sl, sc), (el, ec), new in changes:
         a, b = offset(text, sl, sc, encoding), offset(text, el, ec, encoding)
         text = text[:a] + new + text[b:]
@@ -69,6 +71,9 @@ def test_incremental_lines_equal_the_reference_model(encoding, text, changes):
         assert len(doc.breaks) == len(doc.lines) - 1
         # the edit says truly which lines it replaced
         assert before[: edit.start] + edit.lines + before[edit.end :] == doc.lines
+        # its size kept up to date by the edits, not counted again
+        size = len(doc.text.encode("utf-8", "surrogatepass"))
+        assert doc.larger_than(size - 1) and not doc.larger_than(size)
 
 
 @pytest.mark.parametrize(

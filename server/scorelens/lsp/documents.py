@@ -58,6 +58,9 @@ class OpenDocument:
     lines: list[str]
     breaks: bytearray
     chars: int = 0  # in the lines, without their breaks: kept up to date by each change
+    # UTF-8 bytes of the lines, once larger_than needs them: kept up to date by each change, so a
+    # keystroke in a large document does not encode all of it again
+    utf8: int | None = None
 
     @classmethod
     def of(cls, uri: str, version: int, language_id: str, text: str) -> OpenDocument:
@@ -66,13 +69,17 @@ class OpenDocument:
 
     def larger_than(self, max_bytes: int) -> bool:
         """Whether the text is over ``max_bytes`` in UTF-8: a code point is at most 4 bytes and a
-        break 2, so it is encoded only when it could be."""
+        break 2, so its bytes are counted only when it could be (then kept up to date: ``utf8``)."""
         if (self.chars + 2 * len(self.lines)) * 4 <= max_bytes:
             return False
-        return len(self.text.encode("utf-8", "surrogatepass")) > max_bytes
+        if self.utf8 is None:
+            self.utf8 = _utf8(self.lines)
+        return self.utf8 + len(self.breaks) > max_bytes  # (the text joins the lines with "\n")
 
     def _replace(self, start: int, end: int, lines: list[str]) -> None:
         self.chars += sum(map(len, lines)) - sum(map(len, self.lines[start:end]))
+        if self.utf8 is not None:
+            self.utf8 += _utf8(lines) - _utf8(self.lines[start:end])
         self.lines[start:end] = lines
 
     def apply(self, change: types.TextDocumentContentChangeEvent, columns: Columns) -> LineEdit:
@@ -107,6 +114,11 @@ class OpenDocument:
     @property
     def text(self) -> str:
         return "\n".join(self.lines)
+
+
+def _utf8(lines: list[str]) -> int:
+    """UTF-8 bytes of the lines, without breaks (a lone surrogate as WTF-8 writes it)."""
+    return len("\n".join(lines).encode("utf-8", "surrogatepass")) - max(len(lines) - 1, 0)
 
 
 def _difference(old: list[str], new: list[str]) -> LineEdit:

@@ -13,7 +13,7 @@ from pygls.uris import to_fs_path
 
 from . import diagnostics, report
 from .documents import OpenDocument
-from .formatted import is_formatted
+from .formatted import is_formatted, note_edit
 from .positions import Columns
 from .settings import settings_section
 
@@ -96,6 +96,8 @@ def did_change(ls, params: types.DidChangeTextDocumentParams) -> None:
                     if review.layouts is None:  # plain text: the edited lines are the corpus's
                         review.corpus.replace_lines(side, edit.start, edit.end, edit.lines)
                     review.edited(side, edit.start)
+                if review.layouts is not None:  # a formatted document: read again below (reread)
+                    note_edit(review.edited_lines, doc.uri, edit)
                 review.versions[doc.uri] = doc.version
     for review, was_over in zip(reviews, over):
         ls.scheduler.follow_soon(review)

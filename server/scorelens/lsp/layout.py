@@ -142,3 +142,41 @@ class RecordLayout:
     def editable(self, segment: int) -> bool:
         """An empty text maps to no characters of the document, so nothing can be written into it."""
         return segment < len(self._entries) and bool(self._entries[segment].segment.map.pieces)
+
+
+class LineRecordLayout(RecordLayout):
+    """A formatted side whose records are one line each, every character of a record's texts on
+    its own line (JSONL, TRN, STM, paired by id or position).
+
+    ``starts`` holds, per line, where that line started in the text its record was read from:
+    an edit within lines re-reads only the edited lines (see :func:`.formatted.reread_lines`),
+    each from a small text of its own, and the records of every other line keep their maps,
+    whose offsets are into the text they were read from. A column is an offset less its line's
+    start there, so no record after an edit has to be read or moved again.
+    """
+
+    def _lines_of(self, entry) -> tuple[int, int]:
+        return entry.line - 1, entry.line - 1
+
+    def position(self, segment: int, offset: int) -> tuple[int, int]:
+        m = self._entries[segment].segment.map if segment < len(self._entries) else None
+        if m is None or not m.pieces:
+            return (self.first_line(segment), 0)
+        line = self._spans[segment][0]
+        return line, m.offset(offset) - self._starts[line]
+
+    def span(self, segment: int, start: int, end: int) -> tuple[tuple[int, int], tuple[int, int]]:
+        m = self._entries[segment].segment.map if segment < len(self._entries) else None
+        if m is None or not m.pieces:
+            return self.position(segment, start), self.position(segment, end)
+        line = self._spans[segment][0]
+        a, b = m.span(start, end)
+        return (line, a - self._starts[line]), (line, b - self._starts[line])
+
+    def entry(self, segment: int):
+        return self._entries[segment]
+
+    def replace(self, segment: int, entry) -> None:
+        """The segment's record was read again, on the same line (its text or map changed)."""
+        assert entry.line == self._entries[segment].line
+        self._entries[segment] = entry

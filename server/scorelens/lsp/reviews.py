@@ -147,6 +147,10 @@ class Review:
     # as last read (see formatted.py)
     record_problems: list = field(default_factory=list)
     readings: dict = field(default_factory=dict)
+    # a formatted review's documents as last read and paired (formatted.Sides), which an edit
+    # within lines updates, and the lines edited since, per document (formatted.Edited)
+    last_read: object | None = None
+    edited_lines: dict = field(default_factory=dict)
 
     def edited(self, side: int, line: int) -> None:
         """An edit at ``line`` of a side; a place edited twice in a row is followed."""

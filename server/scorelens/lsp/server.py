@@ -36,7 +36,7 @@ from . import code_actions, code_lens, commands, compare, diagnostics, handlers,
 from .compare import Comparisons
 from .documents import Documents
 from .fluency import Models, attach
-from .formatted import NO_REFERENCES, is_formatted, read_sides, update
+from .formatted import NO_REFERENCES, is_formatted, read_sides, reread_lines, update
 from .pairing import Pairing, Pairings, files_in, named_like_reference
 from .positions import Columns
 from .protocol import ScoreLensProtocol
@@ -216,6 +216,8 @@ class ScoreLensServer(LanguageServer):
         review.layouts = None
         review.record_problems = []
         review.readings = {}
+        review.last_read = None
+        review.edited_lines = {}
         pairing = review.pairing
         refused = () if review.settings.allow_outside_workspace else pairing.outside
         for ref in refused:
@@ -277,6 +279,7 @@ class ScoreLensServer(LanguageServer):
             return None
         # a side per reference stream: a document holding two reference fields is two sides
         review.pairing = replace(review.pairing, references=sides.references)
+        review.last_read = sides
         review.layouts, review.record_problems = sides.layouts, sides.problems
         config = review.config
         if sides.rules == "sclite" and config.wer_rules == "jiwer":
@@ -287,12 +290,23 @@ class ScoreLensServer(LanguageServer):
     def reread(self, review: Review) -> bool:
         """A document of a formatted review changed: read the documents again and hand the corpus
         the texts that changed. False if the review had to be loaded again instead (a reference
-        field came or went, or a document can no longer be read)."""
+        field came or went, or a document can no longer be read).
+
+        Typing within lines of one-line records (JSONL, TRN, STM) reads only the edited lines
+        (:func:`.formatted.reread_lines`); any other edit reads the documents whole."""
+        edited, review.edited_lines = review.edited_lines, {}
         if review.corpus is None:
             # an edit can make a document readable, or give its records reference fields
             if any(p.code.startswith("format.") for p in review.problems):
                 self.load(review)
                 return False
+            return True
+        if (
+            review.last_read is not None
+            and self._as_read(review, edited)
+            and reread_lines(review.last_read, review.readings, edited, {uri: self.documents.open[uri].lines for uri in edited}, review.corpus)
+        ):
+            review.record_problems = review.last_read.problems
             return True
         try:
             uris = dict.fromkeys((review.uri, *review.pairing.references))
@@ -304,7 +318,25 @@ class ScoreLensServer(LanguageServer):
             self.load(review)
             return False
         update(review.corpus, sides)
+        review.last_read = sides
         review.layouts, review.record_problems = sides.layouts, sides.problems
+        return True
+
+    def _as_read(self, review: Review, edited: dict) -> bool:
+        """Whether the review's documents are as last read but for the ``edited`` ones, which
+        are open: an open document changes only by the edits noted, a closed one on disk."""
+        for uri in dict.fromkeys(review.last_read.uris):
+            if uri in edited:
+                if uri not in self.documents.open:
+                    return False
+            elif uri not in self.documents.open:
+                try:
+                    text = self.documents.text(uri, review.settings.max_file_bytes)
+                except UnreadableText:
+                    return False
+                done = review.readings.get(uri)
+                if done is None or done.text != text:
+                    return False
         return True
 
     def drop(self, uri: str) -> None:
