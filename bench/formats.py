@@ -29,17 +29,15 @@ import os
 import platform
 import random
 import shlex
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from core import SEED, generate
+from long_documents import run  # a whole process: its output, seconds and peak memory
 from results import write_section
 
 ROOT = Path(__file__).resolve().parents[1]
-ENV = {**os.environ, "PYTHONPATH": str(ROOT / "server")}
 HEADING = "## Formats (bench/formats.py)"
 
 PEERS = """
@@ -58,18 +56,6 @@ rouge = sum(scorer.score(r, h)["rougeL"].fmeasure for h, r in zip(hyps, refs)) /
 wer = jiwer.process_words(refs, hyps).wer
 print(json.dumps([bleu, rouge, wer]))
 """
-
-
-def run(args: list[str]) -> tuple[str, float, float]:
-    """A process's standard output, wall-clock seconds and peak resident memory (MB)."""
-    started = time.perf_counter()
-    process = subprocess.Popen(args, stdout=subprocess.PIPE, env=ENV, text=True)
-    out = process.stdout.read()
-    _, status, usage = os.wait4(process.pid, 0)
-    elapsed = time.perf_counter() - started
-    if os.waitstatus_to_exitcode(status):
-        sys.exit(f"{args} failed")
-    return out, elapsed, usage.ru_maxrss / 1024
 
 
 def scorelens(*args: str) -> tuple[dict, float, float]:
