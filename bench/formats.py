@@ -37,7 +37,6 @@ from core import SEED, generate
 from long_documents import run  # a whole process: its output, seconds and peak memory
 from results import write_section
 
-ROOT = Path(__file__).resolve().parents[1]
 HEADING = "## Formats (bench/formats.py)"
 
 PEERS = """
