@@ -225,17 +225,9 @@ def test_random_texts_written_by_elementtree_read_back(pairs, write):
         check_map(doc, r.source, xml_decode)
 
 
-def test_10000_units_read_well_under_a_second():
+def test_10000_units_are_read():
     doc = _xliff_1([(f"Source sentence {k} & more", f"Zielsatz {k} für <alle>") for k in range(10_000)])
-    best = min(_timed(lambda: read(doc, "xliff")) for _ in range(3))
     assert len(read(doc, "xliff").records) == 10_000
-    assert best < 1.0, best
-
-
-def _timed(f) -> float:
-    t = time.perf_counter()
-    f()
-    return time.perf_counter() - t
 
 
 @pytest.mark.shared
