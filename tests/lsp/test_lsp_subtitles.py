@@ -89,3 +89,24 @@ async def test_a_ctm_is_scored_against_its_stm_by_sclite_s_rules(client):
     assert "rules:sclite" in wer["signature"]
     found = {(d.range.start.line, d.range.start.character, d.range.end.character) for d in await diagnostics(client, uri) if d.code == "wer.substitution"}
     assert found == {(4, 17, 21)}  # "here" on the CTM's fifth line
+
+
+async def test_a_webvtt_fix_writes_the_reference_word_escaped(client):
+    """A WebVTT cue cannot hold a bare & or <: the reference's "R&D" is written "R&amp;D", which
+    the reader decodes back to the word the reference has (SRT has no escapes: written as it is)."""
+    folder = client.workspace / "vtt"
+    folder.mkdir()
+    cue = "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n{}\n"
+    (folder / "talk.hyp.vtt").write_text(cue.format("our research budget"), encoding="utf-8")
+    (folder / "talk.ref.vtt").write_text(cue.format("our R&amp;D budget"), encoding="utf-8")
+    (folder / "talk.hyp.srt").write_text("1\n00:00:01,000 --> 00:00:02,000\nour research budget\n", encoding="utf-8")
+    (folder / "talk.ref.srt").write_text("1\n00:00:01,000 --> 00:00:02,000\nour R&D budget\n", encoding="utf-8")
+    for name, written in (("talk.hyp.vtt", "R&amp;D"), ("talk.hyp.srt", "R&D")):
+        uri = open_doc(client, folder / name, name.rsplit(".", 1)[1])
+        await scores(client, uri)
+        [sub] = [d for d in await diagnostics(client, uri) if d.code == "wer.substitution"]
+        actions = await client.text_document_code_action_async(
+            types.CodeActionParams(types.TextDocumentIdentifier(uri), sub.range, types.CodeActionContext(diagnostics=[sub]))
+        )
+        [edit] = next(a for a in actions if a.title == "Replace with “R&D”").edit.changes[uri]
+        assert edit.new_text == written, name

@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 from pathlib import PurePath
 from types import ModuleType
+from typing import Callable
 
 from .segments import (
     CharMap,
@@ -58,7 +59,7 @@ FORMAT_NAMES = tuple(READERS)
 
 __all__ = [
     "CharMap", "Fields", "FormatError", "Reading", "Record", "RecordError", "Segment",
-    "EXTENSIONS", "FORMAT_NAMES", "format_of", "read", "reader",
+    "EXTENSIONS", "FORMAT_NAMES", "escaper", "format_of", "read", "reader",
 ]
 
 
@@ -71,6 +72,13 @@ def reader(name: str) -> ModuleType:
     if name not in READERS:
         raise FormatError(f"unknown format {name!r}; choose from {', '.join(FORMAT_NAMES)}")
     return importlib.import_module(f"{__name__}.{READERS[name]}")
+
+
+def escaper(name: str) -> Callable[[str], str]:
+    """How a replacement is written into a document of format ``name`` (a module that reads
+    several formats may escape them differently: its ``ESCAPES``)."""
+    module = reader(name)
+    return getattr(module, "ESCAPES", {}).get(name, module.escape)
 
 
 def read(text: str, name: str, fields: Fields = Fields()) -> Reading:

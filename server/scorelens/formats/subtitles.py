@@ -45,8 +45,17 @@ _VTT_HEADER = re.compile(r"\ufeff?WEBVTT(?:[ \t]|$)")
 
 
 def escape(text: str) -> str:
-    """Cue text is written as it is."""
+    """SRT cue text is written as it is (SRT has no escapes)."""
     return text
+
+
+def escape_vtt(text: str) -> str:
+    """WebVTT cue text cannot hold a bare ``&`` or ``<`` (they begin escapes and tags); ``>`` is
+    escaped too, as the WebVTT specification writes it."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+ESCAPES = {"vtt": escape_vtt}  # by format name, where it is not escape's
 
 
 def read(text: str, fields: Fields, name: str) -> Reading:

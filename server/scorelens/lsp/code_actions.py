@@ -84,7 +84,8 @@ def register(server) -> None:
                 continue
             lines_with_findings.add(diag.range.start.line)
             if data.get("fix") in _TITLES:
-                title = _TITLES[data["fix"]].format(text=data["text"].strip(), old=_quoted(diag.message))
+                words = data.get("words", data["text"])
+                title = _TITLES[data["fix"]].format(text=str(words).strip(), old=_quoted(diag.message))
                 actions.append(
                     types.CodeAction(
                         title=title,

@@ -121,7 +121,8 @@ def _fix(ls, review: Review, finding: Finding, where: dict) -> dict | None:
         return None
     escape = layout.escape
     if finding.code == codes.SUBSTITUTION:
-        return {"fix": "replace", "uri": review.uri, "range": where, "text": escape(finding.other_text)}
+        # "words": the fix's title shows them as they read, not as the document escapes them
+        return {"fix": "replace", "uri": review.uri, "range": where, "text": escape(finding.other_text), "words": finding.other_text}
     if finding.code == codes.INSERTION:
         text = corpus.text(0, finding.segment)
         a, b = finding.start, finding.end
@@ -146,6 +147,7 @@ def _fix(ls, review: Review, finding: Finding, where: dict) -> dict | None:
             "uri": review.uri,
             "range": _range(ls, review, 0, finding.segment, p, p),
             "text": escape(insert),
+            "words": words,
         }
     if finding.code == codes.SHIFT and finding.target is not None:
         a, b, new = moved(corpus.text(0, finding.segment), finding.start, finding.end, finding.target)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pygls.uris import to_fs_path
 
 from ..core.text import common_ends
-from ..formats import Fields, FormatError, Reading, format_of, read, reader
+from ..formats import Fields, FormatError, Reading, escaper, format_of, read
 from ..formats.pairing import Entry, pair_readings
 from ..formats.segments import Record, RecordError, Segment, line_starts
 from .documents import LineEdit, split_breaks
@@ -111,7 +111,7 @@ def _read(uri: str, text: str, options: ReadOptions, fields: Fields, readings: R
         reading = read(text, name, fields)
     except FormatError as exc:
         raise FormatError(f"{to_fs_path(uri) or uri}: {exc}") from None
-    done = readings[uri] = _Document(uri, text, fields, reading, split_breaks(text)[0], line_starts(text), reader(name).escape, name)
+    done = readings[uri] = _Document(uri, text, fields, reading, split_breaks(text)[0], line_starts(text), escaper(name), name)
     return done
 
 
