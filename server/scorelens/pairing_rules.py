@@ -4,6 +4,10 @@
 - ``NAME.sysN.EXT`` ↔ the same references as ``NAME.hyp.EXT`` would have;
 - ``…/hyp/NAME``    ↔ ``…/ref/NAME`` (the nearest enclosing ``hyp`` directory; subdirectories kept).
 
+A hypothesis finds its *source* (what was translated) alike: ``NAME.hyp.EXT`` and ``NAME.sysN.EXT``
+↔ ``NAME.src.LANG`` (any extension: a source is in another language, ``news.src.en`` for
+``news.hyp.de``), ``…/hyp/NAME`` ↔ ``…/src/NAME``.
+
 :func:`rules` and :func:`pick` are pure: paths in, paths out, and the caller supplies the
 file names it knows of (the language server may count open, unsaved documents; the CLI
 lists directories). :func:`find_references` is the thin wrapper that asks the file system.
@@ -84,6 +88,58 @@ def pick(hypothesis: PurePath, names_in: Callable[[PurePath], Collection[str]]) 
     return None
 
 
+def source_rules(hypothesis: PurePath) -> list[Rule]:
+    """Where the source of this hypothesis would be, in the order tried."""
+    directory, filename = hypothesis.parent, hypothesis.name
+    found = []
+    for regex, convention in ((_HYP_NAME, "NAME.hyp.EXT -> NAME.src.EXT"), (_SYS_NAME, "NAME.sysN.EXT -> NAME.src.EXT")):
+        m = regex.match(filename)
+        if m:
+            # the hypothesis's own extension first: a format that holds both sides keeps it
+            same = re.escape(m["ext"])
+            pattern = re.compile(rf"^{re.escape(m['name'])}\.src\.(?:(?P<same>{same})|[^.]+)$")
+            found.append(Rule(convention, directory, pattern, f"{m['name']}.src.EXT"))
+    parts = hypothesis.parts
+    if "hyp" in parts[:-1]:
+        i = len(parts) - 2 - parts[-2::-1].index("hyp")
+        src_path = PurePath(*parts[:i], "src", *parts[i + 1 :])
+        found.append(Rule("hyp/NAME -> src/NAME", src_path.parent, re.compile(rf"^{re.escape(filename)}$"), filename))
+    return found
+
+
+def pick_source(hypothesis: PurePath, names_in: Callable[[PurePath], Collection[str]]) -> PurePath | None:
+    """The source the first matching rule finds (the hypothesis's extension first, then by name)."""
+    for rule in source_rules(hypothesis):
+        matches = [m for name in sorted(names_in(rule.directory)) if (m := rule.pattern.match(name))]
+        if matches:
+            best = min(matches, key=lambda m: m.groupdict().get("same") is None)  # stable: then by name
+            return rule.directory / best.string
+    return None
+
+
+def known_languages() -> frozenset[str]:
+    """Language codes a file's last extension may be (``news.src.en``): translate-toolkit's list."""
+    from translate.lang.data import languages
+
+    return frozenset(languages)
+
+
+def language_pair(source: PurePath, hypothesis: PurePath, known: Collection[str] | None = None) -> tuple[str, str] | None:
+    """``(source language, target language)`` when both files' last extensions are language codes
+    among ``known`` (``news.src.en`` and ``news.hyp.de``: en-de), as sacreBLEU's ``-l`` gives them."""
+    known = known_languages() if known is None else known
+    pair = tuple(p.suffix[1:].lower() for p in (source, hypothesis))
+    return pair if all(code in known for code in pair) and pair[0] != pair[1] else None
+
+
+def split_languages(language: str | None) -> tuple[str | None, str | None]:
+    """``(source, target)`` of sacreBLEU's ``-l``: ``"en-de"`` names both, ``"de"`` the target."""
+    if not language:
+        return None, None
+    source, _, target = language.rpartition("-")
+    return (source or None), target
+
+
 # -- the file system ------------------------------------------------------------------------
 
 
@@ -114,6 +170,12 @@ def find_references(hypothesis: Path) -> list[Path]:
             + ", ".join(rule.describe() for rule in tried)
         )
     return [Path(p) for p in found[1]]
+
+
+def find_source(hypothesis: Path) -> Path | None:
+    """The source of a hypothesis on disk by naming convention, if there is one."""
+    found = pick_source(hypothesis, _files_in)
+    return Path(found) if found is not None else None
 
 
 # -- reference templates of [[tool.scorelens.pair]] / scorelens.toml -------------------------

@@ -307,9 +307,14 @@ def test_a_corpus_without_references_when_no_corpus_metric_is_on():
     assert list(corpus.texts_of(0)) == texts
     assert [corpus.findings(i) for i in range(3)] == [[], [], []]
     corpus.replace_lines(0, 1, 2, ["a dog ran"])
-    assert corpus.edited(0) == (0, 0) and corpus.take_edited(0) == (0, 0) and corpus.edited(0) is None
+    assert corpus.edited(0, "lm") == (0, 0) and corpus.take_edited(0, "lm") == (0, 0) and corpus.edited(0, "lm") is None
     corpus.replace_lines(0, 1, 2, ["a bird sang"])
-    assert corpus.text(0, 1) == "a bird sang" and corpus.edited(0) == (1, 1)
+    assert corpus.text(0, 1) == "a bird sang" and corpus.edited(0, "lm") == (1, 1)
+    # each follower has its own: one that has taken nothing finds everything edited
+    assert corpus.edited(0, "qa") == (0, 0)
+    corpus.take_edited(0, "qa")
+    corpus.replace_lines(0, 0, 1, ["the cat sat"])
+    assert corpus.edited(0, "qa") == (0, 2) and corpus.edited(0, "lm") == (0, 1)
     assert corpus.findings(1) == []
     with pytest.raises(ValueError):
         Corpus("a\n", [], ScoringConfig(metrics=("bleu",)))

@@ -23,7 +23,9 @@ from ..core.findings import (
 from ..core.fluency import OOV, UNLIKELY
 from ..textfile import BOM, BOM_NOTE
 from .documents import FormattedRun, Run, evaluation
-from .errors import EXIT_ERROR, EXIT_OK, EXIT_THRESHOLD, CliError
+from .located import Located
+from . import qa
+from .errors import EXIT_ERROR, EXIT_OK, EXIT_THRESHOLD, CliError, NoReference
 from .options import finite
 from .scores_text import notes, summary_lines
 
@@ -67,40 +69,8 @@ def add_parser(commands, shared: argparse.ArgumentParser) -> None:
         help="text: path:line:col: code message; json: one object; github: GitHub Actions annotations",
     )
     check.add_argument("--max-findings", type=int, metavar="N", help="show at most N findings (and say how many more)")
+    qa.add_arguments(check)
     check.set_defaults(run=run_check, parser=check)
-
-
-@dataclass(frozen=True)
-class Located:
-    """A finding placed in a file: 1-based line and column in code points, end exclusive."""
-
-    path: str
-    line: int
-    column: int
-    end_line: int
-    end_column: int
-    code: str
-    message: str
-    text: str = ""
-    related: tuple[str, int, int] | None = None  # the matching place in the other file
-
-    def where(self) -> str:
-        return f"{self.path}:{self.line}:{self.column}"
-
-    def to_json(self) -> dict:
-        d = {
-            "path": self.path,
-            "line": self.line,
-            "column": self.column,
-            "end_line": self.end_line,
-            "end_column": self.end_column,
-            "code": self.code,
-            "message": self.message,
-            "text": self.text,
-        }
-        if self.related:
-            d["related"] = dict(zip(("path", "line", "column"), self.related))
-        return d
 
 
 def _quote(text: str) -> str:
@@ -194,7 +164,10 @@ class Verdict:
         return self.value >= self.limit if self.minimum else self.value <= self.limit
 
     def describe(self) -> str:
-        value = f"{self.value:.2f}" if self.metric in ("bleu", "chrf", "ter", PPL) else f"{self.value:.4f}"
+        if self.metric == "qa":
+            value = f"{self.value:g}"
+        else:
+            value = f"{self.value:.2f}" if self.metric in ("bleu", "chrf", "ter", PPL) else f"{self.value:.4f}"
         if self.passed:
             return f"{self.label} {value} meets {self.option} {self.limit:g}"
         side = "below" if self.minimum else "above"
@@ -236,8 +209,17 @@ def check_gate_metrics(args: argparse.Namespace) -> None:
         print(f"scorelens: note: --max-ppl turns {PPL} on (not among --metrics)", file=sys.stderr)
 
 
-def verdicts(args: argparse.Namespace, ev: Run) -> list[Verdict]:
+def gated(args: argparse.Namespace) -> bool:
+    """Whether a threshold on the scores was given (QA alone cannot meet it)."""
+    return args.max_ppl is not None or any(getattr(args, dest) is not None for dest, *_ in _GATES)
+
+
+def verdicts(args: argparse.Namespace, ev: Run | None, qa_run: qa.QARun | None) -> list[Verdict]:
     found = []
+    if args.max_qa is not None:
+        found.append(Verdict("--max-qa", "qa", "QA errors", qa_run.result.report.errors(), args.max_qa, False))
+    if ev is None:
+        return found
     for dest, option, metric, label, minimum, value in _GATES:
         limit = getattr(args, dest)
         if limit is not None and metric in args.metrics:
@@ -265,19 +247,24 @@ def _github_escape(text: str, property: bool = False) -> str:
 class CheckReport:
     findings: list[Located]  # those shown
     omitted: int  # left out by --max-findings, and said so
-    evaluation: Run
+    evaluation: Run | None  # None: no reference, only the QA checks ran
     verdicts: list[Verdict]
+    qa: qa.QARun | None = None
 
     @property
     def passed(self) -> bool:
         return all(v.passed for v in self.verdicts)
+
+    def _summary(self) -> list[str]:
+        ev = self.evaluation
+        return (summary_lines(ev) if ev is not None else []) + ([self.qa.summary()] if self.qa is not None else [])
 
     def text_lines(self) -> list[str]:
         out = [f"{f.where()}: {f.code} {f.message}" for f in self.findings]
         if self.omitted:
             out.append(f"... {self.omitted} more findings not shown (--max-findings)")
         out += ["", f"{len(self.findings) + self.omitted} findings"]
-        out += summary_lines(self.evaluation) + notes(self.evaluation)
+        out += self._summary() + (notes(self.evaluation) if self.evaluation is not None else [])
         out += [("PASS: " if v.passed else "FAIL: ") + v.describe() for v in self.verdicts]
         return out
 
@@ -285,8 +272,8 @@ class CheckReport:
         out = [self._annotation(f) for f in self.findings]
         if self.omitted:
             out.append(f"::notice title=scorelens::{self.omitted} more findings not shown (--max-findings)")
-        out += summary_lines(self.evaluation)  # plain lines land in the job log
-        out += [f"::warning title=scorelens::{_github_escape(n)}" for n in notes(self.evaluation)]
+        out += self._summary()  # plain lines land in the job log
+        out += [f"::warning title=scorelens::{_github_escape(n)}" for n in (notes(self.evaluation) if self.evaluation is not None else [])]
         for v in self.verdicts:
             if v.passed:
                 out.append(f"PASS: {v.describe()}")
@@ -296,7 +283,10 @@ class CheckReport:
 
     @staticmethod
     def _annotation(f: Located) -> str:
-        level = "warning" if f.code == BYTE_ORDER_MARK else "notice"
+        if f.code == BYTE_ORDER_MARK:
+            level = "warning"
+        else:  # a QA check's own severity; the scores' findings are notices
+            level = {"error": "error", "warning": "warning"}.get(f.severity or "", "notice")
         props = [f"file={_github_escape(f.path, True)}", f"line={f.line}"]
         if f.end_line != f.line:
             props.append(f"endLine={f.end_line}")
@@ -306,11 +296,13 @@ class CheckReport:
         return f"::{level} {','.join(props)}::{_github_escape(f.message)}"
 
     def to_json(self) -> dict:
+        ev = self.evaluation
         return {
             "findings": [f.to_json() for f in self.findings],
             "findings_omitted": self.omitted,
-            "scores": self.evaluation.results().to_dict(),
-            "notes": notes(self.evaluation),
+            "scores": ev.results().to_dict() if ev is not None else None,
+            "qa": self.qa.to_json() if self.qa is not None else None,
+            "notes": notes(ev) if ev is not None else [],
             "thresholds": [
                 {"option": v.option, "metric": v.metric, "value": v.value, "limit": v.limit, "passed": v.passed}
                 for v in self.verdicts
@@ -323,11 +315,21 @@ def run_check(args: argparse.Namespace) -> int:
     if args.max_findings is not None and args.max_findings < 0:
         raise CliError("--max-findings must be 0 or more")
     check_gate_metrics(args)
-    ev = evaluation(args)
-    ev.scores  # noqa: B018 -- first: scoring may use worker processes, finding the differences does not
-    findings = all_findings(ev)
+    qa_run = qa.run_qa(args)
+    try:
+        ev = evaluation(args)
+    except NoReference:
+        if qa_run is None or gated(args):
+            raise
+        ev = None  # no reference: the source's checks alone
+    findings = []
+    if ev is not None:
+        ev.scores  # noqa: B018 -- first: scoring may use worker processes, finding the differences does not
+        findings = all_findings(ev)
+    if qa_run is not None:
+        findings += [qa_run.located(f) for f in qa_run.result.report.findings]
     shown = findings if args.max_findings is None else findings[: args.max_findings]
-    report = CheckReport(shown, len(findings) - len(shown), ev, verdicts(args, ev))
+    report = CheckReport(shown, len(findings) - len(shown), ev, verdicts(args, ev, qa_run), qa_run)
     if args.format == "json":
         print(json.dumps(report.to_json(), ensure_ascii=False, indent=1))
     elif args.format == "github":

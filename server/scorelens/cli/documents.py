@@ -18,7 +18,7 @@ from ..core.text import sacrebleu_lines
 from ..formats import Fields, FormatError, format_of
 from ..language_model import ModelUnavailable
 from ..textfile import DEFAULT_MAX_BYTES, UnreadableText, decode, read_text, too_large
-from .errors import CliError
+from .errors import CliError, NoReference
 from .options import api_options, jobs
 
 STDIN = "-"
@@ -66,7 +66,7 @@ def found_references(hypothesis: str) -> list[str]:
     try:
         found = find_references(resolved)
     except NoReferences as exc:
-        raise CliError(f"{hypothesis}: {exc}") from None
+        raise NoReference(f"{hypothesis}: {exc}") from None
     if not Path(hypothesis).is_absolute():
         found = [Path(os.path.relpath(p)) for p in found]
     found = [str(p) for p in found]

@@ -73,9 +73,9 @@ class _Side:
         self.texts: list[str] = []
         self.starts: list[int] | None = None  # first line of each segment; None when segments are lines
         self.analyses: list[Analysis | None] = []
-        # leading and trailing segments unchanged since the last Corpus.take_edited (None: all);
-        # at first none, for a follower that starts with nothing
-        self.edited: tuple[int, int] | None = (0, 0)
+        # per follower of the texts, the leading and trailing segments unchanged since its last
+        # Corpus.take_edited (None: all); a follower not in it has taken none: nothing unchanged
+        self.edited: dict[str, tuple[int, int] | None] = {}
 
 
 class _Displaced:
@@ -190,16 +190,17 @@ class Corpus:
         """A side's segment texts (the corpus's own list: not to be changed)."""
         return self._sides[side].texts
 
-    def edited(self, side: int) -> tuple[int, int] | None:
-        """How many leading and trailing segments of a side are as they were at the last
-        :meth:`take_edited` (None: all of them): a follower of the texts (fluency) re-reads only
-        those between, an edit's worth, not the whole side."""
-        return self._sides[side].edited
+    def edited(self, side: int, follower: str) -> tuple[int, int] | None:
+        """How many leading and trailing segments of a side are as they were at ``follower``'s
+        last :meth:`take_edited` (None: all of them): a follower of the texts (fluency, the QA
+        checks) re-reads only those between, an edit's worth, not the whole side."""
+        return self._sides[side].edited.get(follower, (0, 0))
 
-    def take_edited(self, side: int) -> tuple[int, int] | None:
-        """:meth:`edited`, and from now on the side counts as unchanged."""
-        s = self._sides[side]
-        ends, s.edited = s.edited, None
+    def take_edited(self, side: int, follower: str) -> tuple[int, int] | None:
+        """:meth:`edited`, and from now on the side counts as unchanged for ``follower``."""
+        edited = self._sides[side].edited
+        ends = edited.get(follower, (0, 0))
+        edited[follower] = None
         return ends
 
     def text(self, side: int, segment: int) -> str:
@@ -421,7 +422,8 @@ class Corpus:
         if len(new_texts) != end - start:
             self._displace(start)
         kept = len(s.texts) - end
-        s.edited = (start, kept) if s.edited is None else (min(s.edited[0], start), min(s.edited[1], kept))
+        for follower, ends in s.edited.items():
+            s.edited[follower] = (start, kept) if ends is None else (min(ends[0], start), min(ends[1], kept))
         s.texts[start:end] = new_texts
         s.analyses[start:end] = [None] * len(new_texts)
         if len(new_texts) == end - start:

@@ -25,6 +25,7 @@ class Entry:
     id: str | None = None
     start: float | None = None
     end: float | None = None
+    source: Segment | None = None  # the source its record holds (a hypothesis's XLIFF unit, JSONL field)
 
 
 @dataclass(frozen=True)
@@ -36,10 +37,10 @@ class Problem:
     line: int
     id: str | None = None
 
-    def message(self) -> str:
+    def message(self, partner: str = "reference") -> str:
         what = f"id {self.id!r}" if self.id is not None else "a record"
         return {
-            "missing": f"{what} has no reference",
+            "missing": f"{what} has no {partner}",
             "extra": f"{what} is not in the hypothesis",
             "duplicate": f"{what} is given again",
             "unpaired": f"{what} has no partner at this position",
@@ -66,11 +67,19 @@ def entries(records: Sequence[Record], reference: int | None = None) -> list[Ent
     out = []
     for r in records:
         if reference is None:
-            segment = r.text
+            segment, source = r.text, r.source
         else:
-            segment = r.references[reference] if reference < len(r.references) else None
-        out.append(Entry(segment if segment is not None else _EMPTY, r.line, r.id, r.start, r.end))
+            segment, source = (r.references[reference] if reference < len(r.references) else None), None
+        out.append(Entry(segment if segment is not None else _EMPTY, r.line, r.id, r.start, r.end, source))
     return out
+
+
+def source_stream(reading: Reading) -> list[Entry]:
+    """The sources a document gives: those its records hold (XLIFF, PO, TMX units; a JSONL, TSV or
+    CSV source field), or else its texts (a source file of any format)."""
+    if any(r.source is not None for r in reading.records):
+        return [Entry(r.source if r.source is not None else _EMPTY, r.line, r.id, r.start, r.end) for r in reading.records]
+    return entries(reading.records)
 
 
 def reference_streams(reading: Reading) -> list[list[Entry]]:

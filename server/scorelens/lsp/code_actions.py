@@ -83,9 +83,12 @@ def register(server) -> None:
             if diag.code.startswith("pairing.") or not _overlaps(diag.range, wanted):
                 continue
             lines_with_findings.add(diag.range.start.line)
-            if data.get("fix") in _TITLES:
+            if data.get("fix") in _TITLES or data.get("fix") == "qa":
                 words = data.get("words", data["text"])
-                title = _TITLES[data["fix"]].format(text=str(words).strip(), old=_quoted(diag.message))
+                if data["fix"] == "qa":  # a QA check's fix names itself
+                    title = str(data.get("title", "Fix"))
+                else:
+                    title = _TITLES[data["fix"]].format(text=str(words).strip(), old=_quoted(diag.message))
                 actions.append(
                     types.CodeAction(
                         title=title,
@@ -95,7 +98,7 @@ def register(server) -> None:
                         edit=fix_edit(data),
                     )
                 )
-        if review.corpus is not None:
+        if review.corpus is not None and review.corpus.references:  # (checked against a source alone: no reference line)
             for line in sorted(lines_with_findings):
                 action = _take_line(ls, review, line)
                 if action is not None:

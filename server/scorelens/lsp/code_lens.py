@@ -7,7 +7,7 @@ from pathlib import PurePosixPath
 
 from lsprotocol import types
 
-from . import fluency
+from . import fluency, qa
 from .compare import lens_title
 from .describe import short
 
@@ -25,7 +25,7 @@ def register(server) -> None:
         # (references held in the hypothesis's own records have no document of their own to open)
         names = ", ".join(dict.fromkeys(PurePosixPath(r).name for r in review.pairing.references if r != uri))
         lenses = [
-            types.CodeLens(top, types.Command(title=f"ScoreLens: {' · '.join(filter(None, (short(scores), fluency.label(review, 0))))} ({scores.segments} segments)", command="scorelens.report", arguments=[uri])),
+            types.CodeLens(top, types.Command(title=f"ScoreLens: {' · '.join(filter(None, (short(scores), fluency.label(review, 0), qa.label(review))))} ({scores.segments} segments)", command="scorelens.report", arguments=[uri])),
         ]
         if names:  # a document checked alone (fluency only) has no reference to open
             lenses.append(types.CodeLens(top, types.Command(title=f"Open reference beside ({names})", command="scorelens.openReference", arguments=[uri])))

@@ -9,7 +9,7 @@ from ..core import CorpusScores, RougeScore, SegmentScores, rates
 from ..core import findings as codes
 from ..core.corpus import LONG_SEGMENT_CHARS
 from ..core.findings import differing_words
-from . import fluency
+from . import fluency, qa
 from .reviews import Review
 
 
@@ -145,6 +145,8 @@ def segment_description(review: Review, segment: int, markdown: bool = True, sid
     hyp_marks = [(f.start, f.end, "changed") for f in found if f.side == 0 and f.code in (codes.SUBSTITUTION, codes.INSERTION)]
     lines += ["", f"Hypothesis: {_marked(corpus.text(0, segment), hyp_marks, markdown) or empty}"]
     lines += fluency.description(review, side, segment, markdown)
+    if side == 0:
+        lines += qa.description(review, segment, markdown, _escape if markdown else str)
     if corpus.references:  # a document checked alone (fluency only) has no marks to explain
         if markdown:
             lines += ["", "**bold**: substituted or inserted words · ~~struck~~: words the hypothesis misses"]

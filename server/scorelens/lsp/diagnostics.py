@@ -27,7 +27,7 @@ from ..core import Finding
 from ..core import findings as codes
 from ..core.fluency import OOV, UNLIKELY
 from ..textfile import BOM, BOM_NOTE
-from . import fluency
+from . import fluency, qa
 from .reviews import SLICE_SECONDS, Review
 from .writer import RawResult
 
@@ -74,6 +74,8 @@ class VisibleRangesNotification:
 
 
 def severity(review: Review, code: str) -> types.DiagnosticSeverity | None:
+    if code.startswith("qa."):
+        return _SEVERITY.get(qa.severity(review, code))  # each check has its own
     category = _CATEGORY[code.split(".")[0]]
     if code == DROPPED_TEXT:
         category = "pairing"
@@ -211,6 +213,37 @@ def _diagnostic(ls, review: Review, finding: Finding, side: int) -> dict | None:
     return diagnostic
 
 
+def _qa_diagnostic(ls, review: Review, finding) -> dict | None:
+    """A QA finding's diagnostic on the hypothesis: related to its source's matching place, or
+    to the segment translated otherwise; with its fix, where it has one."""
+    sev = severity(review, finding.code)
+    if sev is None:
+        return None
+    where = _range(ls, review, 0, finding.segment, finding.start, finding.end)
+    diagnostic = {"range": where, "severity": int(sev), "code": finding.code, "source": SOURCE, "message": finding.message}
+    place = qa.source_place(ls, review, finding)
+    if finding.other_segment is not None:
+        other = _line_range(ls, review, 0, finding.other_segment)
+        diagnostic["relatedInformation"] = [_related(review.uri, other, "translated otherwise here")]
+    elif place is not None:
+        uri, line, column = place
+        lines = qa.lines_of(ls, review, uri)
+        text = lines[line] if line < len(lines) else ""
+        point = {"line": line, "character": ls.columns.to_client(text, column)}
+        diagnostic["relatedInformation"] = [_related(uri, {"start": point, "end": point}, "in the source")]
+    fix = finding.fix
+    if fix is not None and review.layout(0).editable(finding.segment):
+        diagnostic["data"] = {
+            "fix": "qa",
+            "title": fix.title,
+            "uri": review.uri,
+            "range": _range(ls, review, 0, finding.segment, fix.start, fix.end),
+            "text": review.layout(0).escape(fix.text),
+            "words": fix.text,
+        }
+    return diagnostic
+
+
 def _related(uri: str, where: dict, message: str) -> dict:
     return {"location": {"uri": uri, "range": where}, "message": message}
 
@@ -228,8 +261,10 @@ def _segment(ls, review: Review, segment: int) -> tuple[dict[int, list[str]], di
     sides = range(corpus.references + 1)
     # an lm.unlikely finding depends on the rest of the document: whether the segment is one is in the key
     unlikely = tuple(segment in u for u in review.lm.unlikely.values()) if review.lm is not None else ()
+    # a QA finding depends on the source and on the rest of the document (inconsistent, length ratio)
+    checked = tuple(qa.findings(review, segment)) if review.qa is not None else ()
     layouts = [review.layout(side) for side in sides]
-    key = (corpus.texts(segment), tuple((lay.first_line(segment), lay.shape(segment)) for lay in layouts), unlikely)
+    key = (corpus.texts(segment), tuple((lay.first_line(segment), lay.shape(segment)) for lay in layouts), unlikely, checked)
     cached = review.cache.get(segment)
     if cached is not None and cached[0] == key:
         return cached[1], cached[2], False
@@ -248,6 +283,12 @@ def _segment(ls, review: Review, segment: int) -> tuple[dict[int, list[str]], di
                 diags.append(json.dumps(_diagnostic(ls, review, finding, side)))
             else:
                 more[side] = more.get(side, 0) + 1
+    for finding in checked:
+        diags = per_side.setdefault(0, [])
+        if len(diags) >= cap:
+            more[0] = more.get(0, 0) + 1
+        elif (d := _qa_diagnostic(ls, review, finding)) is not None:
+            diags.append(json.dumps(d))
     review.cache[segment] = (key, per_side, more)
     return per_side, more, True
 
@@ -317,6 +358,10 @@ def on_lines(ls, review: Review, first: int, last: int) -> list[types.Diagnostic
                 d = _diagnostic(ls, review, finding, 0)
                 if d is not None:
                     found.append(_CONVERTER.structure(d, types.Diagnostic))
+        for finding in qa.findings(review, segment):
+            d = _qa_diagnostic(ls, review, finding)
+            if d is not None:
+                found.append(_CONVERTER.structure(d, types.Diagnostic))
         segment += 1
     return found
 
@@ -349,7 +394,7 @@ def _outward(inner: range, outer: range) -> Iterator[int]:
 def _in_order(ls, review: Review) -> Iterator[int]:
     """Each segment with differences once, in the order the ``maxProblems`` budget is spent."""
     corpus = review.corpus
-    flagged = review.lm.flagged if review.lm is not None else set()
+    flagged = _flagged(review)
     seen: set[int] = set()
     for side, line, reach in _windows(ls, review):
         layout = review.layout(side)
@@ -364,10 +409,18 @@ def _in_order(ls, review: Review) -> Iterator[int]:
             yield segment
 
 
+def _flagged(review: Review) -> set[int]:
+    """Segments with findings that are not the corpus's: fluency's and the QA checks'."""
+    found = set(review.lm.flagged) if review.lm is not None else set()
+    if review.qa is not None:
+        found = found | review.qa.flagged_set if found else review.qa.flagged_set
+    return found
+
+
 def _with_findings(review: Review) -> Iterator[int]:
-    """The segments with findings, in order: those the corpus found, and fluency's."""
+    """The segments with findings, in order: those the corpus found, fluency's and the QA checks'."""
     corpus = review.corpus
-    flagged = sorted(review.lm.flagged) if review.lm is not None else []
+    flagged = sorted(_flagged(review))
     k = 0
     segment = corpus.next_differing()
     while segment is not None or k < len(flagged):
@@ -474,7 +527,7 @@ def collect(ls, review: Review, until: float | None = None) -> dict[str, list[st
     # around, the segments shown before would otherwise pile up until the whole document is held.
     if len(review.cache) > len(chosen):
         review.cache = {segment: review.cache[segment] for segment in chosen if segment in review.cache}
-    left = corpus.totals().differing + _fluency_only(review) - len(chosen)
+    left = corpus.totals().differing + _flagged_only(review) - len(chosen)
     for uri, diags in out.items():
         total = len(diags) + sum(len(d) for _, d in pieces[uri])
         cutting = total > cap or left or not_built[uri]
@@ -508,12 +561,13 @@ def collect(ls, review: Review, until: float | None = None) -> dict[str, list[st
     return out
 
 
-def _fluency_only(review: Review) -> int:
-    """Segments with fluency findings only (the corpus counts those with its own)."""
-    if review.lm is None:
+def _flagged_only(review: Review) -> int:
+    """Segments with fluency or QA findings only (the corpus counts those with its own)."""
+    flagged = _flagged(review)
+    if not flagged:
         return 0
     differs = review.corpus.next_differing
-    return sum(1 for segment in review.lm.flagged if differs(segment) != segment)
+    return sum(1 for segment in flagged if differs(segment) != segment)
 
 
 def _note_line(ls, review: Review, uri: str, shown: list[int]) -> int:

@@ -27,6 +27,7 @@ from ..summary import fluency_dict
 from .settings import PPL
 from .worker import Worker, WorkerDied, load_model, score_fluency
 
+FOLLOWER = "fluency"  # of the corpus's texts (Corpus.edited)
 # Texts per call to the model process: a re-score cancelled by an edit keeps what was scored.
 CHUNK = 2000
 DIED = "the language model process ended unexpectedly (out of memory?); it starts again with the next edit"
@@ -113,7 +114,7 @@ def attach(ls, review) -> None:
 
 
 def _edited_texts(corpus, side: int) -> Sequence[str]:
-    ends = corpus.edited(side)
+    ends = corpus.edited(side, FOLLOWER)
     if ends is None:
         return ()
     texts = corpus.texts_of(side)
@@ -152,7 +153,7 @@ async def refresh(ls, review, publish: Callable[[], Awaitable[None]] | None = No
         if review.lm is not lm:
             return  # reloaded meanwhile
     for side, f in lm.sides.items():
-        ends = corpus.take_edited(side)
+        ends = corpus.take_edited(side, FOLLOWER)
         if ends is not None:
             texts = corpus.texts_of(side)
             f.replace(ends[0], len(f) - ends[1], texts[ends[0] : len(texts) - ends[1]])
@@ -170,7 +171,7 @@ async def refresh(ls, review, publish: Callable[[], Awaitable[None]] | None = No
 def current(review) -> bool:
     """Whether the review's fluency is of its corpus's current texts."""
     lm = review.lm
-    return lm is not None and lm.ready and all(review.corpus.edited(side) is None for side in lm.sides)
+    return lm is not None and lm.ready and all(review.corpus.edited(side, FOLLOWER) is None for side in lm.sides)
 
 
 async def settled(ls, review) -> None:

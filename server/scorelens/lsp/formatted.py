@@ -288,8 +288,10 @@ def reread_lines(sides: Sides, readings: Readings, edited: dict[str, Edited], li
                 segment = _same_field(entry.segment, old, new)
                 if segment is None:
                     return False
-                if segment is not entry.segment:
-                    replaced.append((side, row, dataclasses.replace(entry, segment=segment)))
+                # the hypothesis's entries carry their records' sources (the QA checks read them)
+                source = new.source if side == 0 else entry.source
+                if segment is not entry.segment or source != entry.source:
+                    replaced.append((side, row, dataclasses.replace(entry, segment=segment, source=source)))
     # in place: the layouts share their documents' lines and starts
     messages: dict[tuple[str, int], str] = {}
     for reread in rereads:

@@ -11,7 +11,7 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
-from . import diagnostics, report
+from . import diagnostics, qa, report
 from .documents import OpenDocument
 from .formatted import is_formatted, note_edit
 from .positions import Columns
@@ -87,9 +87,13 @@ def did_change(ls, params: types.DidChangeTextDocumentParams) -> None:
     doc.version = params.text_document.version
     reviews = ls.reviews_of(doc.uri)
     over = [doc.larger_than(r.settings.max_file_bytes) for r in reviews]
+    # reviews the document is the source of: their QA re-checks what changed at the re-score
+    sourced = [r for r in reviews if r.pairing.source == doc.uri and r.uri != doc.uri]
     for change in params.content_changes:
         edit = doc.apply(change, ls.columns)
         for review in reviews:
+            if review in sourced:
+                continue
             review.views_stale |= review.uri != doc.uri
             if review.corpus is not None:
                 for side in review.sides(doc.uri):
@@ -100,6 +104,11 @@ def did_change(ls, params: types.DidChangeTextDocumentParams) -> None:
                     note_edit(review.edited_lines, doc.uri, edit)
                 review.versions[doc.uri] = doc.version
     for review, was_over in zip(reviews, over):
+        if review in sourced:
+            if not qa.source_changed(review, doc.uri, doc.lines):
+                ls.load(review)  # it could not be read before: perhaps now
+            ls.scheduler.schedule(review, delay=0 if review.qa is None else None)
+            continue
         ls.scheduler.follow_soon(review)
         if doc.larger_than(review.settings.max_file_bytes) != was_over:
             ls.load(review)  # grown past scorelens.maxFileBytes, or back under it
@@ -153,7 +162,7 @@ async def did_change_watched_files(ls, params: types.DidChangeWatchedFilesParams
         await ls.refresh_all()
         return
     for review in list(ls.reviews.values()):
-        closed_refs = [r for r in review.pairing.references if r not in ls.documents.open]
+        closed_refs = [r for r in (*review.pairing.references, review.pairing.source) if r is not None and r not in ls.documents.open]
         if review.problems or any(r in touched for r in closed_refs):
             # a created file can complete a pairing by convention: resolve it again
             await ls.track(review.uri)

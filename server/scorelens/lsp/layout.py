@@ -62,6 +62,10 @@ class TextLayout:
         """A text as it is written into the document: as it is."""
         return text
 
+    def sources(self) -> list[str] | None:
+        """The sources the segments' records hold: none in plain text (a source is a document)."""
+        return None
+
 
 class RecordLayout:
     """A formatted side: one segment per paired record (:class:`~scorelens.formats.pairing.Entry`),
@@ -143,6 +147,19 @@ class RecordLayout:
         """An empty text maps to no characters of the document, so nothing can be written into it."""
         return segment < len(self._entries) and bool(self._entries[segment].segment.map.pieces)
 
+    def sources(self) -> list[str] | None:
+        """The source each segment's record holds ("" where it has none); None if no record has one."""
+        if not any(e.source is not None for e in self._entries):
+            return None
+        return [e.source.text if e.source is not None else "" for e in self._entries]
+
+    def source_position(self, segment: int, offset: int) -> tuple[int, int]:
+        """(line, column) of an offset into the source the segment's record holds."""
+        m = self._entries[segment].source.map
+        if not m.pieces:
+            return self.first_line(segment), 0
+        return self._place(m.offset(offset))
+
 
 class LineRecordLayout(RecordLayout):
     """A formatted side whose records are one line each, every character of a record's texts on
@@ -172,6 +189,11 @@ class LineRecordLayout(RecordLayout):
         line = self._spans[segment][0]
         a, b = m.span(start, end)
         return (line, a - self._starts[line]), (line, b - self._starts[line])
+
+    def source_position(self, segment: int, offset: int) -> tuple[int, int]:
+        m = self._entries[segment].source.map
+        line = self._spans[segment][0]
+        return (line, m.offset(offset) - self._starts[line]) if m.pieces else (line, 0)
 
     def entry(self, segment: int):
         return self._entries[segment]

@@ -11,6 +11,10 @@
 A ``pair`` entry may also say how its documents are read: ``format``, ``hypothesis_field``,
 ``reference_fields``, ``id_field``, ``pair_by``; with ``reference_fields`` and no ``references``,
 the hypothesis's records hold their references.
+
+A hypothesis also finds its *source* (what it translates, for the QA checks): a ``pair`` entry's
+``source`` template, or ``NAME.src.LANG`` / ``src/NAME`` (:func:`~scorelens.pairing_rules.pick_source`).
+A hypothesis with a source and no reference is checked against its source alone.
 """
 
 from __future__ import annotations
@@ -33,7 +37,10 @@ CONFIG_FILES = ("scorelens.toml", "pyproject.toml")
 CONFIG_MAX_BYTES = 1024 * 1024
 # formats whose records can hold their own references (fields or columns)
 FIELD_FORMATS = ("jsonl", "tsv", "csv")
+# formats whose units hold their sources: with no reference, checked against those
+SOURCE_FORMATS = ("xliff", "po", "tmx")
 HELD = "reference fields"
+SOURCE_ONLY = "NAME.src.LANG, no reference"
 
 
 @dataclass(frozen=True)
@@ -58,6 +65,7 @@ class Pairing:
     # the references are fields of the hypothesis's own records (each reference side is the
     # hypothesis document itself)
     held: bool = False
+    source: str | None = None  # the document the hypothesis translates (QA checks), if known
 
 
 @dataclass(frozen=True)
@@ -67,6 +75,7 @@ class _ConfigRule:
     hypothesis: str
     references: tuple[pairing_rules.Template, ...]
     read: ReadOptions
+    source_template: pairing_rules.Template | None = None
 
 
 def _pair_entries(data: dict, name: str) -> tuple[list, str, str | None]:
@@ -103,9 +112,16 @@ def _config_rule(folder: Path, name: str, entry, key: str) -> _ConfigRule:
     except ValueError as exc:
         raise ValueError(f"{key}.hypothesis: {exc}") from None
     read = _read_options(entry, key)
-    if refs is None and read.reference_fields:
-        refs = []  # the hypothesis's records hold their references
-    elif not isinstance(refs, list) or not refs:
+    source = entry.get("source")
+    if source is not None and not isinstance(source, str):
+        raise ValueError(f"{key}.source: must be a template such as \"src/{{stem}}.en\", not {type(source).__name__}")
+    try:
+        source_template = pairing_rules.Template.parse(source) if source is not None else None
+    except pairing_rules.TemplateError as exc:
+        raise ValueError(f"{key}.source: {exc}") from None
+    if refs is None and (read.reference_fields or source_template is not None):
+        refs = []  # the hypothesis's records hold their references, or it is checked against its source alone
+    elif not isinstance(refs, list) or (not refs and source_template is None):
         raise ValueError(f"{key}.references: must be a list of templates such as [\"ref/{{stem}}.txt\"]")
     templates = []
     for i, ref in enumerate(refs):
@@ -115,7 +131,7 @@ def _config_rule(folder: Path, name: str, entry, key: str) -> _ConfigRule:
             templates.append(pairing_rules.Template.parse(ref))
         except pairing_rules.TemplateError as exc:
             raise ValueError(f"{key}.references[{i}]: {exc}") from None
-    return _ConfigRule(folder, name, hyp, tuple(templates), read)
+    return _ConfigRule(folder, name, hyp, tuple(templates), read, source_template)
 
 
 def _read_options(entry: dict, key: str) -> ReadOptions:
@@ -199,29 +215,39 @@ class Pairings:
             pattern = PurePath(rule.hypothesis)
             # PurePath.match anchors at the right only; equal depth anchors it at the folder
             if len(relative.parts) == len(pattern.parts) and relative.match(rule.hypothesis):
-                if not rule.references:
-                    return Pairing(uri, (uri,), rule.source, read=rule.read, held=True)
                 fill = {"stem": path.stem, "name": path.name, "ext": path.suffix.lstrip("."), "dir": str(relative.parent)}
+                source = from_fs_path(str(rule.folder / rule.source_template.expand(fill))) if rule.source_template else None
+                if not rule.references and rule.read.reference_fields:
+                    return self._checked(uri, (uri,), rule.source, rule.read, source, held=True)
                 refs = tuple(from_fs_path(str(rule.folder / t.expand(fill))) for t in rule.references)
-                return self._checked(uri, refs, rule.source, rule.read)
+                return self._checked(uri, refs, rule.source, rule.read, source)
         conventions = pairing_rules.rules(path)
-        fields = format_of(path) in FIELD_FORMATS and not named_like_reference(path)
+        fields = format_of(path) in (*FIELD_FORMATS, *SOURCE_FORMATS) and not named_like_reference(path)
+        found_source = pairing_rules.pick_source(path, names_in)
+        source = from_fs_path(str(found_source)) if found_source is not None else None
         if not conventions:
-            return Pairing(uri, (uri,), HELD, held=True) if fields else None
+            if fields:
+                return self._checked(uri, (uri,), HELD, source=source, held=True)
+            return self._checked(uri, (), SOURCE_ONLY, source=source) if source else None
         found = pairing_rules.pick(path, names_in)
         if found is None and fields:
-            return Pairing(uri, (uri,), HELD, held=True)  # the records may hold their references
+            return self._checked(uri, (uri,), HELD, source=source, held=True)  # the records may hold their references
+        if found is None and source is not None:
+            return self._checked(uri, (), SOURCE_ONLY, source=source)  # a translation with its source, no reference yet
         if found is None:
             # named like a hypothesis, but nothing to score against: say where we looked
             expected = conventions[0]
             missing = from_fs_path(str(Path(expected.directory) / expected.expected))
             return self._checked(uri, (missing,), expected.convention)
         rule, refs = found
-        return self._checked(uri, tuple(from_fs_path(str(r)) for r in refs), rule.convention)
+        return self._checked(uri, tuple(from_fs_path(str(r)) for r in refs), rule.convention, source=source)
 
-    def _checked(self, uri: str, refs: tuple[str, ...], rule: str, read: ReadOptions = ReadOptions()) -> Pairing:
-        outside = tuple(r for r in refs if self.folders and not self.inside(Path(to_fs_path(r) or r)))
-        return Pairing(uri, refs, rule, outside, read)
+    def _checked(
+        self, uri: str, refs: tuple[str, ...], rule: str, read: ReadOptions = ReadOptions(), source: str | None = None, held: bool = False
+    ) -> Pairing:
+        named = (*refs, source) if source is not None else refs
+        outside = tuple(r for r in named if r != uri and self.folders and not self.inside(Path(to_fs_path(r) or r)))
+        return Pairing(uri, refs, rule, outside, read, held, source)
 
 
 def named_like_reference(path: PurePath) -> bool:

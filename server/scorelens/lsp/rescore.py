@@ -10,7 +10,7 @@ import time
 
 from lsprotocol import types
 
-from . import diagnostics, fluency, inlay_hints, report
+from . import diagnostics, fluency, inlay_hints, qa, report
 from .reviews import Review
 
 # Re-scoring that takes longer than this shows work-done progress.
@@ -35,6 +35,8 @@ async def rescore(ls, review: Review) -> bool:
         finally:
             progress.end()  # also when an edit cancels this re-score: the client shows it until told
         cold |= sliced
+        if review.qa is not None:
+            qa.refresh(review)
         if review.lm is not None:
             # publishes the other metrics first if the model process keeps it waiting
             await fluency.refresh(ls, review, lambda: _publish(ls, review))

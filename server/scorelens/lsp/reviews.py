@@ -141,6 +141,7 @@ class Review:
     announced: dict | None = None
     before_edit: dict | None = None
     lm: Lm | None = None  # fluency, with ppl on and a model named (see fluency.py)
+    qa: object | None = None  # the source-aware checks, with a source paired (see qa.py)
     # per side, where its segments sit in a formatted document; None: plain text, placed by the corpus
     layouts: list | None = None
     # a formatted review's records that could not be read or found no partner, and its documents

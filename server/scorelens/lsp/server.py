@@ -32,7 +32,7 @@ from .. import __version__
 from ..core import Corpus, TokenizerUnavailable
 from ..formats import FormatError
 from ..textfile import MissingFile, UnreadableText
-from . import code_actions, code_lens, commands, compare, diagnostics, handlers, hover, inlay_hints, report
+from . import code_actions, code_lens, commands, compare, diagnostics, handlers, hover, inlay_hints, qa, report
 from .compare import Comparisons
 from .documents import Documents
 from .fluency import Models, attach
@@ -168,7 +168,8 @@ class ScoreLensServer(LanguageServer):
         (settings changed), a review whose pairing and settings are the same is kept as it is:
         eglot sends its settings right after ``didOpen``, while the first score is under way."""
         pairing = self.pairings.resolve(uri, files_in(self.documents.open.keys()))
-        alone = Pairing(uri, (), "checked alone") if pairing is not None or self._is_reference(uri) else None
+        source = pairing.source if pairing is not None else None
+        alone = Pairing(uri, (), "checked alone", source=source) if pairing is not None or self._is_reference(uri) else None
         if alone is not None and pairing is None:
             # a reference has a review only when ppl alone is on: its settings decide
             settings = await self.settings_for(uri)
@@ -188,6 +189,8 @@ class ScoreLensServer(LanguageServer):
         config = scoring_config(settings, language_of(to_fs_path(uri) or uri, doc.language_id if doc else None))
         if is_formatted(pairing):
             config = replace(config, segmentation="line")  # each record is a segment, whatever the setting
+        if not pairing.references:
+            config = replace(config, metrics=frozenset())  # checked alone: for fluency, or against its source
         old = self.reviews.pop(uri, None)
         if reuse and old is not None and (old.pairing, old.settings, old.config) == (pairing, settings, config):
             self.reviews[uri] = old
@@ -219,7 +222,8 @@ class ScoreLensServer(LanguageServer):
         review.last_read = None
         review.edited_lines = {}
         pairing = review.pairing
-        refused = () if review.settings.allow_outside_workspace else pairing.outside
+        # (a source outside is the QA checks' to refuse: the scores do not need it)
+        refused = () if review.settings.allow_outside_workspace else tuple(r for r in pairing.outside if r in pairing.references)
         for ref in refused:
             review.problems.append(
                 Problem(
@@ -264,11 +268,15 @@ class ScoreLensServer(LanguageServer):
             review.problems.append(Problem("scoring.unavailable", str(exc)))
             review.corpus = None
         attach(self, review)
+        qa.attach(self, review)
 
     def _formatted_corpus(self, review: Review, texts: dict[str, str]) -> Corpus | None:
         """The corpus of a formatted pairing: one text per paired record, and each side's layout."""
         sides = read_sides(review.pairing, texts, review.readings)
-        if not sides.references:
+        if not sides.references and sides.layouts[0].sources() is not None:
+            # no reference, but the records hold their sources (XLIFF, PO, TMX units): checked against those
+            review.config = replace(review.config, metrics=frozenset())
+        elif not sides.references:
             review.problems.append(
                 Problem(
                     NO_REFERENCES,
@@ -351,7 +359,7 @@ class ScoreLensServer(LanguageServer):
 
     def reviews_of(self, uri: str) -> list[Review]:
         """Reviews in which a document is the hypothesis or a reference."""
-        return [r for r in self.reviews.values() if r.uri == uri or uri in r.pairing.references]
+        return [r for r in self.reviews.values() if r.uri == uri or uri in r.pairing.references or r.pairing.source == uri]
 
     async def refresh_all(self, reuse: bool = False) -> None:
         """Settings or pairing rules changed: rebuild every review of an open document (with

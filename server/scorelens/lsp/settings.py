@@ -101,6 +101,26 @@ class InlayHintSettings:
     substitutions: bool = True
 
 
+def _qa_checks(_instance, _attribute, value: dict) -> None:
+    from ..core.qa import CHECKS  # the QA checks load only when a source is paired
+
+    for name, severity in value.items():
+        if name not in CHECKS:
+            raise ValueError(f"unknown check {name!r}; the checks are {', '.join(CHECKS)}")
+        if severity not in SEVERITIES:
+            raise ValueError(f"{name}: expected one of {', '.join(SEVERITIES)}, not {severity!r}")
+
+
+@attrs.frozen
+class QaSettings:
+    """The source-aware checks (``qa.*`` findings) of a hypothesis with a source."""
+
+    enabled: bool = True
+    checks: dict[str, str] = attrs.field(factory=dict, validator=_qa_checks)  # severity or "off", over each check's default
+    glossary: str | None = None  # a TSV or TBX file, resolved as scorelens.lm.model is
+    language: str | None = None  # "en-de", as sacreBLEU's -l; default: from the file names
+
+
 @attrs.frozen
 class Settings:
     metrics: tuple[str, ...] = attrs.field(default=("bleu", "rougeL", "wer"), validator=_metrics)
@@ -114,6 +134,7 @@ class Settings:
     severity: SeveritySettings = SeveritySettings()
     max_problems: int = attrs.field(default=1000, validator=attrs.validators.ge(1))
     inlay_hints: InlayHintSettings = InlayHintSettings()
+    qa: QaSettings = QaSettings()
     debounce_ms: int | None = attrs.field(default=None, validator=attrs.validators.optional(attrs.validators.ge(0)))
     typing_pause_ms: int = attrs.field(default=0, validator=attrs.validators.ge(0))
     run: str = attrs.field(default="onType", validator=_in(("onType", "onSave")))

@@ -1,0 +1,44 @@
+"""A finding placed in a file, as ``check`` prints it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Located:
+    """A finding placed in a file: 1-based line and column in code points, end exclusive."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    code: str
+    message: str
+    text: str = ""
+    related: tuple[str, int, int] | None = None  # the matching place in the other file
+    severity: str | None = None  # a QA check's (the scores' findings have none: they are not faults)
+    fix: dict | None = None  # a QA fix: its title, text, and start and end as line and column
+
+    def where(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+    def to_json(self) -> dict:
+        d = {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "code": self.code,
+            "message": self.message,
+            "text": self.text,
+        }
+        if self.related:
+            d["related"] = dict(zip(("path", "line", "column"), self.related))
+        if self.severity:
+            d["severity"] = self.severity
+        if self.fix:
+            d["fix"] = self.fix
+        return d

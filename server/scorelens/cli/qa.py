@@ -1,0 +1,158 @@
+"""``check``'s translation QA: the hypothesis checked against its source (``--source``, a
+``NAME.src.LANG`` beside ``NAME.hyp.LANG``, or the sources an XLIFF/PO/TMX/JSONL file holds),
+with or without a reference, its findings placed in the files and gated by ``--max-qa``."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..api.documents import Document as FormattedDocument
+from ..api.documents import read_document as read_formatted
+from ..api.options import OptionError
+from ..api.qa import DocumentQA, check_documents, holds_sources, qa_config, severity
+from ..glossary_file import read_glossary
+from ..core.qa import CHECKS, QAFinding
+from ..formats import FormatError, format_of
+from .documents import STDIN, read_document
+from .errors import CliError
+from .located import Located
+
+
+def add_arguments(check: argparse.ArgumentParser) -> None:
+    qa = check.add_argument_group(
+        "translation QA (no reference needed)",
+        "The hypothesis is checked against its source when one is known: --source, NAME.src.LANG beside "
+        "NAME.hyp.LANG (or src/NAME beside hyp/NAME), or the sources XLIFF, PO and TMX units and JSONL/TSV/CSV "
+        "source fields hold. -l SRC-TGT sets the languages' number and punctuation conventions.",
+    )
+    qa.add_argument("--source", metavar="SRC", help="the source the hypothesis translates (any format read; paired by id or line)")
+    qa.add_argument("--glossary", metavar="PATH", help="terms the translation must use: TSV (source<TAB>target[<TAB>note]) or TBX")
+    qa.add_argument("--qa-checks", metavar="NAME,...", help=f"only these checks (default: all: {', '.join(CHECKS)})")
+    qa.add_argument("--qa-skip", metavar="NAME,...", help="leave these checks out")
+    qa.add_argument("--no-qa", action="store_true", help="no QA checks, even where a source is known")
+    qa.add_argument("--max-qa", type=int, metavar="N", help="fail when more than N QA findings are of severity error")
+
+
+@dataclass
+class QARun:
+    """The QA of one hypothesis file: the checked documents, and where the source came from."""
+
+    result: DocumentQA
+    source_path: str
+    language: str | None
+
+    def located(self, finding: QAFinding) -> Located:
+        qa, hyp_path = self.result, self.result.hypothesis.path
+        line, column = qa.position("hypothesis", finding.segment, finding.start)
+        end_line, end_column = qa.position("hypothesis", finding.segment, finding.end)
+        related = None
+        if finding.other_segment is not None:
+            other_line, other_column = qa.position("hypothesis", finding.other_segment, 0)
+            related = (hyp_path, other_line + 1, other_column + 1)
+        elif finding.source_start is not None:
+            source_line, source_column = qa.position("source", finding.segment, finding.source_start)
+            related = (self.source_path, source_line + 1, source_column + 1)
+        fix = None
+        if finding.fix is not None:
+            fix = {"title": finding.fix.title, "text": finding.fix.text}
+            for key, offset in (("start", finding.fix.start), ("end", finding.fix.end)):
+                fix_line, fix_column = qa.position("hypothesis", finding.segment, offset)
+                fix[key] = {"line": fix_line + 1, "column": fix_column + 1}
+        return Located(hyp_path, line + 1, column + 1, end_line + 1, end_column + 1, finding.code, finding.message, finding.text, related, severity(finding), fix)
+
+    def summary(self) -> str:
+        report = self.result.report
+        counts = ", ".join(f"{code} {n}" for code, n in report.counts().items()) or "none"
+        language = f", {self.language}" if self.language else ""
+        return f"QA against {self.source_path}{language}: {len(report.findings)} findings ({report.errors()} errors): {counts}"
+
+    def to_json(self) -> dict:
+        report = self.result.report
+        return {"source": self.source_path, "language": self.language, "counts": report.counts(), "errors": report.errors()}
+
+
+def _names(value: str | None) -> list[str] | None:
+    return None if value is None else [n.strip() for n in value.split(",") if n.strip()]
+
+
+def wanted(args: argparse.Namespace) -> bool:
+    """Whether QA options were given that need a source."""
+    return bool(args.source or args.glossary or args.max_qa is not None or args.qa_checks or args.qa_skip)
+
+
+def run_qa(args: argparse.Namespace) -> QARun | None:
+    """The QA of ``args.hypothesis`` when its source is known (None otherwise, or with --no-qa)."""
+    if args.no_qa:
+        if wanted(args):
+            raise CliError("--no-qa turns the QA checks off: drop it, or --source/--glossary/--max-qa/--qa-checks/--qa-skip")
+        return None
+    if args.max_qa is not None and args.max_qa < 0:
+        raise CliError("--max-qa must be 0 or more")
+    if args.hypothesis in (None, STDIN):
+        if wanted(args):
+            raise CliError("QA checks read the hypothesis from a file: name it (HYP)")
+        return None
+    hypothesis = _read(args.hypothesis, args)
+    source_path = args.source or _found_source(args.hypothesis)
+    if source_path is None and not holds_sources(hypothesis):
+        if wanted(args):
+            raise CliError(
+                f"{args.hypothesis}: no source to check against: pass --source SRC, name it NAME.src.LANG beside "
+                "NAME.hyp.LANG, or use a format whose records hold their sources (XLIFF, PO, TMX, a JSONL source field)"
+            )
+        return None
+    source = _read(source_path, args) if source_path is not None else None
+    language = args.language or _language_by_name(source_path, args.hypothesis)
+    glossary = None
+    if args.glossary:
+        try:
+            read = read_glossary(args.glossary, language, args.max_file_bytes, "--max-file-bytes")
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
+        for line in read.errors:
+            print(line, file=sys.stderr)
+        glossary = read.glossary
+    try:
+        config = qa_config(language, glossary, _names(args.qa_checks), _names(args.qa_skip) or ())
+        result = check_documents(hypothesis, source, config, args.pair_by)
+    except OptionError as exc:
+        raise CliError(f"--qa-{exc.option}: {exc.reason}") from None
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    for problem in result.problems:
+        side = args.hypothesis if problem.side == 0 else source_path
+        print(f"{side}:{problem.line}: error: {problem.message('source')}; not checked", file=sys.stderr)
+    return QARun(result, source_path or args.hypothesis, language)
+
+
+def _read(path: str, args: argparse.Namespace) -> FormattedDocument:
+    document = read_document(path, args.max_file_bytes, args.encoding)
+    try:
+        return read_formatted(document.path, document.text, args.input_format or format_of(path))
+    except FormatError as exc:
+        raise CliError(f"{document.path}: {exc}") from None
+
+
+def _found_source(hypothesis: str) -> str | None:
+    from ..pairing_rules import find_source
+
+    found = find_source(Path(os.path.abspath(hypothesis)))
+    if found is None:
+        return None
+    name = str(found if Path(hypothesis).is_absolute() else Path(os.path.relpath(found)))
+    print(f"scorelens: {hypothesis}: source found by name: {name}", file=sys.stderr)
+    return name
+
+
+def _language_by_name(source: str | None, hypothesis: str) -> str | None:
+    """``en-de`` from ``news.src.en`` and ``news.hyp.de``, as -l would say it."""
+    from ..pairing_rules import language_pair
+
+    if source is None:
+        return None
+    pair = language_pair(Path(source), Path(hypothesis))
+    return "-".join(pair) if pair else None

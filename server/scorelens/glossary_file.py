@@ -1,0 +1,34 @@
+"""A glossary file read for the QA checks: TSV (``source<TAB>target[<TAB>note]``) or TBX, its
+terms as :class:`~scorelens.core.qa.glossary.Term` s, and the rows that could not be read."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from .core.qa.glossary import Glossary, Term
+from .formats import glossary as glossary_format
+from .pairing_rules import split_languages
+from .textfile import DEFAULT_MAX_BYTES, UnreadableText, read_text
+
+
+@dataclass(frozen=True)
+class GlossaryFile:
+    glossary: Glossary
+    errors: list[str]  # ``path:line: error: …`` of each row that could not be read
+
+
+def read_glossary(path: str | os.PathLike, language: str | None = None, max_bytes: int = DEFAULT_MAX_BYTES, limit: str = "") -> GlossaryFile:
+    """The glossary at ``path`` for ``language`` (sacreBLEU's ``-l``: ``en-de`` picks a TBX's
+    languages); an unreadable file is a :class:`ValueError` naming it."""
+    source_language, target_language = split_languages(language)
+    try:
+        text = read_text(path, max_bytes, limit)
+    except UnreadableText as exc:
+        raise ValueError(str(exc)) from None
+    try:
+        read = glossary_format.read(text, glossary_format.format_of(str(path)), source_language, target_language)
+    except glossary_format.GlossaryError as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    terms = [Term(e.source, e.target, e.note, e.do_not_translate) for e in read.entries]
+    return GlossaryFile(Glossary(terms, source_language, target_language), [e.format(str(path)) for e in read.errors])

@@ -1,0 +1,213 @@
+"""The source-aware checks (``qa.*`` findings) in the server.
+
+A review whose hypothesis has a source (a ``NAME.src.LANG`` document, a ``source`` template of a
+``[[pair]]``, or the sources its records hold: XLIFF, PO and TMX units, a JSONL/TSV/CSV source
+field) keeps a :class:`~scorelens.core.qa.QADocument` of (source, hypothesis) pairs in step with
+its corpus: an edit re-checks the segments the corpus says it changed (``Corpus.edited``), a
+change of the source document those whose source changed. Segment i of a plain-text hypothesis
+translates line i of its source.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pygls.uris import to_fs_path
+
+from ..core.text import common_ends
+from ..textfile import UnreadableText
+from .documents import split_breaks
+from .fluency import model_path
+from .reviews import Problem
+
+FOLLOWER = "qa"  # of the corpus's texts (Corpus.edited)
+
+
+@dataclass
+class Qa:
+    """A review's QA: the checked pairs, and where each segment's source comes from."""
+
+    document: object  # core.qa.QADocument
+    source_uri: str | None  # the source document; None: the hypothesis's records hold their sources
+    source_lines: list[str] = field(default_factory=list)  # the source document's lines
+    sources: list[str] = field(default_factory=list)  # each segment's source, as last checked
+    stale: bool = True  # the source document changed since
+    flagged: list[int] = field(default_factory=list)  # segments with findings, ascending
+    flagged_set: frozenset[int] = frozenset()
+
+
+def attach(ls, review) -> None:
+    """Give a review whose hypothesis has a source its :class:`Qa` (after its corpus is built);
+    what stands in the way is a problem on the hypothesis's first line."""
+    review.qa = None
+    settings = review.settings.qa
+    corpus = review.corpus
+    if not settings.enabled or corpus is None:
+        return
+    held = review.layouts is not None and review.layout(0).sources() is not None
+    source = None if held else review.pairing.source
+    if source is None and not held:
+        return
+    if review.layouts is None and review.config.segmentation != "line":
+        review.problems.append(Problem("pairing.qa-segmentation", "the QA checks pair each hypothesis line with its source line: they need scorelens.segmentation \"line\""))
+        return
+    lines: list[str] = []
+    if source is not None:
+        if source in review.pairing.outside and not review.settings.allow_outside_workspace:
+            review.problems.append(
+                Problem("pairing.outside-workspace", f"source {to_fs_path(source)} is outside the workspace folders; set scorelens.allowOutsideWorkspace to check against it", source)
+            )
+            return
+        try:
+            lines = split_breaks(ls.documents.text(source, review.settings.max_file_bytes))[0]
+        except UnreadableText as exc:
+            review.problems.append(Problem("pairing.unreadable-source", f"source {exc}", source))
+            return
+    try:
+        config = _config(ls, review, source)
+    except ValueError as exc:
+        review.problems.append(Problem("pairing.unreadable-glossary", str(exc)))
+        return
+    from ..core.qa import QADocument
+
+    review.qa = Qa(QADocument(config), source, lines)
+
+
+def _config(ls, review, source: str | None):
+    """The checks' configuration: the enabled checks, the languages (the setting, else the file
+    names: news.src.en with news.hyp.de), the glossary; ValueError for a glossary that cannot be read."""
+    from ..core.qa import CHECKS, QAConfig
+    from ..glossary_file import read_glossary
+    from ..pairing_rules import language_pair, split_languages
+
+    settings = review.settings.qa
+    language = settings.language
+    if not language and source is not None:
+        pair = language_pair(Path(to_fs_path(source) or source), Path(to_fs_path(review.uri) or review.uri))
+        language = "-".join(pair) if pair else None
+    glossary = None
+    if settings.glossary:
+        path = model_path(ls, review.uri, settings.glossary)
+        read = read_glossary(path, language, review.settings.max_file_bytes, "scorelens.maxFileBytes")
+        for line in read.errors:
+            ls.log(line)
+        glossary = read.glossary
+    checks = frozenset(name for name in CHECKS if settings.checks.get(name, CHECKS[name]) != "off")
+    source_language, target_language = split_languages(language)
+    return QAConfig(source_language, target_language, checks, glossary)
+
+
+def refresh(review) -> None:
+    """Bring the checked pairs up to the corpus's texts and the source's (cheap when an edit
+    changed a segment or two: only those are checked again)."""
+    qa, corpus = review.qa, review.corpus
+    targets = corpus.texts_of(0)
+    n, before = len(targets), len(qa.document)
+    ends = corpus.take_edited(0, FOLLOWER)
+    formatted = review.layouts is not None
+    if qa.stale or n != before or formatted:
+        sources = _sources(review, n)
+        same_head, same_tail = common_ends(qa.sources, sources)
+    else:
+        sources, same_head, same_tail = qa.sources, n, n
+    if ends is None and same_head == n == before:
+        return
+    start = min(ends[0] if ends is not None else n, same_head)
+    if n == before:
+        stop = new_stop = n - min(ends[1] if ends is not None else n, same_tail)
+    else:  # the segments after the edit moved: each now pairs with another source
+        stop, new_stop = before, n
+    if start < max(stop, new_stop):
+        qa.document.replace(start, stop, sources[start:new_stop], targets[start:new_stop])
+    qa.sources, qa.stale = sources, False
+    qa.flagged = qa.document.flagged()
+    qa.flagged_set = frozenset(qa.flagged)
+
+
+def _sources(review, n: int) -> list[str]:
+    """Each of the corpus's ``n`` segments' source ("" where there is none)."""
+    qa = review.qa
+    if qa.source_uri is None:
+        held = review.layout(0).sources() or []
+    else:
+        held = qa.source_lines[:n]
+    return held[:n] + [""] * (n - len(held))
+
+
+def source_changed(review, uri: str, lines: list[str] | None = None) -> bool:
+    """The document at ``uri`` changed (its ``lines`` now, if open): whether it is the review's source."""
+    qa = review.qa
+    if qa is None or qa.source_uri != uri:
+        return False
+    if lines is not None:
+        qa.source_lines = lines
+    qa.stale = True
+    return True
+
+
+def findings(review, segment: int) -> list:
+    qa = review.qa
+    if qa is None or segment not in qa.flagged_set:
+        return []
+    return qa.document.findings(segment)
+
+
+def severity(review, code: str) -> str:
+    """A check's severity: the setting's, else the check's own default ("off": not shown)."""
+    from ..core.qa import CHECKS
+
+    name = code.removeprefix("qa.")
+    return review.settings.qa.checks.get(name, CHECKS.get(name, "warning"))
+
+
+def source_place(ls, review, finding) -> tuple[str, int, int] | None:
+    """(uri, line, column in code points) in the source of a finding's matching place."""
+    qa = review.qa
+    if finding.source_start is None:
+        return None
+    if qa.source_uri is None:
+        line, column = review.layout(0).source_position(finding.segment, finding.source_start)
+        return review.uri, line, column
+    return qa.source_uri, finding.segment, finding.source_start
+
+
+def lines_of(ls, review, uri: str) -> list[str]:
+    """A document's lines, for columns in the client's units."""
+    qa = review.qa
+    if uri == review.uri:
+        return review.layout(0).lines
+    return qa.source_lines if qa is not None else []
+
+
+def counts(review) -> dict:
+    """``{"findings", "errors"}`` for scorelens/scores and the code lens."""
+    qa = review.qa
+    found = [f for i in qa.flagged for f in qa.document.findings(i)]
+    shown = [f for f in found if severity(review, f.code) != "off"]
+    return {"findings": len(shown), "errors": sum(severity(review, f.code) == "error" for f in shown)}
+
+
+def label(review) -> str:
+    """``QA 3 findings, 1 error``: the code lens's part, for a review with a source."""
+    if review.qa is None:
+        return ""
+    c = counts(review)
+    errors = f", {c['errors']} error{'s' if c['errors'] != 1 else ''}" if c["errors"] else ""
+    return f"QA {c['findings']} finding{'s' if c['findings'] != 1 else ''}{errors}"
+
+
+def description(review, segment: int, markdown: bool, escape) -> list[str]:
+    """A hover's QA part: the segment's source, and each check it fails with its glossary entry
+    (texts through ``escape``: Markdown's, or none for plain text)."""
+    qa = review.qa
+    if qa is None or segment >= len(qa.sources) or not qa.sources[segment]:
+        return []
+    strong = "**" if markdown else ""
+    item = "- " if markdown else "  "
+    lines = ["", f"Source: {escape(qa.sources[segment])}"]
+    found = [f for f in findings(review, segment) if severity(review, f.code) != "off"]
+    if found:
+        lines += ["", f"{strong}QA{strong}"]
+        lines += [f"{item}{f.code}: {escape(f.message)}" + (f" — {escape(f.note)}" if f.note else "") for f in found]
+    return lines

@@ -1,0 +1,129 @@
+"""The source-aware checks end to end (VS Code's UTF-16 and Neovim's UTF-8 profiles): a
+translation with its source and no reference (samples/qa: manual.hyp.de, manual.src.en) gets
+``qa.*`` diagnostics where ``scorelens check`` puts them; typing in the translation or in its
+source re-checks; a quick fix clears its finding; settings turn checks off; an XLIFF file is
+checked against the sources its units hold."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from lsp_support import diagnostics, open_doc, scores
+from lsprotocol import types
+from test_server import change, units
+
+
+def _qa(diags) -> list[types.Diagnostic]:
+    return [d for d in diags if str(d.code).startswith("qa.")]
+
+
+def _check(path, *args) -> list[dict]:
+    """``scorelens check``'s QA findings for the file (its JSON)."""
+    out = subprocess.run(
+        [sys.executable, "-m", "scorelens", "check", str(path), "--format", "json", *args], capture_output=True, text=True, cwd=path.parent
+    )
+    assert out.returncode in (0, 1), out.stderr
+    return [f for f in json.loads(out.stdout)["findings"] if f["code"].startswith("qa.")]
+
+
+def _place(client, lines: list[str], d: types.Diagnostic) -> tuple[int, int, int, str]:
+    """(line, start column, end column) in code points, and the code."""
+
+    def column(line: int, units_: int) -> int:
+        text, k, seen = lines[line], 0, 0
+        while seen < units_:
+            seen += units(client, text[k])
+            k += 1
+        return k
+
+    r = d.range
+    return r.start.line, column(r.start.line, r.start.character), column(r.end.line, r.end.character), d.code
+
+
+async def _settled(client, uri, version=None) -> list[types.Diagnostic]:
+    await scores(client, uri, version=version)
+    return await diagnostics(client, uri)
+
+
+async def test_a_translation_checked_against_its_source_alone_as_check_finds(client):
+    hyp = client.workspace / "qa" / "manual.hyp.de"
+    uri = open_doc(client, hyp)
+    found = _qa(await _settled(client, uri))
+    lines = hyp.read_text(encoding="utf-8").split("\n")
+    expected = {(f["line"] - 1, f["column"] - 1, f["end_column"] - 1, f["code"]) for f in _check(hyp)}
+    assert {_place(client, lines, d) for d in found} == expected
+    codes = {d.code for d in found}
+    assert {"qa.number", "qa.tag", "qa.url", "qa.placeholder", "qa.doubled-word", "qa.untranslated"} <= codes, codes
+    # "1.000" is how German writes the source's "1,000": not a finding
+    assert not [d for d in found if d.range.start.line == 1 and d.code == "qa.number"]
+    [number] = [d for d in found if d.code == "qa.number"]
+    assert number.range.start.line == 4
+    related = number.related_information[0].location
+    assert related.uri == (client.workspace / "qa" / "manual.src.en").as_uri() and related.range.start.line == 4
+
+
+async def test_typing_in_the_translation_or_its_source_checks_again(client):
+    hyp = client.workspace / "qa" / "manual.hyp.de"
+    src = client.workspace / "qa" / "manual.src.en"
+    uri = open_doc(client, hyp)
+    found = _qa(await _settled(client, uri))
+    assert [d for d in found if d.code == "qa.number" and d.range.start.line == 4]
+    line = hyp.read_text(encoding="utf-8").split("\n")[4]
+    at = line.index("15,5")
+    change(client, uri, 2, (4, units(client, line[:at])), (4, units(client, line[: at + 2])), "12")
+    found = _qa(await _settled(client, uri, version=2))
+    assert not [d for d in found if d.code == "qa.number"]
+    # the source says 13.5 now: the translation's 12,5 is wrong again
+    src_uri = open_doc(client, src)
+    source_line = src.read_text(encoding="utf-8").split("\n")[4]
+    at = source_line.index("12.5")
+    change(client, src_uri, 2, (4, at), (4, at + 2), "13")
+    found = _qa(await _settled(client, uri))
+    assert [d for d in found if d.code == "qa.number" and d.range.start.line == 4]
+
+
+async def test_a_quick_fix_clears_its_finding(client):
+    hyp = client.workspace / "qa" / "manual.hyp.de"
+    uri = open_doc(client, hyp)
+    [number] = [d for d in _qa(await _settled(client, uri)) if d.code == "qa.number"]
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(types.TextDocumentIdentifier(uri), number.range, types.CodeActionContext(diagnostics=[number]))
+    )
+    [fix] = [a for a in actions if a.diagnostics and a.diagnostics[0].code == "qa.number"]
+    [edit] = fix.edit.changes[uri]
+    change(client, uri, 2, (edit.range.start.line, edit.range.start.character), (edit.range.end.line, edit.range.end.character), edit.new_text)
+    found = _qa(await _settled(client, uri, version=2))
+    assert not [d for d in found if d.code == "qa.number"]
+
+
+async def test_settings_turn_a_check_off_and_set_its_severity(client):
+    client.settings["qa"] = {"checks": {"number": "off", "untranslated": "error"}}
+    hyp = client.workspace / "qa" / "manual.hyp.de"
+    uri = open_doc(client, hyp)
+    found = _qa(await _settled(client, uri))
+    assert not [d for d in found if d.code == "qa.number"]
+    [untranslated] = [d for d in found if d.code == "qa.untranslated"]
+    assert untranslated.severity == types.DiagnosticSeverity.Error and untranslated.range.start.line == 7
+
+
+async def test_an_xliff_file_is_checked_against_its_units_sources(client):
+    folder = client.workspace / "cat"
+    folder.mkdir()
+    path = folder / "app.de.xlf"
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2"><file source-language="en" target-language="de" datatype="plaintext" original="app">\n'
+        "<body>\n"
+        '<trans-unit id="a"><source>Delete 3 files?</source><target>3 Dateien löschen?</target></trans-unit>\n'
+        '<trans-unit id="b"><source>Saved 25 items.</source><target>52 Elemente gespeichert.</target></trans-unit>\n'
+        "</body></file></xliff>\n",
+        encoding="utf-8",
+    )
+    uri = open_doc(client, path, "xml")
+    found = _qa(await _settled(client, uri))
+    [number] = [d for d in found if d.code == "qa.number"]
+    line = path.read_text(encoding="utf-8").split("\n")[4]
+    at = line.index("52 Elemente")
+    assert (number.range.start.line, number.range.start.character) == (4, units(client, line[:at]))
