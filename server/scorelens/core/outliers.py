@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import bisect
 import math
+from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Sequence
 
 if TYPE_CHECKING:  # NumPy is imported where it is used: score, check and serve start without it
     import numpy as np
 
+_ONE_BY_ONE = 64  # changes above this many re-sort the sample
 # 0.6745 makes the median absolute deviation comparable to a standard deviation, 1.2533 the mean one
 MAD_SCALE = 0.6745
 MEAN_AD_SCALE = 1.2533
@@ -88,6 +90,28 @@ class RunningSample:
     def remove(self, value: float) -> None:
         values = self._sorted
         del values[bisect.bisect_left(values, value)]
+        self._stats = None
+
+    def replace(self, removed: Sequence[float], added: Sequence[float]) -> None:
+        """Values ``removed`` (each one there) give way to ``added``: one by one for a few (each
+        O(n) at worst, a memmove), by one sort for many."""
+        if len(removed) + len(added) <= _ONE_BY_ONE:
+            for value in removed:
+                self.remove(value)
+            for value in added:
+                self.add(value)
+            return
+        if removed:
+            gone = Counter(removed)
+            kept = []
+            for value in self._sorted:
+                if gone[value]:
+                    gone[value] -= 1
+                else:
+                    kept.append(value)
+            self._sorted = kept
+        self._sorted.extend(added)
+        self._sorted.sort()
         self._stats = None
 
     def median_and_scale(self) -> tuple[float, float]:
