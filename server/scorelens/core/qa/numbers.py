@@ -20,6 +20,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import replace
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from typing import Sequence
 
 from .model import QAFinding
@@ -76,6 +77,7 @@ _CANDIDATES = frozenset(
 _UNIT = re.compile(r"-([a-z]+)")
 
 
+@lru_cache(maxsize=64)
 def convention(language: str | None) -> tuple[str, str, str] | None:
     if not language:
         return None

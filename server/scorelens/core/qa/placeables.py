@@ -48,6 +48,8 @@ class Placeables:
     urls: tuple[Item, ...] = ()  # e-mail addresses too
 
     def spans(self) -> list[tuple[int, int]]:
+        if self is NONE:
+            return []
         return [(i.start, i.end) for kind in (self.printf, self.braces, self.tags, self.urls) for i in kind]
 
 

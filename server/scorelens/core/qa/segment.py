@@ -22,8 +22,9 @@ def check_segment(source: str, target: str, config: QAConfig, segment: int = 0) 
     ours = theirs = placeables.NONE
     if enabled & {"placeholder", "tag", "url", "number", "source-words"}:
         ours, theirs = placeables.find(source, *languages), placeables.find(target, *languages)
+    skip_source, skip_target = ours.spans(), theirs.spans()  # numbers and words there are theirs
     if "number" in enabled:
-        found += numbers.check(source, target, *languages, ours.spans(), theirs.spans())
+        found += numbers.check(source, target, *languages, skip_source, skip_target)
     if "placeholder" in enabled:
         found += placeables.check_placeholders(source, target, ours, theirs, languages)
     if "tag" in enabled:
@@ -34,7 +35,7 @@ def check_segment(source: str, target: str, config: QAConfig, segment: int = 0) 
     if "untranslated" in enabled:
         found += untranslated
     if "source-words" in enabled and not untranslated:
-        found += wording.source_words(source, target, ours.spans(), theirs.spans())
+        found += wording.source_words(source, target, skip_source, skip_target)
     if "end-punctuation" in enabled:
         found += punctuation.end_punctuation(source, target, languages)
     if "whitespace" in enabled:
