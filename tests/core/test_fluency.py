@@ -16,7 +16,7 @@ from arpa import estimate, require_kenlm
 from scorelens.core import ScoringConfig
 from scorelens.core.corpus import Corpus
 from scorelens.core.findings import Finding
-from scorelens.core.fluency import OOV, UNLIKELY, Fluency, FluencyConfig, find_outliers, score_segment
+from scorelens.core.fluency import OOV, UNLIKELY, Fluency, FluencyConfig, score_segment
 from scorelens.core.tokenizers import bleu_tokenizer
 
 kenlm = require_kenlm()
@@ -195,38 +195,6 @@ def test_random_edit_sequences_equal_fresh_scoring(toy_model):
         assert np.array_equal(f.flagged(), fresh.flagged())
 
 
-def test_modified_z_score():
-    values = [1.0, 1.1, 0.9, 1.0, 3.0]
-    o = find_outliers(values, 3.5)
-    assert o.median == 1.0
-    assert o.scale == pytest.approx(0.1 / 0.6745)
-    assert o.z_scores[4] == pytest.approx(0.6745 * 2.0 / 0.1)
-    assert o.segments == [4]
-    assert find_outliers(values, 14.0).segments == []
-
-
-def test_z_score_falls_back_to_mean_absolute_deviation():
-    # more than half alike: the median absolute deviation is 0
-    values = [1.0, 1.0, 1.0, 1.0, 2.0]
-    o = find_outliers(values, 3.5)
-    assert o.scale == pytest.approx(1.2533 * 0.2)
-    assert o.segments == [4]  # z = 1 / 0.25066 ~ 3.99
-
-
-def test_no_outliers_when_every_segment_is_alike():
-    o = find_outliers([2.0, 2.0, 2.0], 3.5)
-    assert o.scale == 0 and o.segments == [] and o.z_scores.tolist() == [0.0] * 3
-    assert find_outliers([], 3.5).segments == []
-
-
-def test_blank_segments_are_left_out_of_outliers():
-    values = [1.0, math.nan, 1.1, 0.9, 1.0, 3.0]
-    o = find_outliers(values, 3.5)
-    assert (o.median, o.scale) == (find_outliers([1.0, 1.1, 0.9, 1.0, 3.0], 3.5).median, pytest.approx(0.1 / 0.6745))
-    assert math.isnan(o.z_scores[1]) and o.segments == [5]
-    assert np.isnan(find_outliers([math.nan], 3.5).z_scores).all()
-
-
 @pytest.fixture(scope="module")
 def sample():
     model = kenlm.Model(str(ROOT / "samples" / "lm" / "asr.arpa"))
@@ -274,22 +242,6 @@ def test_empty_document_has_no_perplexity(toy_model):
 def test_config_refuses_bad_values(bad):
     with pytest.raises(ValueError):
         FluencyConfig(**bad)
-
-
-def test_outliers_equal_the_statistics_module_formula():
-    # the NumPy version must give exactly what the plain formula gives, ties and even counts included
-    import statistics
-
-    rng = random.Random(4)
-    for n in (1, 2, 7, 10, 101):
-        values = [rng.choice([1.0, 1.5, rng.uniform(0, 4)]) for _ in range(n)]
-        median = statistics.median(values)
-        deviations = [abs(x - median) for x in values]
-        mad = statistics.median(deviations)
-        scale = mad / 0.6745 if mad else 1.2533 * statistics.fmean(deviations)
-        o = find_outliers(values, 3.5)
-        assert (o.median, o.scale) == (median, scale)
-        assert o.z_scores.tolist() == [(x - median) / scale if scale else 0.0 for x in values]
 
 
 def test_lone_surrogates_are_scored_as_replacement_characters(toy_model):

@@ -16,7 +16,8 @@ spaces are the sentence the model scores, with sentence boundaries on:
   order edits came in. ``tokens`` is that ``sum(words + 1)``: what the perplexity divides by.
 - out-of-vocabulary words: those ``full_scores`` flags (the model's ``<unk>`` probability scores them).
 
-Outliers: a segment whose perplexity is far above the rest of its document (:class:`Outliers`).
+Outliers: a segment whose log10 perplexity is far above the rest of its document's, by the modified
+z-score (:mod:`scorelens.core.outliers`); blank segments are neither counted nor flagged.
 """
 
 from __future__ import annotations
@@ -32,16 +33,12 @@ if TYPE_CHECKING:  # NumPy is imported where it is used: score, check and serve 
 
 from .. import __version__
 from .findings import Finding
+from .outliers import Outliers, find_outliers
 from .text import common_ends
 from .tokenizers import BLEU_TOKENIZERS, Tokenizer, bleu_tokenizer
 
 UNLIKELY = "lm.unlikely"
 OOV = "lm.oov"
-
-# The modified z-score's constants (Iglewicz and Hoaglin): 0.6745 makes the median absolute
-# deviation comparable to a standard deviation, 1.2533 the mean absolute deviation.
-_MAD_SCALE = 0.6745
-_MEAN_AD_SCALE = 1.2533
 
 # Log10 probabilities are summed as integers in units of 2**-1074 (the smallest double): exact, so
 # running totals after any edits equal a fresh sum.
@@ -128,34 +125,6 @@ class FluencyScore:
     segments: int
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class Outliers:
-    """Segments whose perplexity is far above the document's, by a robust (modified) z-score.
-
-    Over the non-blank segments' log10 perplexities x: ``z = 0.6745 * (x - median) / MAD`` with MAD
-    the median absolute deviation from the median. When more than half the segments share one value
-    MAD is 0: then ``z = (x - median) / (1.2533 * MeanAD)``, MeanAD the mean absolute deviation from
-    the median; when that is 0 too (every segment alike) there are no outliers. Only high scores
-    count (a segment much *more* likely than the rest is not a problem). Blank segments are neither
-    counted nor flagged.
-    """
-
-    median: float  # of the log10 perplexities
-    scale: float  # z = (x - median) / scale; 0 when nothing can stand out
-    threshold: float
-    z_scores: np.ndarray  # per segment; NaN for a blank one
-
-    @property
-    def mask(self) -> np.ndarray:
-        """Per segment, whether it is an outlier (NaN, a blank segment, compares False)."""
-        return self.z_scores > self.threshold
-
-    @property
-    def segments(self) -> list[int]:
-        import numpy as np
-        return np.flatnonzero(self.mask).tolist()
-
-
 Scorer = Callable[[str], SegmentFluency]
 
 
@@ -163,23 +132,6 @@ def score_segment(model: LanguageModel, tokenizer: Tokenizer, text: str) -> Segm
     tokens = tuple(tokenizer.tokens(text))
     sentence = _SURROGATE.sub("\ufffd", " ".join(tokens))
     return SegmentFluency(text, tokens, model.score(sentence), tuple(model.full_scores(sentence)))
-
-
-def find_outliers(log10_perplexities: Sequence[float] | np.ndarray, threshold: float) -> Outliers:
-    """The :class:`Outliers` of segments' log10 perplexities (NaN: a segment left out)."""
-    import numpy as np
-    # NumPy's median is statistics.median's (the middle value, or the two middle ones' sum / 2)
-    # and the arithmetic is the same IEEE operations: the same numbers, a hundred times sooner
-    all_values = np.asarray(log10_perplexities, dtype=float)
-    values = all_values[~np.isnan(all_values)]
-    if not len(values):
-        return Outliers(0.0, 0.0, threshold, np.full(len(all_values), np.nan))
-    median = float(np.median(values))
-    deviations = np.abs(values - median)
-    mad = float(np.median(deviations))
-    scale = mad / _MAD_SCALE if mad else _MEAN_AD_SCALE * (math.fsum(deviations.tolist()) / len(values))
-    z = (all_values - median) / scale if scale else np.where(np.isnan(all_values), np.nan, 0.0)
-    return Outliers(median, scale, threshold, z)
 
 
 def _fixed(x: float) -> int:

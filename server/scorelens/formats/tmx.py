@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from . import xmltext
 from .segments import Fields, FormatError, Reading, Record, Segment
-from .xmltext import XML_LANG, Collector, local
+from .xmltext import XML_LANG, Collector, local, matches_language
 
 escape = xmltext.escape
 
@@ -69,14 +69,9 @@ class _Tmx:
         if wanted in (None, "*all*"):
             source = self.variants[0] if self.variants else None
         else:
-            source = next((v for v in self.variants if _matches(v[0], wanted)), None)
+            source = next((v for v in self.variants if matches_language(v[0], wanted)), None)
         chosen = self.fields.text
-        target = next((v for v in self.variants if v is not source and (not chosen or _matches(v[0], chosen))), None)
+        target = next((v for v in self.variants if v is not source and (not chosen or matches_language(v[0], chosen))), None)
         text = source[1] if source else None
         id = tuid if tuid is not None else (text.text if text else None)
         return Record(line, target[1] if target else None, id=id, source=text)
-
-
-def _matches(lang: str, code: str) -> bool:
-    lang, code = lang.lower(), code.lower()
-    return lang == code or lang.startswith(code + "-")

@@ -48,6 +48,13 @@ def local(name: str) -> str:
     return name.rpartition("}")[2]
 
 
+def matches_language(lang: str, code: str) -> bool:
+    """An ``xml:lang`` matches a code without case, and a code matches its regional variants
+    (``en`` matches ``en-US``)."""
+    lang, code = lang.lower(), code.lower()
+    return lang == code or lang.startswith(code + "-")
+
+
 def namespace(name: str) -> str:
     return name[1 : name.index("}")] if name.startswith("{") else ""
 

@@ -1,0 +1,196 @@
+"""A document's QA kept up to date through edits: each pair's checks, cached by its texts, and
+the two checks that look across the document.
+
+- inconsistent: segments whose sources are the same (case and spaces aside) and whose
+  hypotheses are not (likewise). The translation most segments have is the document's; the
+  others are flagged, each pointing at the first segment of the majority's (a tie goes to the
+  translation that comes first in the document).
+- length-ratio: ``log(len(hypothesis) / len(source))`` (stripped, in characters) far from the
+  document's, by the modified z-score, on either side (much shorter: something left out; much
+  longer: something added). Pairs with a blank side are left out.
+
+An edit splices lists, updates an index of sources and their translations and a sorted sample of
+ratios (O(log n) to ask its median and spread): a one-segment edit costs that segment's checks.
+Positions, which an inserted or removed line shifts, are found again (O(n)) only when an
+inconsistent segment's other segment is asked for after such an edit.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import replace
+from typing import Sequence
+
+from ..outliers import RunningSample
+from .model import PREFIX, QAConfig, QAFinding
+from .segment import check_segment
+from .spans import quote
+
+# Ratios of segments shorter than this on both sides are counted but not flagged: one or two
+# characters more or less make a title's ratio anything.
+SHORT = 10
+
+
+def _key(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def _ratio(source: str, target: str) -> float:
+    s, t = len(source.strip()), len(target.strip())
+    return math.log(t / s) if s and t else math.nan
+
+
+class QADocument:
+    """A document's QA, kept up to date by splices (the editor re-checks only what an edit touched)."""
+
+    def __init__(self, config: QAConfig) -> None:
+        self.config = config
+        self._sources: list[str] = []
+        self._targets: list[str] = []
+        self._ids: list[int] = []  # a pair's identity while it stands (positions shift, ids do not)
+        self._next_id = itertools.count()
+        self._results: list[tuple[QAFinding, ...]] = []
+        self._cache: dict[tuple[str, str], tuple[QAFinding, ...]] = {}
+        # inconsistency: source key -> translation key -> ids (dicts keep them in insertion order)
+        self._keys: list[tuple[str, str] | None] = []
+        self._translations: dict[str, dict[str, dict[int, None]]] = {}
+        self._conflicted: set[str] = set()  # source keys with more than one translation
+        self._majority: dict[str, tuple[str, int]] = {}  # source key -> (translation key, its first segment)
+        self._position: dict[int, int] | None = {}
+        # length ratios
+        self._ratios: list[float] = []
+        self._sample = RunningSample()
+        self._inconsistent = "inconsistent" in config.checks
+        self._lengths = "length-ratio" in config.checks
+
+    def __len__(self) -> int:
+        return len(self._sources)
+
+    def replace(self, start: int, stop: int, sources: Sequence[str], targets: Sequence[str]) -> None:
+        """Segments [start, stop) become these (source, target) pairs (len(sources) == len(targets); the count may change)."""
+        if len(sources) != len(targets):
+            raise ValueError(f"{len(sources)} sources for {len(targets)} hypotheses")
+        start, stop, _ = slice(start, stop).indices(len(self._sources))
+        stop = max(start, stop)
+        old_ids = self._ids[start:stop]
+        new_ids = [next(self._next_id) for _ in sources]
+        for i, k in zip(old_ids, self._keys[start:stop]):
+            self._unindex(i, k)
+        keys = [self._index(i, s, t) for i, s, t in zip(new_ids, sources, targets)] if self._inconsistent else [None] * len(sources)
+        ratios = [_ratio(s, t) for s, t in zip(sources, targets)] if self._lengths else [math.nan] * len(sources)
+        self._sample.replace([r for r in self._ratios[start:stop] if not math.isnan(r)], [r for r in ratios if not math.isnan(r)])
+        self._results[start:stop] = [self._checked(s, t) for s, t in zip(sources, targets)]
+        self._sources[start:stop] = sources
+        self._targets[start:stop] = targets
+        self._ids[start:stop] = new_ids
+        self._keys[start:stop] = keys
+        self._ratios[start:stop] = ratios
+        if len(new_ids) != len(old_ids):
+            self._position = None  # later segments moved
+            self._majority.clear()
+        elif self._position is not None:
+            for i in old_ids:
+                del self._position[i]
+            self._position.update(zip(new_ids, range(start, start + len(new_ids))))
+        if len(self._cache) > 2 * len(self._sources) + 1000:  # forget pairs long gone
+            self._cache = dict(zip(zip(self._sources, self._targets), self._results))
+
+    def _checked(self, source: str, target: str) -> tuple[QAFinding, ...]:
+        found = self._cache.get((source, target))
+        if found is None:
+            found = self._cache[(source, target)] = tuple(check_segment(source, target, self.config))
+        return found
+
+    def _index(self, i: int, source: str, target: str) -> tuple[str, str] | None:
+        if not source.strip() or not target.strip():
+            return None
+        s, t = _key(source), _key(target)
+        group = self._translations.setdefault(s, {})
+        group.setdefault(t, {})[i] = None
+        if len(group) > 1:
+            self._conflicted.add(s)
+        self._majority.pop(s, None)
+        return s, t
+
+    def _unindex(self, i: int, key: tuple[str, str] | None) -> None:
+        if key is None:
+            return
+        s, t = key
+        group = self._translations[s]
+        ids = group[t]
+        del ids[i]
+        if not ids:
+            del group[t]
+            if len(group) < 2:
+                self._conflicted.discard(s)
+            if not group:
+                del self._translations[s]
+        self._majority.pop(s, None)
+
+    def _positions(self) -> dict[int, int]:
+        if self._position is None:
+            self._position = dict(zip(self._ids, range(len(self._ids))))
+        return self._position
+
+    def _majority_of(self, s: str) -> tuple[str, int]:
+        """The translation most segments of source key ``s`` have (ties: the one first in the
+        document), and its first segment."""
+        found = self._majority.get(s)
+        if found is None:
+            position = self._positions()
+            group = self._translations[s]
+            firsts = {t: min(position[i] for i in ids) for t, ids in group.items()}
+            t = min(group, key=lambda t: (-len(group[t]), firsts[t]))
+            found = self._majority[s] = (t, firsts[t])
+        return found
+
+    def findings(self, segment: int) -> list[QAFinding]:
+        """Its segment checks (cached by (source, target) text: unchanged pairs are not re-checked) plus the document-level ones (inconsistent, length-ratio)."""
+        found = [replace(f, segment=segment) for f in self._results[segment]]
+        target = self._targets[segment]
+        key = self._keys[segment]
+        if key is not None and key[0] in self._conflicted:
+            t, other = self._majority_of(key[0])
+            if key[1] != t:
+                a, b = len(target) - len(target.lstrip()), len(target.rstrip())
+                n = len(self._translations[key[0]][t])
+                message = f"the same source is translated {quote(self._targets[other].strip())} elsewhere ({n} segment{'s' * (n > 1)})"
+                found.append(QAFinding(PREFIX + "inconsistent", segment, a, b, target[a:b], message, other_segment=other))
+        z = self._z(segment)
+        if z is not None:
+            source = self._sources[segment]
+            a, b = len(target) - len(target.lstrip()), len(target.rstrip())
+            times = math.exp(self._ratios[segment])
+            median = math.exp(self._sample.median_and_scale()[0])
+            how = "shorter" if z < 0 else "longer"
+            message = f"the hypothesis is {how} than the rest of the document's for its source ({times:.2f}× the source's length; the document's median {median:.2f}×)"
+            found.append(QAFinding(PREFIX + "length-ratio", segment, a, b, target[a:b], message, len(source) - len(source.lstrip()), len(source.rstrip())))
+        return found
+
+    def _z(self, segment: int) -> float | None:
+        """The segment's modified z-score where it is an outlier, else None."""
+        r = self._ratios[segment]
+        if math.isnan(r):
+            return None
+        if len(self._sources[segment].strip()) < SHORT and len(self._targets[segment].strip()) < SHORT:
+            return None
+        median, scale = self._sample.median_and_scale()
+        if not scale:
+            return None
+        z = (r - median) / scale
+        return z if abs(z) > self.config.length_z else None
+
+    def flagged(self) -> list[int]:
+        """Segments with at least one finding, ascending."""
+        flagged = {i for i, r in enumerate(self._results) if r}
+        if self._conflicted:
+            position = self._positions()
+            for s in self._conflicted:
+                t, _ = self._majority_of(s)
+                flagged.update(position[i] for other, ids in self._translations[s].items() if other != t for i in ids)
+        if self._lengths and len(self._sample):
+            median, scale = self._sample.median_and_scale()
+            if scale:
+                flagged.update(i for i, r in enumerate(self._ratios) if abs(r - median) / scale > self.config.length_z and self._z(i) is not None)
+        return sorted(flagged)

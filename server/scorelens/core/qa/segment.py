@@ -1,0 +1,49 @@
+"""One segment's checks: its source and hypothesis in, findings with spans and fixes out."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from . import numbers, placeables, punctuation, wording
+from .model import QAConfig, QAFinding
+
+
+def check_segment(source: str, target: str, config: QAConfig, segment: int = 0) -> list[QAFinding]:
+    """The per-segment checks (all but inconsistent and length-ratio); an empty source -> [].
+
+    Findings come in check order (number, placeholder, tag, url, untranslated, source-words,
+    end-punctuation, whitespace, doubled-word, glossary and do-not-translate), each check's in
+    text order. Numbers and source words inside placeholders, tags and URLs are left to those checks."""
+    if not source.strip():
+        return []
+    enabled = config.checks
+    languages = (config.source_language, config.target_language)
+    found: list[QAFinding] = []
+    ours = theirs = placeables.NONE
+    if enabled & {"placeholder", "tag", "url", "number", "source-words"}:
+        ours, theirs = placeables.find(source, *languages), placeables.find(target, *languages)
+    skip_source, skip_target = ours.spans(), theirs.spans()  # numbers and words there are theirs
+    if "number" in enabled:
+        found += numbers.check(source, target, *languages, skip_source, skip_target)
+    if "placeholder" in enabled:
+        found += placeables.check_placeholders(source, target, ours, theirs, languages)
+    if "tag" in enabled:
+        found += placeables.check_tags(source, target, ours, theirs, languages)
+    if "url" in enabled:
+        found += placeables.check_urls(source, target, ours, theirs, languages)
+    untranslated = wording.untranslated(source, target)
+    if "untranslated" in enabled:
+        found += untranslated
+    if "source-words" in enabled and not untranslated:
+        found += wording.source_words(source, target, skip_source, skip_target)
+    if "end-punctuation" in enabled:
+        found += punctuation.end_punctuation(source, target, languages)
+    if "whitespace" in enabled:
+        found += punctuation.whitespace(source, target, languages)
+    if "doubled-word" in enabled:
+        found += wording.doubled_words(source, target, languages)
+    if config.glossary is not None and enabled & {"glossary", "do-not-translate"}:
+        found += [f for f in config.glossary.check(source, target) if f.code[3:] in enabled]
+    if segment:
+        found = [replace(f, segment=segment) for f in found]
+    return found
