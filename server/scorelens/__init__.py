@@ -26,10 +26,11 @@ __all__ = [
     "score",
     "sentence_scores",
     "statistics",
+    "qa",
 ]
 
 if TYPE_CHECKING:
-    from .api import Corpus, OptionError, Scores, SegmentScores, Statistics, compare, score, sentence_scores, statistics
+    from .api import Corpus, OptionError, Scores, SegmentScores, Statistics, compare, qa, score, sentence_scores, statistics
 
 
 def __getattr__(name: str) -> Any:

@@ -7,6 +7,7 @@ import os
 from dataclasses import dataclass
 
 from .core.qa.glossary import Glossary, Term
+from .formats import FormatError
 from .formats import glossary as glossary_format
 from .pairing_rules import split_languages
 from .textfile import DEFAULT_MAX_BYTES, UnreadableText, read_text
@@ -28,7 +29,9 @@ def read_glossary(path: str | os.PathLike, language: str | None = None, max_byte
         raise ValueError(str(exc)) from None
     try:
         read = glossary_format.read(text, glossary_format.format_of(str(path)), source_language, target_language)
-    except glossary_format.GlossaryError as exc:
+    except FormatError as exc:
         raise ValueError(f"{path}: {exc}") from None
     terms = [Term(e.source, e.target, e.note, e.do_not_translate) for e in read.entries]
-    return GlossaryFile(Glossary(terms, source_language, target_language), [e.format(str(path)) for e in read.errors])
+    # the languages -l names, else those a TBX says its terms are in
+    languages = (source_language or read.source_language, target_language or read.target_language)
+    return GlossaryFile(Glossary(terms, *languages), [e.format(str(path)) for e in read.errors])

@@ -30,4 +30,14 @@ __all__ = [
     "score",
     "sentence_scores",
     "statistics",
+    "qa",
 ]
+
+
+def __getattr__(name: str):
+    # the QA checks (and translate-toolkit) load on first use: the command line imports this package
+    if name == "qa":
+        from .qa_checks import qa
+
+        return qa
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

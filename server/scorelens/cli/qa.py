@@ -10,16 +10,19 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from ..api.documents import Document as FormattedDocument
 from ..api.documents import read_document as read_formatted
 from ..api.options import OptionError
-from ..api.qa import DocumentQA, check_documents, holds_sources, qa_config, severity
-from ..glossary_file import read_glossary
-from ..core.qa import CHECKS, QAFinding
+from ..core.qa.model import CHECKS, QAFinding
 from ..formats import FormatError, format_of
 from .documents import STDIN, read_document
 from .errors import CliError
 from .located import Located
+
+if TYPE_CHECKING:
+    from ..api.qa_checks import DocumentQA
 
 
 def add_arguments(check: argparse.ArgumentParser) -> None:
@@ -56,6 +59,8 @@ class QARun:
         elif finding.source_start is not None:
             source_line, source_column = qa.position("source", finding.segment, finding.source_start)
             related = (self.source_path, source_line + 1, source_column + 1)
+        from ..api.qa_checks import severity
+
         fix = None
         if finding.fix is not None:
             fix = {"title": finding.fix.title, "text": finding.fix.text}
@@ -86,6 +91,9 @@ def wanted(args: argparse.Namespace) -> bool:
 
 def run_qa(args: argparse.Namespace) -> QARun | None:
     """The QA of ``args.hypothesis`` when its source is known (None otherwise, or with --no-qa)."""
+    from ..api.qa_checks import check_documents, holds_sources, qa_config  # the checks load only when they run
+    from ..glossary_file import read_glossary
+
     if args.no_qa:
         if wanted(args):
             raise CliError("--no-qa turns the QA checks off: drop it, or --source/--glossary/--max-qa/--qa-checks/--qa-skip")

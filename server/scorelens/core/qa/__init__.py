@@ -9,9 +9,25 @@ the spans, the fixes, locale-aware numbers and the live re-check of an edited se
 I/O, no LSP types.
 """
 
-from .document import QADocument
-from .glossary import Glossary, Term
+from typing import TYPE_CHECKING, Any
+
 from .model import CHECKS, DOCUMENT_CHECKS, PREFIX, Fix, QAConfig, QAFinding
-from .segment import check_segment
 
 __all__ = ["CHECKS", "DOCUMENT_CHECKS", "PREFIX", "Fix", "Glossary", "QAConfig", "QADocument", "QAFinding", "Term", "check_segment"]
+
+if TYPE_CHECKING:
+    from .document import QADocument
+    from .glossary import Glossary, Term
+    from .segment import check_segment
+
+# The checks (and translate-toolkit under them) load when first used: the command line's
+# options and the server's settings name the checks without running them.
+_LAZY = {"QADocument": "document", "Glossary": "glossary", "Term": "glossary", "check_segment": "segment"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -45,7 +45,8 @@ class QAReport:
 
     @property
     def findings(self) -> list[QAFinding]:
-        return [f for i in self.document.flagged() for f in self.document.findings(i)]
+        """Segment by segment, each segment's in text order."""
+        return [f for i in self.document.flagged() for f in sorted(self.document.findings(i), key=lambda f: (f.start, f.end, f.code))]
 
     def counts(self) -> dict[str, int]:
         """Findings per code, in :data:`CHECKS` order."""

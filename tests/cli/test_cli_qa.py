@@ -1,0 +1,172 @@
+"""``check`` against a source: the QA checks with or without a reference, their gate, the
+glossary, the sources XLIFF units hold, and real data (the Kyoto en-ja test set) with planted faults."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+import scorelens
+from cli_support import SAMPLES, sample
+
+KYOTO = Path(__file__).resolve().parents[3] / "shared" / "data" / "en-ja-kyoto"
+needs_kyoto = pytest.mark.skipif(not KYOTO.is_dir(), reason="../shared/data/en-ja-kyoto not present (a fresh clone without the shared corpora)")
+
+
+def _json(result) -> dict:
+    assert result.code in (0, 1), result.err
+    return json.loads(result.out)
+
+
+def _codes_by_line(findings: list[dict]) -> dict[int, set[str]]:
+    out: dict[int, set[str]] = {}
+    for f in findings:
+        out.setdefault(f["line"], set()).add(f["code"])
+    return out
+
+
+def test_a_translation_with_its_source_and_no_reference(run):
+    result = run("check", sample("qa/manual.hyp.de"), "--format", "json")
+    report = _json(result)
+    assert "source found by name: " in result.err and "manual.src.en" in result.err
+    assert report["scores"] is None and report["qa"]["source"].endswith("manual.src.en") and report["qa"]["language"] == "en-de"
+    by_line = _codes_by_line(report["findings"])
+    assert by_line == {
+        3: {"qa.tag"},
+        4: {"qa.url"},
+        5: {"qa.number"},
+        6: {"qa.placeholder", "qa.doubled-word"},
+        8: {"qa.untranslated"},
+        9: {"qa.inconsistent"},
+        10: {"qa.end-punctuation"},
+    }, by_line  # line 2: "1.000" is German for the source's "1,000"
+    [number] = [f for f in report["findings"] if f["code"] == "qa.number"]
+    assert (number["column"], number["end_column"], number["text"], number["severity"]) == (19, 23, "15,5", "error")
+    source_line = (SAMPLES / "qa" / "manual.src.en").read_text(encoding="utf-8").split("\n")[4]
+    assert number["related"] == {"path": sample("qa/manual.src.en"), "line": 5, "column": source_line.index("12.5") + 1}
+    assert number["fix"]["start"] == {"line": 5, "column": 19} and number["fix"]["end"] == {"line": 5, "column": 23}
+    assert "12" in number["fix"]["text"]
+    [inconsistent] = [f for f in report["findings"] if f["code"] == "qa.inconsistent"]
+    assert inconsistent["related"]["line"] == 7  # the same source, translated otherwise
+    assert report["qa"]["errors"] == sum(f["severity"] == "error" for f in report["findings"]) == 5
+
+
+def test_text_output_is_in_line_order_with_a_summary(run):
+    result = run("check", sample("qa/manual.hyp.de"))
+    assert result.code == 0
+    lines = result.out.splitlines()
+    places = [tuple(map(int, line.split(":")[1:3])) for line in lines if line.startswith(sample("qa/manual.hyp.de"))]
+    assert places == sorted(places) and len(places) == 9
+    assert any(line.startswith("QA against ") and "9 findings (5 errors)" in line for line in lines)
+
+
+def test_max_qa_gates_on_errors_and_github_annotations_carry_severity(run):
+    assert run("check", sample("qa/manual.hyp.de"), "--max-qa", "5").code == 0
+    failed = run("check", sample("qa/manual.hyp.de"), "--max-qa", "4", "--format", "github")
+    assert failed.code == 1
+    assert "::error title=scorelens threshold::QA errors 5 is above --max-qa 4" in failed.out
+    assert "::error file=" in failed.out and "title=qa.number" in failed.out
+    assert "::warning file=" in failed.out and "title=qa.doubled-word" in failed.out
+
+
+def test_checks_chosen_skipped_or_turned_off(run):
+    only = _json(run("check", sample("qa/manual.hyp.de"), "--format", "json", "--qa-checks", "number,url"))
+    assert {f["code"] for f in only["findings"]} == {"qa.number", "qa.url"}
+    skipped = _json(run("check", sample("qa/manual.hyp.de"), "--format", "json", "--qa-skip", "number"))
+    assert "qa.number" not in {f["code"] for f in skipped["findings"]} and "qa.url" in {f["code"] for f in skipped["findings"]}
+    bad = run("check", sample("qa/manual.hyp.de"), "--qa-checks", "numbers")
+    assert bad.code == 2 and "unknown check 'numbers'" in bad.err and "number" in bad.err
+    off = run("check", sample("qa/manual.hyp.de"), "--no-qa")
+    assert off.code == 2 and "no reference" in off.err  # nothing left to check against
+    clash = run("check", sample("qa/manual.hyp.de"), "--no-qa", "--max-qa", "1")
+    assert clash.code == 2 and "--no-qa" in clash.err
+
+
+def test_with_a_reference_both_the_scores_findings_and_the_checks(run, tmp_path):
+    for name in ("manual.hyp.de", "manual.src.en"):
+        shutil.copy(SAMPLES / "qa" / name, tmp_path / name)
+    (tmp_path / "manual.ref.de").write_text((SAMPLES / "qa" / "manual.hyp.de").read_text(encoding="utf-8").replace("15,5", "12,5"), encoding="utf-8")
+    report = _json(run("check", tmp_path / "manual.hyp.de", "--format", "json", "-m", "wer"))
+    codes = {f["code"] for f in report["findings"]}
+    assert "wer.substitution" in codes and "qa.number" in codes
+    assert report["scores"]["wer"]["substitutions"] == 1
+
+
+def test_an_explicit_source_and_language_and_no_source_at_all(run, tmp_path):
+    shutil.copy(SAMPLES / "qa" / "manual.hyp.de", tmp_path / "out.txt")
+    report = _json(run("check", tmp_path / "out.txt", "--source", sample("qa/manual.src.en"), "-l", "en-de", "--format", "json"))
+    assert report["qa"]["language"] == "en-de" and "qa.number" in {f["code"] for f in report["findings"]}
+    none = run("check", tmp_path / "out.txt", "--max-qa", "0")
+    assert none.code == 2 and "no source to check against" in none.err
+    piped = run("check", "--source", sample("qa/manual.src.en"), "-r", sample("qa/manual.src.en"), stdin=b"x\n")
+    assert piped.code == 2 and "QA checks read the hypothesis from a file" in piped.err
+
+
+def test_a_glossary_and_its_broken_rows(run, tmp_path):
+    report = _json(run("check", sample("qa/manual.hyp.de"), "--glossary", sample("qa/glossary.tsv"), "--format", "json"))
+    glossary = [f for f in report["findings"] if f["code"] == "qa.glossary"]
+    assert {f["line"] for f in glossary} == {9, 10}
+    assert any("Papierfach" in f["message"] for f in glossary)
+    broken = tmp_path / "terms.tsv"
+    broken.write_text("paper tray\tPapierfach\nno tab here\nsupport\tSupport\n", encoding="utf-8")
+    result = run("check", sample("qa/manual.hyp.de"), "--glossary", broken, "--format", "json")
+    assert f"{broken}:2: error: " in result.err
+    assert {f["line"] for f in _json(result)["findings"] if f["code"] == "qa.glossary"} == {9, 10}
+    missing = run("check", sample("qa/manual.hyp.de"), "--glossary", tmp_path / "nope.tsv")
+    assert missing.code == 2 and "nope.tsv" in missing.err
+
+
+def test_xliff_units_are_checked_against_their_own_sources(run, tmp_path):
+    path = tmp_path / "app.de.xlf"
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2"><file source-language="en" target-language="de" datatype="plaintext" original="app">\n'
+        "<body>\n"
+        '<trans-unit id="a"><source>Delete 3 files?</source><target>3 Dateien löschen?</target></trans-unit>\n'
+        '<trans-unit id="b"><source>Saved 25 items.</source><target>52 Elemente gespeichert.</target></trans-unit>\n'
+        "</body></file></xliff>\n",
+        encoding="utf-8",
+    )
+    report = _json(run("check", path, "--format", "json"))
+    [number] = [f for f in report["findings"] if f["code"] == "qa.number"]
+    line = path.read_text(encoding="utf-8").split("\n")[4]
+    assert (number["line"], number["column"]) == (5, line.index("52 Elemente") + 1)
+    assert number["related"]["path"] == str(path) and number["related"]["line"] == 5
+
+
+def test_the_api_checks_lists_of_strings():
+    report = scorelens.qa(["Der Drucker wiegt 15,5 kg."], ["The printer weighs 12.5 kg."], language="en-de")
+    [finding] = report.findings
+    assert (finding.code, finding.text) == ("qa.number", "15,5")
+    assert report.to_dict()["counts"] == {"qa.number": 1}
+    with pytest.raises(ValueError, match="hypotheses and"):
+        scorelens.qa(["a", "b"], ["a"])
+    with pytest.raises(scorelens.OptionError, match="unknown check"):
+        scorelens.qa(["a"], ["a"], checks=["nope"])
+
+
+@needs_kyoto
+def test_the_kyoto_test_set_quiet_where_it_is_right_and_planted_faults_found(run, tmp_path):
+    """1,160 real English→Japanese segments: numbers written as the source writes them are not
+    findings; a number changed and a URL dropped in a copy are, on their lines."""
+    hyp = (KYOTO / "kyoto-test.hyp.ja").read_text(encoding="utf-8").split("\n")
+    src = (KYOTO / "kyoto-test.src.en").read_text(encoding="utf-8").split("\n")
+    real = _json(run("check", KYOTO / "kyoto-test.hyp.ja", "--no-qa", "-m", "bleu", "--format", "json"))
+    assert real["qa"] is None
+    baseline = _json(run("check", KYOTO / "kyoto-test.hyp.ja", "--source", KYOTO / "kyoto-test.src.en", "--qa-checks", "number", "--format", "json"))
+    flagged = {f["line"] for f in baseline["findings"] if f["code"] == "qa.number"}
+    # a line whose source and hypothesis have the same digits, and which is not flagged
+    k = next(i for i, (s, h) in enumerate(zip(src, hyp)) if any(c.isdigit() for c in s) and i + 1 not in flagged and sorted(filter(str.isdigit, s)) == sorted(filter(str.isdigit, h)))
+    digit = next(c for c in hyp[k] if c.isdigit())
+    planted = list(hyp)
+    planted[k] = hyp[k].replace(digit, "9" if digit != "9" else "8", 1)
+    (tmp_path / "kyoto.hyp.ja").write_text("\n".join(planted), encoding="utf-8")
+    shutil.copy(KYOTO / "kyoto-test.src.en", tmp_path / "kyoto.src.en")
+    found = _json(run("check", tmp_path / "kyoto.hyp.ja", "--qa-checks", "number", "--format", "json"))
+    assert found["qa"]["language"] == "en-ja"
+    now = {f["line"] for f in found["findings"] if f["code"] == "qa.number"}
+    assert now == flagged | {k + 1}
+    assert len(flagged) < 0.1 * len(hyp), f"{len(flagged)} of {len(hyp)} lines flagged for numbers"
