@@ -219,7 +219,8 @@ def test_json_format(run, asr_pair):
     result = run("check", hyp, "-r", ref, "--metrics", "wer", "--format", "json", "--max-wer", "0.2")
     assert result.code == 1
     report = json.loads(result.out)
-    assert set(report) == {"findings", "findings_omitted", "scores", "notes", "thresholds", "passed"}
+    assert set(report) == {"findings", "findings_omitted", "scores", "qa", "notes", "thresholds", "passed"}
+    assert report["qa"] is None  # no source: no QA
     assert report["findings"][0] == {
         "path": hyp,
         "line": 1,
