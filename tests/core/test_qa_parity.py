@@ -1,9 +1,12 @@
 """Verdict parity with translate-toolkit's ``StandardChecker`` (what pofilter runs), on the checks
 ScoreLens builds on it: a pair is flagged by a ScoreLens check exactly when ``run_filters`` fails
 one of the toolkit checks it stands for, on a table of cases and on real data; and where the two
-part ways on purpose (core/qa/placeables.py, punctuation.py, wording.py say why), they do."""
+part ways on purpose (core/qa/placeables.py, punctuation.py, wording.py say why), they do, and
+on real data only there."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from translate.filters.checks import CheckerConfig, StandardChecker
@@ -111,6 +114,8 @@ DEPARTURES = [
     ("Wait...", "Warte…", "de", "end-punctuation", True),  # and "…" is "..."
     ("東京タワー", "東京タワー", "en", "untranslated", False),  # a text without case is not a name
     ("Hello  world", "Hello world", "de", "untranslated", False),  # spaces inside count as one
+    ('He said " " nothing', 'Er sagte " " nichts', "de", "doubled-word", True),  # punctuation is no word
+    ("We flew to Bora Bora.", "Wir flogen nach Bora Bora.", "de", "doubled-word", True),  # the source has it too
 ]
 
 
@@ -126,6 +131,24 @@ def _pairs(shared, folder, source, target, limit=None):
     return list(zip(sources, targets))[:limit]
 
 
+def _meant(source: str, target: str) -> bool:
+    """Whether each repeat the toolkit sees is one ScoreLens leaves alone on purpose: no letter
+    or digit in it, or the source repeats it too."""
+    def pairs(text):
+        words = [w for t in text.split() if (w := re.sub(r"<[^>]+>", "", t).replace(".", "").lower())]
+        return list(zip(words, words[1:]))
+
+    in_source = {a for a, b in pairs(source) if a == b}
+    return all(not any(c.isalnum() for c in a) or a in in_source for a, b in pairs(target) if a == b)
+
+
+def _same(source: str, target: str, check: str, theirs: bool, ours: bool) -> None:
+    if check == "doubled-word" and theirs and not ours:
+        assert _meant(source, target), (source, target)
+    else:
+        assert ours == theirs, (check, source, target)
+
+
 @pytest.mark.shared
 def test_verdicts_on_real_english_japanese(shared):
     pairs = _pairs(shared, "en-ja-kyoto", "kyoto-test.src.en", "kyoto-test.hyp.ja")
@@ -133,7 +156,7 @@ def test_verdicts_on_real_english_japanese(shared):
     flagged = 0
     for source, target in pairs:
         for check, (theirs, ours) in verdicts(source, target, "en", "ja").items():
-            assert ours == theirs, (check, source, target)
+            _same(source, target, check, theirs, ours)
             flagged += ours
     assert flagged > 50  # the table is not all passes: end punctuation and untranslated lines are in it
 
@@ -146,7 +169,7 @@ def test_verdicts_on_real_english_pairs(shared):
     flagged = set()
     for source, target in pairs:
         for check, (theirs, ours) in verdicts(source, target, "en", "en").items():
-            assert ours == theirs, (check, source, target)
+            _same(source, target, check, theirs, ours)
             if ours:
                 flagged.add(check)
-    assert {"untranslated", "end-punctuation"} <= flagged
+    assert {"untranslated", "end-punctuation", "doubled-word"} <= flagged
