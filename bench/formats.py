@@ -23,19 +23,16 @@ peers' are checked equal (1e-9). Not a test.
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import os
-import platform
 import random
-import shlex
 import sys
 import tempfile
 from pathlib import Path
 
 from core import SEED, generate
 from long_documents import run  # a whole process: its output, seconds and peak memory
-from results import write_section
+from results import measured, publish
 
 HEADING = "## Formats (bench/formats.py)"
 
@@ -137,17 +134,11 @@ def main(argv=None) -> None:
         if args.meeting:
             rows += meeting(Path(tmp), args.meeting)
     load_after = os.getloadavg()
-    about = (
-        f"Measured {datetime.date.today().isoformat()} on {os.cpu_count()} cores ({platform.machine()}, "
-        f"{platform.python_implementation()} {platform.python_version()}); load average {load_before[0]:.1f} before, "
-        f"{load_after[0]:.1f} after (a shared machine). Whole processes, the best of three runs for ScoreLens's, "
+    about = measured(load_before, load_after) + (
+        f" Whole processes, the best of three runs for ScoreLens's, "
         f"wall clock and peak resident memory; every figure checked equal across the runs and to the peers' (1e-9)."
     )
-    text = "\n".join(rows)
-    print(text, about, sep="\n\n")
-    if args.write:
-        command = shlex.join(argv if argv is not None else sys.argv[1:])
-        write_section(Path(args.write), HEADING, f"{HEADING}\n\n`.venv/bin/python bench/formats.py {command}`\n\n{about}\n\n{text}\n")
+    publish(args.write, HEADING, "formats.py", argv, about, "\n".join(rows))
 
 
 if __name__ == "__main__":

@@ -5,9 +5,11 @@ the two checks that look across the document.
   hypotheses are not (likewise). The translation most segments have is the document's; the
   others are flagged, each pointing at the first segment of the majority's (a tie goes to the
   translation that comes first in the document).
-- length-ratio: ``log(len(hypothesis) / len(source))`` (stripped, in characters) far from the
-  document's, by the modified z-score, on either side (much shorter: something left out; much
-  longer: something added). Pairs with a blank side are left out.
+- length-ratio: ``log((len(hypothesis) + 5) / (len(source) + 5))`` (stripped, in characters)
+  far from the document's, by the modified z-score, on either side (much shorter: something left
+  out; much longer: something added). The 5 characters added, and pairs under 10 characters on
+  both sides not flagged, keep short segments' ratios from standing out. Pairs with a blank side
+  are left out.
 
 An edit splices lists, updates an index of sources and their translations and a sorted sample of
 ratios (O(log n) to ask its median and spread): a one-segment edit costs that segment's checks.
@@ -27,8 +29,10 @@ from .model import PREFIX, QAConfig, QAFinding
 from .segment import check_segment
 from .spans import quote
 
-# Ratios of segments shorter than this on both sides are counted but not flagged: one or two
-# characters more or less make a title's ratio anything.
+# Lengths are smoothed by this many characters (added to both), and a pair shorter than SHORT on
+# both sides is counted but not flagged: a few characters ("1862" -> "1862年", "OK" -> "Gut")
+# say too little for a ratio to stand out, while a sentence cut to one word still does.
+SMOOTHING = 5
 SHORT = 10
 
 
@@ -38,7 +42,7 @@ def _key(text: str) -> str:
 
 def _ratio(source: str, target: str) -> float:
     s, t = len(source.strip()), len(target.strip())
-    return math.log(t / s) if s and t else math.nan
+    return math.log((t + SMOOTHING) / (s + SMOOTHING)) if s and t else math.nan
 
 
 class QADocument:
@@ -161,25 +165,25 @@ class QADocument:
         if z is not None:
             source = self._sources[segment]
             a, b = len(target) - len(target.lstrip()), len(target.rstrip())
-            times = math.exp(self._ratios[segment])
-            median = math.exp(self._sample.median_and_scale()[0])
+            times = len(target.strip()) / len(source.strip())
             how = "shorter" if z < 0 else "longer"
-            message = f"the hypothesis is {how} than the rest of the document's for its source ({times:.2f}× the source's length; the document's median {median:.2f}×)"
+            message = f"the hypothesis is far {how} for its source than the rest of the document ({times:.2f}× the source's length)"
             found.append(QAFinding(PREFIX + "length-ratio", segment, a, b, target[a:b], message, len(source) - len(source.lstrip()), len(source.rstrip())))
         return found
 
     def _z(self, segment: int) -> float | None:
         """The segment's modified z-score where it is an outlier, else None."""
         r = self._ratios[segment]
-        if math.isnan(r):
-            return None
-        if len(self._sources[segment].strip()) < SHORT and len(self._targets[segment].strip()) < SHORT:
+        if math.isnan(r) or self._short(segment):
             return None
         median, scale = self._sample.median_and_scale()
         if not scale:
             return None
         z = (r - median) / scale
         return z if abs(z) > self.config.length_z else None
+
+    def _short(self, segment: int) -> bool:
+        return len(self._sources[segment].strip()) < SHORT and len(self._targets[segment].strip()) < SHORT
 
     def flagged(self) -> list[int]:
         """Segments with at least one finding, ascending."""
@@ -192,5 +196,5 @@ class QADocument:
         if self._lengths and len(self._sample):
             median, scale = self._sample.median_and_scale()
             if scale:
-                flagged.update(i for i, r in enumerate(self._ratios) if abs(r - median) / scale > self.config.length_z and self._z(i) is not None)
+                flagged.update(i for i, r in enumerate(self._ratios) if abs(r - median) / scale > self.config.length_z and not self._short(i))
         return sorted(flagged)

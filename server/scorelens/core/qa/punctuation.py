@@ -2,9 +2,10 @@
 
 translate-toolkit's ``endpunc``, ``startwhitespace`` and ``endwhitespace`` judge; the source's
 punctuation is first put in the target language's forms by its language tables (English "."
-is Japanese "。", "!" is French " !"), and the fix writes that form. One departure: full-width
-"？", "！", "：" count as "?", "!", ":" (the toolkit's Japanese table has no mapping for them,
-so a Japanese question ending in "？" would fail against English "?").
+is Japanese "。", "!" is French " !"), and the fix writes that form. One departure: ends equal
+but for compatibility forms are equal (NFKC): full-width "？", "！", "：" are "?", "!", ":" (the
+toolkit's Japanese table has no mapping for them, so a Japanese question ending in "？" would
+fail against English "?"), and "…" is "...".
 """
 
 from __future__ import annotations

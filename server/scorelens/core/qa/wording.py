@@ -14,6 +14,7 @@ from .toolkit import language, passes
 _WORD = re.compile(r"\w+(?:['’]\w+)*")
 _TOKEN = re.compile(r"\S+")
 _LETTER = re.compile(r"[^\W\d_]")
+_LETTER_OR_DIGIT = re.compile(r"[^\W_]")
 SOURCE_RUN = 3  # words in a row, at the least, for source-words
 REAL_WORD = 4  # letters, at the least, of the lower-case word a run needs (not only "de la", "of the")
 
@@ -77,6 +78,11 @@ def _real(word: str) -> bool:
     return len(word) >= REAL_WORD and word.isalpha() and word.islower()
 
 
+def _pairs(text: str) -> list[tuple[str, str]]:
+    tokens = [n for t in text.split() if (n := _plain(t))]
+    return list(zip(tokens, tokens[1:]))
+
+
 def _plain(token: str) -> str:
     """A token as translate-toolkit's ``doublewords`` compares it."""
     return (tag_re.sub("", token) if "<" in token else token).replace(".", "").lower()
@@ -85,12 +91,16 @@ def _plain(token: str) -> str:
 def doubled_words(source: str, target: str, languages) -> list[QAFinding]:
     """translate-toolkit's ``doublewords``: a word twice in a row (tags left out, full stops
     and case ignored; a language's valid doubles allowed), each repeat with its span and a fix
-    that keeps one (the first one's case, the last one's full stop)."""
+    that keeps one (the first one's case, the last one's full stop). Two departures: punctuation
+    is no word (the toolkit flags '" "' and "- -"), and a repeat the source has too is meant
+    ("Bora Bora", "(Laughter) (Laughter)")."""
     valid = language(languages[1]).validdoublewords
     tokens = [(n, m) for m in _TOKEN.finditer(target) if (n := _plain(m.group()))]
-    repeats = [(a, b) for (n1, a), (n2, b) in zip(tokens, tokens[1:]) if n1 == n2 and n1 not in valid]
+    repeats = [(a, b) for (n1, a), (n2, b) in zip(tokens, tokens[1:]) if n1 == n2 and n1 not in valid and _LETTER_OR_DIGIT.search(n1)]
     if not repeats or passes("doublewords", source, target, *languages):
         return []
+    doubled_in_source = {n1 for n1, n2 in _pairs(source) if n1 == n2}
+    repeats = [(a, b) for a, b in repeats if _plain(a.group()) not in doubled_in_source]
     found = []
     for first, second in repeats:
         word = first.group()
