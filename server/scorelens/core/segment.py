@@ -385,7 +385,8 @@ class Analyser:
         if not self.wer:
             return [self(text).chars for text in texts]
         if self.from_texts:
-            return _sequences(self._columns.side(texts)["words"])
+            # a batch at a time, as records are scored: its arrays stay in the CPU caches
+            return [unit for start in range(0, len(texts), TEXT_BATCH) for unit in _sequences(self._columns.side(texts[start : start + TEXT_BATCH])["words"])]
         return [self(text).words for text in texts]
 
     def records(self, columns: Sequence[Sequence[str]]) -> list[Record]:
