@@ -20,7 +20,6 @@ import json
 import os
 import platform
 import random
-import shlex
 import sys
 import tempfile
 from itertools import permutations
@@ -28,7 +27,7 @@ from pathlib import Path
 
 from core import SEED, corrupt, generate
 from long_documents import run  # a whole process: its output, seconds and peak memory
-from results import write_section
+from results import publish
 
 HEADING = "## Agreement between annotators (bench/agree.py)"
 TARGET = 3.0  # seconds, issue #38
@@ -96,11 +95,7 @@ def main(argv=None) -> None:
         "of three runs for ScoreLens's; its six figures checked equal to jiwer's (==). ScoreLens aligns each of the "
         "three pairs once and reads both directions' WER from it; jiwer aligns all six."
     )
-    text = "\n".join(rows)
-    print(text, about, sep="\n\n")
-    if args.write:
-        command = shlex.join(argv if argv is not None else sys.argv[1:])
-        write_section(Path(args.write), HEADING, f"{HEADING}\n\n`.venv/bin/python bench/agree.py {command}`\n\n{about}\n\n{text}\n")
+    publish(HEADING, "bench/agree.py", argv, about, "\n".join(rows), args.write)
 
 
 if __name__ == "__main__":

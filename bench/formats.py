@@ -28,14 +28,13 @@ import json
 import os
 import platform
 import random
-import shlex
 import sys
 import tempfile
 from pathlib import Path
 
 from core import SEED, generate
 from long_documents import run  # a whole process: its output, seconds and peak memory
-from results import write_section
+from results import publish
 
 HEADING = "## Formats (bench/formats.py)"
 
@@ -143,11 +142,7 @@ def main(argv=None) -> None:
         f"{load_after[0]:.1f} after (a shared machine). Whole processes, the best of three runs for ScoreLens's, "
         f"wall clock and peak resident memory; every figure checked equal across the runs and to the peers' (1e-9)."
     )
-    text = "\n".join(rows)
-    print(text, about, sep="\n\n")
-    if args.write:
-        command = shlex.join(argv if argv is not None else sys.argv[1:])
-        write_section(Path(args.write), HEADING, f"{HEADING}\n\n`.venv/bin/python bench/formats.py {command}`\n\n{about}\n\n{text}\n")
+    publish(HEADING, "bench/formats.py", argv, about, "\n".join(rows), args.write)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,8 @@ replaces its section (appended if absent) and leaves the rest as it is. The sect
 
 from __future__ import annotations
 
+import shlex
+import sys
 from pathlib import Path
 
 
@@ -14,3 +16,12 @@ def write_section(path: Path, heading: str, section: str) -> None:
     following = after.partition("\n## ")
     rest = "\n## " + following[2] if found and following[1] else ""
     path.write_text(before.rstrip("\n") + "\n\n" + section + rest, encoding="utf-8")
+
+
+def publish(heading: str, script: str, argv: list[str] | None, about: str, table: str, write: str | None) -> None:
+    """Print a run's table and what it measured; with ``write``, also write them as the section
+    under ``heading`` of that file, with the command (``script`` and its arguments) that made them."""
+    print(table, about, sep="\n\n")
+    if write:
+        command = shlex.join(argv if argv is not None else sys.argv[1:])
+        write_section(Path(write), heading, f"{heading}\n\n`.venv/bin/python {script} {command}`\n\n{about}\n\n{table}\n")
