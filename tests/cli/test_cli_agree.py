@@ -187,7 +187,7 @@ def test_a_broken_record_is_named_and_the_rest_scored(run, tmp_path):
     "argv, message",
     [
         (["-", ANNOTATORS[1]], "standard input (-) is not one"),
-        ([*ANNOTATORS, "-m", "wer,ppl"], "no sentence-level figures to rank segments by for ppl"),
+        ([*ANNOTATORS, "-m", "wer,ppl"], "annotators are scored against each other by bleu,chrf,ter,rougeL,rougeLsum,rouge1"),
         ([*ANNOTATORS, "-m", "bleu", "--bleu-impl", "nltk"], "agree ranks segments by the default implementation (sacrebleu) only"),
         ([*ANNOTATORS, "-r", ANNOTATORS[0]], "unrecognized arguments: -r"),
         ([*ANNOTATORS, "--segmentation", "paragraph", "--input-format", "jsonl"], "--segmentation is for plain text"),

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 # a pair's F-measure is the same whichever text is the reference
 SYMMETRIC = ("rougeL", *ROUGE_N)
+# under jiwer's rules, one alignment of a pair gives both directions' rates (core.agreement)
+ALIGNED_ONCE = ("wer", "cer")
 # metrics whose corpus figure has sentence-level figures to rank segments by (compare's too)
 METRICS = ("bleu", "chrf", "ter", "rougeL", "rougeLsum", *ROUGE_N, "wer", "cer")
 
@@ -113,7 +115,8 @@ def agree(
     disagree most. A segment's disagreement is the mean, over every ordered pair of annotators,
     of its sentence-level distance on the first metric: WER, CER and TER as they are, 100 minus
     sentence BLEU (effective order) or chrF, 1 minus ROUGE's F-measure; segments where every
-    annotator wrote the same have none and are not listed, ties keep the segments' order.
+    annotator wrote the same have none and are not listed (nor those where the first metric
+    sees no difference, e.g. WER where only spacing differs); ties keep the segments' order.
     Annotators are named by ``names`` (default ``annotator1``, ``annotator2``, ...); options as
     :func:`~scorelens.score`'s, except other implementations than the default ones. The result's
     ``to_dict()`` is what ``scorelens agree --json`` prints for the same texts as files."""
@@ -136,10 +139,11 @@ def agree(
 
 
 def agreed_metrics(metrics: list[str]) -> list[str]:
-    """The metrics, each one agreement is measured by (one with sentence-level figures)."""
+    """The metrics, each one agreement is measured by: one that scores a text against another
+    and has sentence-level figures to rank segments by."""
     other = [m for m in metrics if m not in METRICS]
     if other:
-        raise OptionError("metrics", f"agreement has no sentence-level figures to rank segments by for {other[0]}; choose from {','.join(METRICS)}")
+        raise OptionError("metrics", f"annotators are scored against each other by {','.join(METRICS)}, not by {other[0]}")
     return metrics
 
 
@@ -161,7 +165,7 @@ def agreement(annotations: Sequence[Annotation], names: list[str], metrics: list
     options = {**options, "segmentation": "line"}  # the texts are segments already
     config = scoring_config(metrics, options)
     scored = _Scored(len(annotations), metrics[0])
-    fast = [m for m in metrics if m in ("wer", "cer") and config.wer_rules == "jiwer"]
+    fast = [m for m in metrics if m in ALIGNED_ONCE and config.wer_rules == "jiwer"]
     for metric in fast:
         _edit_rates(scored, metric, config, annotations)
     rest = [m for m in metrics if m not in fast]
