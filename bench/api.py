@@ -25,14 +25,12 @@ import datetime
 import gc
 import os
 import platform
-import shlex
 import sys
 import time
 from functools import partial
-from pathlib import Path
 
 from core import ERROR_RATE, SEED, fmt_s, generate
-from results import write_section
+from results import publish
 
 HEADING = "## Python API (bench/api.py)"
 TOLERANCE = 1e-9
@@ -215,13 +213,7 @@ def main(argv=None) -> None:
         f"(1e-9; each segment's for `sentence_scores`). The targets (issue #35) are read on jobs=1's wall-clock ratio; jobs=2 "
         f"scores in this process and a worker forked from it, its start timed too."
     )
-    text = table(rows, lines)
-    print(text)
-    print()
-    print(about)
-    if args.write:
-        command = shlex.join(argv if argv is not None else sys.argv[1:])
-        write_section(Path(args.write), HEADING, f"{HEADING}\n\n`.venv/bin/python bench/api.py {command}`\n\n{about}\n\n{text}\n")
+    publish(args.write, HEADING, "api.py", argv, about, table(rows, lines))
 
 
 if __name__ == "__main__":

@@ -17,11 +17,13 @@ __version__ = "0.1.0"
 
 __all__ = [
     "__version__",
+    "Agreement",
     "Corpus",
     "OptionError",
     "Scores",
     "SegmentScores",
     "Statistics",
+    "agree",
     "compare",
     "score",
     "sentence_scores",
@@ -30,7 +32,20 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from .api import Corpus, OptionError, Scores, SegmentScores, Statistics, compare, qa, score, sentence_scores, statistics
+    from .api import (
+        Agreement,
+        Corpus,
+        OptionError,
+        Scores,
+        SegmentScores,
+        Statistics,
+        agree,
+        compare,
+        qa,
+        score,
+        sentence_scores,
+        statistics,
+    )
 
 
 def __getattr__(name: str) -> Any:

@@ -13,9 +13,9 @@ import pytest
 from cli_support import ROOT
 
 PAGES = ["README.md", "docs/formats.md", "docs/cli.md", "docs/qa.md"]
-# what a page shows that is not for a test to run: a synopsis (HYP, REF), a server, a cluster,
+# what a page shows that is not for a test to run: a synopsis (HYP, REF, FILE), a server, a cluster,
 # files the reader must have, shell pipes
-NOT_RUN = re.compile(r"\b(HYP|REF|BASELINE|MODEL)\b|\bserve\b|--dask|predictions\.|<\(|\bcat\b|\|")
+NOT_RUN = re.compile(r"\b(HYP|REF|BASELINE|MODEL|FILE)\b|\bserve\b|--dask|predictions\.|<\(|\bcat\b|\|")
 
 
 def commands(page: str) -> list[str]:

@@ -1,10 +1,12 @@
 """ScoreLens's Python API: score lists of strings as sacreBLEU, rouge-score and jiwer do, segment
-by segment or as additive statistics, compare systems, and edit a corpus live.
+by segment or as additive statistics, compare systems, measure how far annotators agree, and edit
+a corpus live.
 
 Its functions take the command line's options by the same names, and their results'
 ``to_dict()`` is the command line's JSON.
 """
 
+from .agreement import Agreement, Disagreement, agree
 from .compare import compare
 from .corpus import Corpus
 from .options import DEFAULT_METRICS, OptionError
@@ -14,10 +16,12 @@ from .statistics import Statistics, statistics
 
 __all__ = [
     "DEFAULT_METRICS",
+    "Agreement",
     "Bleu",
     "Cer",
     "Chrf",
     "Corpus",
+    "Disagreement",
     "OptionError",
     "Perplexity",
     "Rouge",
@@ -26,6 +30,7 @@ __all__ = [
     "Statistics",
     "Ter",
     "Wer",
+    "agree",
     "compare",
     "score",
     "sentence_scores",

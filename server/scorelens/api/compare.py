@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from ..summary import comparison_dict
 from .evaluation import Evaluation
-from .options import DEFAULT_METRICS, DEFAULTS, IMPL_OPTIONS, OptionError, complete, metric_names
+from .options import DEFAULT_METRICS, OptionError, complete, default_implementations, metric_names
 from .scoring import Texts, evaluation_of
 
 if TYPE_CHECKING:  # significance imports NumPy, which only comparing needs
@@ -105,9 +105,7 @@ def tested_metrics(metrics: list[str]) -> list[str]:
 
 def tested_options(o: dict[str, Any]) -> None:
     """The paired tests resample the default implementations' formulas, not a flavour's."""
-    for impl in IMPL_OPTIONS:
-        if o[impl] != DEFAULTS[impl][0]:
-            raise OptionError(impl, f"compare tests the default implementation ({DEFAULTS[impl][0]}) only")
+    default_implementations(o, "compare tests")
 
 
 def compared(

@@ -10,7 +10,7 @@ from functools import cached_property
 from typing import Any, Sequence
 
 from ..formats import Fields, Reading, format_of, read
-from ..formats.pairing import Entry, Pairing, pair_readings
+from ..formats.pairing import Entry, Pairing, entries, pair, pair_readings
 from ..formats.segments import line_starts, paused_gc
 from .evaluation import Evaluation, evaluate
 
@@ -91,6 +91,13 @@ def paired(hypothesis: Document, references: Sequence[Document], by: str | None 
     return pairing, [references[k] if k >= 0 else hypothesis for k in owners]
 
 
+def with_rules(options: dict[str, Any], documents: Sequence[Document]) -> dict[str, Any]:
+    """sclite's files are scored by sclite's rules, unless others are asked for."""
+    if options.get("wer_rules", "jiwer") == "jiwer" and any(d.reading.rules == "sclite" for d in documents):
+        return {**options, "wer_rules": "sclite"}
+    return options
+
+
 def evaluate_documents(
     hypothesis: Document,
     references: Sequence[Document],
@@ -109,10 +116,20 @@ def evaluate_documents(
         order = sorted(range(len(pairing.hypothesis)), key=lambda k: pairing.references[0][k].line)
         pairing.hypothesis = [pairing.hypothesis[k] for k in order]
         pairing.references = [[stream[k] for k in order] for stream in pairing.references]
-    if options.get("wer_rules", "jiwer") == "jiwer" and any(d.reading.rules == "sclite" for d in (hypothesis, *documents)):
-        options = {**options, "wer_rules": "sclite"}  # sclite's files, sclite's rules, unless others are asked for
+    options = with_rules(options, (hypothesis, *documents))
     texts = [e.segment.text for e in pairing.hypothesis]
     # a trailing empty line ends the segment lists, as the core's line lists end
     ev = evaluate(texts + [""], [[e.segment.text for e in stream] + [""] for stream in pairing.references], metrics, options, jobs)
     layouts = [Layout(hypothesis, pairing.hypothesis), *(Layout(d, s) for d, s in zip(documents, pairing.references))]
     return FormattedEvaluation(ev.corpus, ev.jobs, ev.perplexity, layouts, pairing)
+
+
+def pair_annotators(documents: Sequence[Document], by: str | None = None) -> Pairing:
+    """Annotators' documents of the same items: the first one's records paired with every other
+    one's (by id where every record has one, else by position), as a hypothesis's with its
+    references'. A record without a partner in every document is a problem, and left out."""
+    for d in documents:
+        if d.reading.words:
+            raise ValueError(f"{d.path}: timed words (a CTM) are placed in a reference's segments; annotators' files have segments")
+    streams = [entries(d.reading.records) for d in documents]
+    return pair(streams[0], streams[1:], by)

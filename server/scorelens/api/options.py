@@ -189,6 +189,15 @@ def check_impl_options(o: dict[str, Any]) -> None:
                 raise OptionError(name, f"is an option of {impl_option} {' or '.join(map(repr, impls))}, not of {o[impl_option]!r}")
 
 
+def default_implementations(o: dict[str, Any], what: str) -> None:
+    """A command whose figures come from the default implementations' per-segment formulas
+    (compare's paired tests, agree's ranking) refuses another implementation; ``what`` says
+    what it does with them (``compare tests``)."""
+    for impl in IMPL_OPTIONS:
+        if o[impl] != DEFAULTS[impl][0]:
+            raise OptionError(impl, f"{what} the default implementation ({DEFAULTS[impl][0]}) only")
+
+
 def rouge155_config(o: dict[str, Any]) -> Rouge155Config:
     """ROUGE-1.5.5's settings: -w, -2 (a negative gap: unlimited), -f A|B, -m and -s with the user's list."""
     if o["rouge_multi_ref"] not in MULTI_REF:

@@ -68,8 +68,7 @@ def evaluation_of(hypotheses: Texts, references: Texts | Sequence[Texts], metric
     check_choices(o)
     if PPL in names and o["lm"] is None:
         raise OptionError("lm", "the ppl metric needs lm, the path of a KenLM model")
-    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
-        raise OptionError("jobs", f"expected a positive int, not {jobs!r}")
+    check_jobs(jobs)
     hypothesis = lines_of("hypotheses", hypotheses)
     streams = reference_streams(references)
     if names != [PPL] and not streams:
@@ -79,6 +78,11 @@ def evaluation_of(hypotheses: Texts, references: Texts | Sequence[Texts], metric
         unit = "paragraphs" if o["segmentation"] == "paragraph" else "segments"
         raise ValueError(f"hypotheses have {hyp_count} {unit}, references[{side - 1}] has {ref_count}")
     return ev
+
+
+def check_jobs(jobs: int) -> None:
+    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
+        raise OptionError("jobs", f"expected a positive int, not {jobs!r}")
 
 
 def reference_streams(references: Texts | Sequence[Texts]) -> list[Texts]:

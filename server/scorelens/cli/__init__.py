@@ -1,4 +1,4 @@
-"""The command line: ``scorelens score | check | compare | sacrebleu | serve`` (DESIGN §5), one
+"""The command line: ``scorelens score | check | compare | agree | sacrebleu | serve`` (DESIGN §5), one
 module per command over the API (:mod:`scorelens.api`).
 
 Each scoring command runs the same pipeline: parse arguments, read the files, score them through
@@ -21,7 +21,7 @@ from .. import __version__
 from ..core import TokenizerUnavailable
 from ..core.bleu_nltk import SmoothingError
 from ..core.rouge155 import ScriptDies
-from . import check, compare, score, serve
+from . import agree, check, compare, score, serve
 from .errors import EXIT_ERROR, CliError
 from .options import scoring_options
 
@@ -41,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_parser(commands, shared)
     check.add_parser(commands, shared)
     compare.add_parser(commands)
+    agree.add_parser(commands)
     # listed for --help only: main() hands `scorelens sacrebleu ...` to its own parser
     commands.add_parser(
         "sacrebleu",
@@ -69,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # records), which the cyclic garbage collector would walk for nothing: 0.1 s on
         # 100,000 lines. Its worker processes, forked from here, inherit this.
         gc.disable()
-    if args.run in (score.run_score, check.run_check):
+    if args.run in (score.run_score, check.run_check, agree.run_agree):
         # OpenBLAS starts a thread per core as NumPy loads (40-60 ms of a process's start);
         # scoring multiplies no matrices (compare's resampling does, and keeps them).
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")

@@ -181,7 +181,7 @@ def formatted_run(args: argparse.Namespace, options: dict, hypothesis: str | Non
         raise CliError("no hypothesis: name the file (HYP), or pipe it into standard input")
     hyp_path = hyp_path or STDIN
     fields = Fields(args.hyp_field, tuple(args.ref_field or ()), None, args.id_field)
-    hypothesis = _formatted(hyp_path, args, fields)
+    hypothesis = formatted_document(hyp_path, args, fields)
     names = args.references or []
     held = any(r.references for r in hypothesis.reading.records)
     if not names and not held and args.metrics != [PPL]:  # perplexity alone needs no reference
@@ -189,7 +189,7 @@ def formatted_run(args: argparse.Namespace, options: dict, hypothesis: str | Non
             raise CliError("reading the hypothesis from standard input needs -r REF, or records that hold reference fields")
         names = found_references(hyp_path)
     ref_fields = Fields(None, tuple(args.ref_field or ()), None, args.id_field, references_only=True)
-    references = [_formatted(p, args, ref_fields, reference=True) for p in names]
+    references = [formatted_document(p, args, ref_fields, "reference") for p in names]
     for line in [e.format(d.path) for d in (hypothesis, *references) for e in d.reading.errors]:
         print(line, file=sys.stderr)  # path:line: error: ..., as compilers and CI problem matchers read it
     try:
@@ -201,7 +201,8 @@ def formatted_run(args: argparse.Namespace, options: dict, hypothesis: str | Non
     return run
 
 
-def _formatted(path: str, args: argparse.Namespace, fields: Fields, reference: bool = False) -> FormattedDocument:
+def formatted_document(path: str, args: argparse.Namespace, fields: Fields, role: str = "hypothesis") -> FormattedDocument:
+    """The file at ``path`` read through its format's reader (``--input-format``, or its extension's)."""
     document = read_document(path, args.max_file_bytes, args.encoding)
     name = args.input_format or format_of(path)
     try:
@@ -209,7 +210,7 @@ def _formatted(path: str, args: argparse.Namespace, fields: Fields, reference: b
     except FormatError as exc:
         raise CliError(f"{document.path}: {exc}") from None
     if not read.reading.records:
-        raise CliError(f"{document.path}: no {'reference' if reference else 'hypothesis'} records could be read")
+        raise CliError(f"{document.path}: no {role} records could be read")
     return read
 
 

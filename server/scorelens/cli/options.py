@@ -7,7 +7,7 @@ import argparse
 import codecs
 import math
 import os
-from typing import Any
+from typing import Any, Sequence
 
 from ..api.options import ALL_METRICS, DEFAULT_METRICS, DEFAULTS
 from ..api.pool import available_cpus
@@ -100,9 +100,12 @@ def host_port(value: str) -> tuple[str, int]:
 
 
 
-def scoring_options(hypothesis: bool = True) -> argparse.ArgumentParser:
-    """Options shared by ``score``, ``check`` and ``compare`` (which names its own files);
-    BLEU's are named as sacreBLEU's CLI names them."""
+def scoring_options(
+    hypothesis: bool = True, references: bool = True, language_model: bool = True, metrics: Sequence[str] = DEFAULT_METRICS
+) -> argparse.ArgumentParser:
+    """Options shared by ``score``, ``check``, ``compare`` (which names its own files) and
+    ``agree`` (whose files are each other's references, without a language model); BLEU's are
+    named as sacreBLEU's CLI names them."""
     p = argparse.ArgumentParser(add_help=False)
     if hypothesis:
         p.add_argument(
@@ -111,24 +114,25 @@ def scoring_options(hypothesis: bool = True) -> argparse.ArgumentParser:
             nargs="?",
             help="hypothesis file, or - to read standard input (read from it too when HYP is left out and it is not a terminal)",
         )
-    p.add_argument(
-        "-r",
-        "--reference",
-        dest="references",
-        metavar="REF",
-        action="append",
-        help="reference file (repeat for several); if omitted, found by name: NAME.hyp.EXT -> "
-        "NAME.ref.EXT (+ NAME.ref1.EXT, NAME.ref2.EXT, ...), NAME.sysN.EXT -> NAME.ref.EXT, hyp/NAME -> ref/NAME",
-    )
+    if references:
+        p.add_argument(
+            "-r",
+            "--reference",
+            dest="references",
+            metavar="REF",
+            action="append",
+            help="reference file (repeat for several); if omitted, found by name: NAME.hyp.EXT -> "
+            "NAME.ref.EXT (+ NAME.ref1.EXT, NAME.ref2.EXT, ...), NAME.sysN.EXT -> NAME.ref.EXT, hyp/NAME -> ref/NAME",
+        )
     p.add_argument(
         "-m",
         "--metrics",
         type=_metric_list,
         nargs="+",
         action=_Metrics,
-        default=list(DEFAULT_METRICS),
+        default=list(metrics),
         metavar="LIST",
-        help=f"comma- or space-separated, or -m repeated, from {','.join(ALL_METRICS)} (default: {','.join(DEFAULT_METRICS)})",
+        help=f"comma- or space-separated, or -m repeated, from {','.join(ALL_METRICS)} (default: {','.join(metrics)})",
     )
     p.add_argument(
         "--segmentation",
@@ -173,12 +177,13 @@ def scoring_options(hypothesis: bool = True) -> argparse.ArgumentParser:
         help="JSONL field (dotted path) or TSV/CSV column (header name or 1-based number) of the hypothesis "
         "(default: the first of prediction, hypothesis, hyp, output, translation, ...)",
     )
-    formats.add_argument(
-        "--ref-field",
-        action="append",
-        metavar="NAME",
-        help="a reference's field or column, repeated for several; a JSON list holds several references (default: reference, references, ref, target, ...)",
-    )
+    if references:
+        formats.add_argument(
+            "--ref-field",
+            action="append",
+            metavar="NAME",
+            help="a reference's field or column, repeated for several; a JSON list holds several references (default: reference, references, ref, target, ...)",
+        )
     formats.add_argument("--id-field", metavar="NAME", help="the field or column of the ids records are paired by (default: id)")
     formats.add_argument(
         "--pair-by",
@@ -299,6 +304,13 @@ def scoring_options(hypothesis: bool = True) -> argparse.ArgumentParser:
     ter.add_argument("--ter-no-punct", action="store_true", help="remove punctuation")
     ter.add_argument("--ter-normalized", action="store_true", help="Tercom's normalisation: entities decoded, punctuation split off")
 
+    if language_model:
+        _language_model_options(p)
+    _wer_options(p)
+    return p
+
+
+def _language_model_options(p: argparse.ArgumentParser) -> None:
     lm = p.add_argument_group("perplexity (ppl) under a KenLM language model; needs the fluency extra")
     lm.add_argument("--lm", metavar="PATH", help="the KenLM model (ARPA or KenLM binary) that --metrics ppl scores with")
     lm.add_argument(
@@ -318,6 +330,8 @@ def scoring_options(hypothesis: bool = True) -> argparse.ArgumentParser:
         f"lm.unlikely finding (default: {FluencyConfig.outlier_z})",
     )
 
+
+def _wer_options(p: argparse.ArgumentParser) -> None:
     wer = p.add_argument_group("WER and CER (as jiwer)")
     wer.add_argument(
         "--wer-transform",
@@ -334,7 +348,6 @@ def scoring_options(hypothesis: bool = True) -> argparse.ArgumentParser:
         "{ a / b / @ } alternations (the default for TRN, STM and CTM files); sclite-optional is sclite -D: "
         "a word in parentheses may be left out without an error",
     )
-    return p
 
 
 def api_options(args: argparse.Namespace) -> dict[str, Any]:

@@ -379,6 +379,16 @@ class Analyser:
             ter_words = (as_hyp, as_ref)
         return Analysis(text, bleu_tokens, rouge_tokens, sentences, word_numbers, chars, dropped, chrf_text, ter_words)
 
+    def units(self, texts: Sequence[str]) -> list[Sequence[int] | str]:
+        """Each text as jiwer aligns it, for rapidfuzz: its words' numbers with WER on (as a
+        string of one code point a word where they fit), else its characters as CER sees them."""
+        if not self.wer:
+            return [self(text).chars for text in texts]
+        if self.from_texts:
+            # a batch at a time, as records are scored: its arrays stay in the CPU caches
+            return [unit for start in range(0, len(texts), TEXT_BATCH) for unit in _sequences(self._columns.side(texts[start : start + TEXT_BATCH])["words"])]
+        return [self(text).words for text in texts]
+
     def records(self, columns: Sequence[Sequence[str]]) -> list[Record]:
         """Records of segments given by their texts, one column of texts per side (hypothesis
         first); no analysis is kept (a corpus makes the few it needs later on demand)."""

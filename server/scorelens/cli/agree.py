@@ -1,0 +1,156 @@
+"""``scorelens agree``: how far annotators of the same items agree, pair by pair, and where they
+disagree most."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Sequence
+
+from ..api.agreement import Agreement, Annotation, agreed_metrics, agreement, check_options
+from ..api.documents import Document as FormattedDocument
+from ..api.documents import pair_annotators, with_rules
+from ..api.options import OptionError
+from ..formats import Fields
+from ..formats.pairing import Problem
+from ..summary import HUNDREDS, metric_label
+from .documents import MAX_NAMED, STDIN, checked_options, formatted, formatted_document, read_document
+from .errors import EXIT_OK, CliError
+from .options import jobs, samples, scoring_options
+
+
+def add_parser(commands) -> None:
+    agree = commands.add_parser(
+        "agree",
+        parents=[scoring_options(hypothesis=False, references=False, language_model=False, metrics=("wer",))],
+        help="agreement between annotators of the same items: every pair scored both ways, the segments they disagree on most",
+        description="Every annotator's file scored against every other one's as the reference (WER of B against A, "
+        "of A against B, ...), one matrix per metric, each figure what `scorelens score B -r A` gives; then the "
+        "segments where the annotators disagree most on the first metric, with every annotator's text. Line i "
+        "of every plain-text file is the same item; records of other formats pair by id.",
+    )
+    agree.add_argument("annotators", metavar="FILE", nargs="+", help="two or more annotators' files of the same items")
+    agree.add_argument(
+        "--segments",
+        type=samples,
+        default=3,
+        metavar="N",
+        help="show the N segments the annotators disagree on most (default: 3; 0 for none)",
+    )
+    agree.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    agree.set_defaults(run=run_agree, parser=agree, references=None)
+
+
+def run_agree(args: argparse.Namespace) -> int:
+    paths = args.annotators
+    if len(paths) < 2:
+        raise CliError("agree needs two or more annotators' files of the same items (FILE FILE [FILE ...])")
+    if STDIN in paths:
+        raise CliError("agree reads every annotator from a file; standard input (-) is not one")
+    options = checked_options(args)
+    try:
+        check_options(agreed_metrics(args.metrics), options)
+    except OptionError as exc:
+        raise CliError(exc.reason) from None
+    if formatted(args, paths):
+        annotations, options = formatted_annotations(args, paths, options)
+    else:
+        annotations = plain_annotations(args, paths)
+    if not annotations[0].texts:
+        raise CliError(f"{paths[0]}: no segments to compare")
+    result = agreement(annotations, list(paths), args.metrics, args.segments, options, jobs(args))
+    print(json.dumps(result.to_dict(), ensure_ascii=False) if args.json else "\n".join(agreement_lines(result, args.segments)))
+    return EXIT_OK
+
+
+def plain_annotations(args: argparse.Namespace, paths: Sequence[str]) -> list[Annotation]:
+    """Each file's segments, read as sacreBLEU reads a file; files that do not line up are bad input."""
+    annotations = [Annotation.of_lines(read_document(p, args.max_file_bytes, args.encoding).lines, args.segmentation) for p in paths]
+    unit = {"line": "lines", "paragraph": "paragraphs"}.get(args.segmentation, "documents")
+    first = annotations[0]
+    details = []
+    for k, a in enumerate(annotations[1:], 1):
+        if len(a.texts) != len(first.texts):
+            longer = 0 if len(first.texts) > len(a.texts) else k
+            line = annotations[longer].lines[min(len(first.texts), len(a.texts))]
+            details.append(
+                f"{paths[0]} has {len(first.texts)} {unit}, {paths[k]} has {len(a.texts)} (from {paths[longer]}:{line} on without a partner)"
+            )
+    if details:
+        raise CliError(f"the files do not line up: {'; '.join(details)}; segment i of every annotator's file is the same item")
+    return annotations
+
+
+def formatted_annotations(args: argparse.Namespace, paths: Sequence[str], options: dict) -> tuple[list[Annotation], dict]:
+    """Each file's records read through its format's reader, paired with the first file's; an
+    unreadable record is named and the rest is read. By id, an item not in every file is named
+    and left out; by position, records without partners are bad input, as unequal line counts are."""
+    if args.segmentation != "line":
+        raise CliError("--segmentation is for plain text: each record of a formatted file is a segment")
+    fields = Fields(args.hyp_field, (), None, args.id_field)
+    documents = [formatted_document(p, args, fields, "annotation") for p in paths]
+    for line in [e.format(d.path) for d in documents for e in d.reading.errors]:
+        print(line, file=sys.stderr)  # path:line: error: ..., as compilers and CI problem matchers read it
+    try:
+        pairing = pair_annotators(documents, args.pair_by)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    named = [_problem(p, documents) for p in pairing.problems[:MAX_NAMED]]
+    more = len(pairing.problems) - len(named)
+    if named and pairing.by != "id":
+        raise CliError(f"records do not pair by {pairing.by}: {'; '.join(named)}" + (f" (and {more} more)" if more else ""))
+    for problem in named:
+        print(f"{problem}; left out", file=sys.stderr)
+    if more:
+        print(f"scorelens: warning: {more} more records without a partner in every file left out", file=sys.stderr)
+    streams = [pairing.hypothesis, *pairing.references]
+    annotations = [Annotation([e.segment.text for e in s], [e.line for e in s], [e.id for e in s]) for s in streams]
+    return annotations, with_rules(options, documents)
+
+
+def _problem(p: Problem, documents: Sequence[FormattedDocument]) -> str:
+    """``path:line: warning: ...`` for a record without a partner, naming the files it is not in."""
+    where = f"{documents[p.side].path}:{p.line}: warning:"
+    what = f"id {p.id!r}" if p.id is not None else "a record"
+    if p.kind == "duplicate":
+        return f"{where} {what} is given again"
+    if p.kind == "unpaired":
+        return f"{where} {what} has no partner at this position"
+    if p.kind == "extra":
+        return f"{where} {what} is not in {documents[0].path}"
+    lacking = [d.path for d in documents[1:] if all(r.id != p.id for r in d.reading.records)]
+    return f"{where} {what} is not in {', '.join(lacking) or 'every other file'}"
+
+
+def _value(metric: str, x: float | None) -> str:
+    if x is None:
+        return "-"
+    return f"{x:.2f}" if metric in HUNDREDS else f"{x:.4f}"
+
+
+def agreement_lines(result: Agreement, segments: int) -> list[str]:
+    """The matrices as tables, then (``segments`` > 0) the segments ranked."""
+    paths = result.annotators
+    out = [
+        f"{len(paths)} annotators, {result.segments:,} segments; in each table row i is the reference and "
+        "column j the annotator scored against it",
+    ]
+    for metric in result.metrics:
+        out += ["", f"{metric_label(metric)}  {result.signatures[metric]}"]
+        header = ["reference", *(str(k) for k in range(1, len(paths) + 1))]
+        rows = [[f"{i} {path}", *(_value(metric, x) for x in row)] for i, (path, row) in enumerate(zip(paths, result.matrix(metric)), 1)]
+        widths = [max(len(row[k]) for row in [header, *rows]) for k in range(len(header))]
+        for row in [header, *rows]:
+            out.append("  ".join([row[0].ljust(widths[0]), *(cell.rjust(w) for cell, w in zip(row[1:], widths[1:]))]))
+    if segments:
+        label = metric_label(result.metrics[0])
+        out += ["", f"Where the annotators disagree most (the mean {label} of every annotator against every other, segment by segment):"]
+        if not result.disagreements:
+            out.append(f"  nowhere: {label} is 0 between every two annotators on every segment")
+        width = max((len(f"{p}:{line}") for d in result.disagreements for p, line in zip(paths, d.lines)), default=0)
+        for d in result.disagreements:
+            out.append(f"  mean {label} {_value(result.metrics[0], d.disagreement)}" + (f", id {d.id!r}" if d.id is not None else ""))
+            for path, line, text in zip(paths, d.lines, d.texts):
+                out.append(f"    {f'{path}:{line}'.ljust(width)}  {text.replace(chr(10), ' ⏎ ')}")
+    return out

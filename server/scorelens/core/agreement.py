@@ -1,0 +1,67 @@
+"""WER and CER between annotators of the same segments: one alignment per segment and pair of
+annotators, read both ways.
+
+jiwer's errors (S + D + I) between two texts are the Levenshtein distance of their words (or
+characters): its edit operations are a shortest edit script, and a shortest script read the
+other way (deletions as insertions) is one for the other direction. Only the reference's length,
+the rate's denominator, depends on which text is the reference. So each unordered pair is aligned
+once and gives both directions' rates, from the same integers jiwer sums, divided as it divides
+them. The counts themselves are not read both ways: rapidfuzz breaks ties between equally short
+scripts differently in each direction, so hits and substitutions may differ; their sum may not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from itertools import combinations
+from typing import Sequence
+
+import numpy as np
+from rapidfuzz.distance import Levenshtein
+
+from .config import ScoringConfig
+from .segment import Analyser
+
+METRICS = ("wer", "cer")
+
+
+@dataclass(frozen=True)
+class EditDistances:
+    """Per annotator, each segment's length in words (characters); per pair ``i < j``, each
+    segment's Levenshtein distance."""
+
+    lengths: list[np.ndarray]
+    distances: dict[tuple[int, int], np.ndarray]
+
+    @classmethod
+    def of(cls, config: ScoringConfig, metric: str, annotators: Sequence[Sequence[str]]) -> EditDistances:
+        """``metric`` (``wer`` or ``cer``, under jiwer's rules) of every pair of annotators, whose
+        segments' texts are ``annotators[k]`` (all as long)."""
+        if metric not in METRICS or config.wer_rules != "jiwer":
+            raise ValueError(f"one alignment serves both directions for jiwer's {' and '.join(METRICS)} only")
+        # one analyser: equal words get equal numbers in every annotator's texts
+        analyser = Analyser(replace(config, metrics=frozenset({metric})))
+        units = [analyser.units(texts) for texts in annotators]
+        lengths = [np.fromiter(map(len, u), np.int64, len(u)) for u in units]
+        distances = {
+            (i, j): np.fromiter(map(Levenshtein.distance, units[i], units[j]), np.int64, len(units[i]))
+            for i, j in combinations(range(len(units)), 2)
+        }
+        return cls(lengths, distances)
+
+    def errors(self, reference: int, hypothesis: int) -> np.ndarray:
+        return self.distances[min(reference, hypothesis), max(reference, hypothesis)]
+
+    def rate(self, reference: int, hypothesis: int) -> float:
+        """The corpus rate of annotator ``hypothesis`` against annotator ``reference``, as
+        :func:`.wer.rates` gives it from the summed counts (no reference words: the errors, which
+        are then insertions, as jiwer counts them)."""
+        errors = int(self.errors(reference, hypothesis).sum())
+        length = int(self.lengths[reference].sum())
+        return errors / length if length else float(errors)
+
+    def segment_rates(self, reference: int, hypothesis: int) -> np.ndarray:
+        """Each segment's own rate, by the same rule."""
+        errors = self.errors(reference, hypothesis)
+        length = self.lengths[reference]
+        return np.where(length == 0, errors, errors / np.where(length == 0, 1, length)).astype(np.float64)
