@@ -6,9 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .core import CorpusScores, FluencyScore, SegmentScores, rates
+from .core.config import HUNDREDS  # noqa: F401 -- for the front ends: shown with 2 decimals, the rest with 4
 from .core.wer import ErrorCounts
-
-HUNDREDS = ("bleu", "chrf", "ter")  # metrics on sacreBLEU's 0-100 scale, shown with 2 decimals; the rest 0-1 with 4
 
 if TYPE_CHECKING:  # significance imports NumPy, which only comparing needs (it costs startup time)
     from .core.significance import Comparison

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from itertools import permutations
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
+from ..core.config import SYMMETRIC
 from ..core.rouge import ROUGE_N
 from ..core.text import segment_spans
 from ..summary import HUNDREDS
@@ -20,11 +21,9 @@ from .evaluation import evaluate
 from .options import OptionError, check_choices, complete, default_implementations, metric_names, scoring_config
 from .scoring import Texts, check_jobs, lines_of
 
-if TYPE_CHECKING:
-    import numpy as np
+if TYPE_CHECKING:  # NumPy is imported only once agreement is computed
+    from ..core.agreement import Cells
 
-# a pair's F-measure is the same whichever text is the reference
-SYMMETRIC = ("rougeL", *ROUGE_N)
 # under jiwer's rules, one alignment of a pair gives both directions' rates (core.agreement)
 ALIGNED_ONCE = ("wer", "cer")
 # metrics whose corpus figure has sentence-level figures to rank segments by (compare's too)
@@ -156,6 +155,7 @@ def check_options(metrics: list[str], o: dict[str, Any]) -> None:
 def agreement(annotations: Sequence[Annotation], names: list[str], metrics: list[str], top: int, options: dict[str, Any], jobs: int = 1) -> Agreement:
     """The agreement of annotations lined up segment by segment, with every option (see
     :func:`.options.complete`); the first metric ranks the segments."""
+    from ..core.agreement import Cells
     from ..core.scores import signatures
 
     if not isinstance(top, int) or isinstance(top, bool) or top < 0:
@@ -164,7 +164,7 @@ def agreement(annotations: Sequence[Annotation], names: list[str], metrics: list
         raise ValueError("no segments to compare")
     options = {**options, "segmentation": "line"}  # the texts are segments already
     config = scoring_config(metrics, options)
-    scored = _Scored(len(annotations), metrics[0])
+    scored = Cells(metrics[0])
     fast = [m for m in metrics if m in ALIGNED_ONCE and config.wer_rules == "jiwer"]
     for metric in fast:
         _edit_rates(scored, metric, config, annotations)
@@ -174,64 +174,23 @@ def agreement(annotations: Sequence[Annotation], names: list[str], metrics: list
         pair = [m for m in rest if m not in SYMMETRIC or i < j]
         if pair:
             _scored_pair(scored, i, j, pair, annotations, options, jobs)
-    matrices = {m: [[scored.cells.get((m, i, j)) for j in range(len(names))] for i in range(len(names))] for m in metrics}
+    matrices = {m: scored.matrix(m, len(names)) for m in metrics}
     return Agreement(
         names,
         metrics,
         matrices,
         {m: signatures(config, 1)[m] for m in metrics},
         len(annotations[0].texts),
-        scored.ranked(annotations, top),
+        [_disagreement(annotations, k, mean) for k, mean in scored.ranked(top)],
     )
 
 
-class _Scored:
-    """The figures found so far: each metric's cell per directed pair, and each directed pair's
-    sentence-level distances on the ranking metric."""
-
-    def __init__(self, annotators: int, ranking: str) -> None:
-        self.annotators = annotators
-        self.ranking = ranking
-        self.cells: dict[tuple[str, int, int], float] = {}
-        self.distances: dict[tuple[int, int], np.ndarray] = {}
-
-    def put(self, metric: str, i: int, j: int, cell: float, segment_scores: np.ndarray | None = None) -> None:
-        """Annotator j's figure against annotator i, and its segments' own when it ranks them."""
-        pairs = [(i, j), (j, i)] if metric in SYMMETRIC else [(i, j)]
-        for a, b in pairs:
-            self.cells[metric, a, b] = cell
-            if segment_scores is not None:
-                self.distances[a, b] = distance(metric, segment_scores)
-
-    def ranked(self, annotations: Sequence[Annotation], top: int) -> list[Disagreement]:
-        import numpy as np
-
-        mean = np.mean(list(self.distances.values()), axis=0)
-        order = np.argsort(-mean, kind="stable")[:top]
-        ids = annotations[0].ids
-        return [
-            Disagreement(
-                int(k),
-                float(mean[k]),
-                [a.texts[k] for a in annotations],
-                [a.lines[k] for a in annotations],
-                ids[k] if ids is not None else None,
-            )
-            for k in order
-            if mean[k] > 0
-        ]
+def _disagreement(annotations: Sequence[Annotation], k: int, mean: float) -> Disagreement:
+    ids = annotations[0].ids
+    return Disagreement(k, mean, [a.texts[k] for a in annotations], [a.lines[k] for a in annotations], ids[k] if ids is not None else None)
 
 
-def distance(metric: str, scores: np.ndarray) -> np.ndarray:
-    """Sentence-level figures as distances: 0 for equal texts, more the more they differ."""
-    from ..core.significance import METRICS as TESTED
-
-    if TESTED[metric].higher_is_better:
-        return (100.0 if metric in HUNDREDS else 1.0) - scores
-    return scores
-
-
-def _edit_rates(scored: _Scored, metric: str, config, annotations: Sequence[Annotation]) -> None:
+def _edit_rates(scored: Cells, metric: str, config, annotations: Sequence[Annotation]) -> None:
     from ..core.agreement import EditDistances
 
     edits = EditDistances.of(config, metric, [a.texts for a in annotations])
@@ -240,7 +199,7 @@ def _edit_rates(scored: _Scored, metric: str, config, annotations: Sequence[Anno
         scored.put(metric, i, j, edits.rate(i, j), rates)
 
 
-def _scored_pair(scored: _Scored, i: int, j: int, metrics: list[str], annotations: Sequence[Annotation], options: dict[str, Any], jobs: int) -> None:
+def _scored_pair(scored: Cells, i: int, j: int, metrics: list[str], annotations: Sequence[Annotation], options: dict[str, Any], jobs: int) -> None:
     """Annotator j scored against annotator i, as :func:`~scorelens.score` scores them."""
     from ..core.significance import segment_scores
 

@@ -1,5 +1,6 @@
-"""WER and CER between annotators of the same segments: one alignment per segment and pair of
-annotators, read both ways.
+"""Agreement between annotators of the same segments: each metric's figure per directed pair of
+annotators, and the segments they disagree on most (:class:`Cells`); WER and CER from one
+alignment per segment and pair of annotators, read both ways (:class:`EditDistances`).
 
 jiwer's errors (S + D + I) between two texts are the Levenshtein distance of their words (or
 characters): its edit operations are a shortest edit script, and a shortest script read the
@@ -19,7 +20,7 @@ from typing import Sequence
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
-from .config import ScoringConfig
+from .config import HUNDREDS, SYMMETRIC, ScoringConfig
 from .segment import Analyser
 
 METRICS = ("wer", "cer")
@@ -65,3 +66,47 @@ class EditDistances:
         errors = self.errors(reference, hypothesis)
         length = self.lengths[reference]
         return np.where(length == 0, errors, errors / np.where(length == 0, 1, length)).astype(np.float64)
+
+
+def distance(metric: str, scores: np.ndarray) -> np.ndarray:
+    """Sentence-level figures as distances: 0 for equal texts, more the more they differ (WER, CER
+    and TER as they are, 100 minus sentence BLEU or chrF, 1 minus ROUGE's F-measure)."""
+    from .significance import METRICS as TESTED
+
+    if TESTED[metric].higher_is_better:
+        return (100.0 if metric in HUNDREDS else 1.0) - scores
+    return scores
+
+
+class Cells:
+    """The figures found so far: each metric's cell per directed pair (annotator ``j`` against
+    annotator ``i`` as the reference), and each directed pair's sentence-level distances on the
+    ranking metric."""
+
+    def __init__(self, ranking: str) -> None:
+        self.ranking = ranking
+        self.cells: dict[tuple[str, int, int], float] = {}
+        self.distances: dict[tuple[int, int], np.ndarray] = {}
+
+    def put(self, metric: str, i: int, j: int, cell: float, segment_scores: np.ndarray | None = None) -> None:
+        """Annotator j's figure against annotator i, and its segments' own when they rank the
+        segments; a symmetric metric's goes both ways."""
+        pairs = [(i, j), (j, i)] if metric in SYMMETRIC else [(i, j)]
+        for a, b in pairs:
+            self.cells[metric, a, b] = cell
+            if segment_scores is not None:
+                self.distances[a, b] = distance(metric, segment_scores)
+
+    def matrix(self, metric: str, annotators: int) -> list[list[float | None]]:
+        """Row i, column j: annotator j against annotator i (None on the diagonal)."""
+        return [[self.cells.get((metric, i, j)) for j in range(annotators)] for i in range(annotators)]
+
+    def ranked(self, top: int) -> list[tuple[int, float]]:
+        """(segment, disagreement) of the ``top`` segments the annotators disagree on most, the most
+        first: the mean distance over every directed pair put; none where it is 0; ties in the
+        segments' order."""
+        if not self.distances:
+            return []
+        mean = np.mean(list(self.distances.values()), axis=0)
+        order = np.argsort(-mean, kind="stable")[:top]
+        return [(int(k), float(mean[k])) for k in order if mean[k] > 0]

@@ -15,6 +15,10 @@ from .ter import TerConfig
 from .wer_normalizers import NORMALIZERS
 
 METRICS = ("bleu", "rougeL", "rougeLsum", "wer", "cer", "chrf", "ter", *ROUGE_N)
+HUNDREDS = ("bleu", "chrf", "ter")  # metrics on sacreBLEU's 0-100 scale; the rest are on 0-1
+# metrics whose corpus figure of a text against another is the other's against it (an F-measure:
+# precision and recall swap)
+SYMMETRIC = ("rougeL", *ROUGE_N)
 # metrics only a flavour computes (ROUGE-1.5.5's): kept apart, so that a front end that offers no
 # flavour (the editor's settings) does not offer them either
 FLAVOUR_METRICS = ROUGE_WSU
