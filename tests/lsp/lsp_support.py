@@ -110,10 +110,15 @@ def _prepare(lsp_client: LanguageClient, profile: str, tmp_path: Path) -> None:
     lsp_client.scores_seen = {}
     lsp_client.refreshes = []
     lsp_client.compare_log = []
+    lsp_client.agreement_log = []
 
     @lsp_client.feature("scorelens/compareChanged")
     def on_compare_changed(params) -> None:
         lsp_client.compare_log.append(_plain(params))
+
+    @lsp_client.feature("scorelens/agreementChanged")
+    def on_agreement_changed(params) -> None:
+        lsp_client.agreement_log.append(_plain(params))
 
     @lsp_client.feature(types.WORKSPACE_INLAY_HINT_REFRESH)
     def inlay_hint_refresh(params) -> None:

@@ -49,7 +49,8 @@ def test_a_record_spanning_lines_is_found_on_each_of_them():
 
 def _config(tmp_path: Path, body: str) -> tuple[list, list[str]]:
     (tmp_path / "scorelens.toml").write_text(body, encoding="utf-8")
-    return _read_config(tmp_path)
+    rules, _, problems = _read_config(tmp_path)
+    return rules, problems
 
 
 def test_a_pair_rule_says_how_its_documents_are_read(tmp_path):

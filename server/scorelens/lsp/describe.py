@@ -165,21 +165,24 @@ def systems_description(review: Review, others, segment: int, markdown: bool = T
     where it differs from ``review``'s output marked."""
     if not others:
         return ""
+    versions = [(PurePosixPath(o.uri).name, short(o.corpus.segment_scores(segment)), o.corpus.text(0, segment)) for o in others]
+    return "\n\n" + versions_description("Other systems", PurePosixPath(review.uri).name, review.corpus.text(0, segment), versions, markdown)
+
+
+def versions_description(title: str, this: str, mine: str, versions: list[tuple[str, str, str]], markdown: bool = True) -> str:
+    """Other versions of a segment (other systems' outputs, other annotators' transcripts) under
+    ``title``: each ``(name, figures, text)`` with the words where the text differs from ``mine``
+    (document ``this``'s) marked."""
     left, right = _MARKDOWN["strong"] if markdown else _PLAIN["strong"]
     item = "- " if markdown else "  "
     empty = "*(empty)*" if markdown else "(empty)"
-    mine = review.corpus.text(0, segment)
-    lines = ["", "", f"{left}Other systems{right}"]
-    for other in others:
-        corpus = other.corpus
-        name = PurePosixPath(other.uri).name
-        text = corpus.text(0, segment)
+    lines = [f"{left}{title}{right}"]
+    for name, figures, text in versions:
         # aligning two long segments' words would hold the loop (their alignment is quadratic)
         long = max(len(text), len(mine)) > LONG_SEGMENT_CHARS
         marks = [] if long else [(a, b, "changed") for a, b in differing_words(text, mine)]
         shown = _marked(text, marks, markdown) or empty
-        lines.append(f"{item}{left}{_escape(name) if markdown else name}{right} ({short(corpus.segment_scores(segment))}): {shown}")
-    this = PurePosixPath(review.uri).name
+        lines.append(f"{item}{left}{_escape(name) if markdown else name}{right} ({figures}): {shown}")
     if markdown:
         lines += ["", f"**bold**: words that differ from {_escape(this)}"]
     else:

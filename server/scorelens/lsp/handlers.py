@@ -11,7 +11,7 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
-from . import diagnostics, qa, report
+from . import agreement, diagnostics, qa, report
 from .documents import OpenDocument
 from .formatted import is_formatted, note_edit
 from .positions import Columns
@@ -78,6 +78,7 @@ async def did_open(ls, params: types.DidOpenTextDocumentParams) -> None:
             ls.load(review)
             ls.scheduler.schedule(review, delay=0)
     await ls.track(item.uri)
+    await agreement.opened(ls, item.uri)
 
 
 def did_change(ls, params: types.DidChangeTextDocumentParams) -> None:
@@ -91,6 +92,7 @@ def did_change(ls, params: types.DidChangeTextDocumentParams) -> None:
     sourced = [r for r in reviews if r.pairing.source == doc.uri and r.uri != doc.uri]
     for change in params.content_changes:
         edit = doc.apply(change, ls.columns)
+        agreement.edited(ls, doc.uri, edit)
         for review in reviews:
             if review in sourced:
                 continue
@@ -117,12 +119,14 @@ def did_change(ls, params: types.DidChangeTextDocumentParams) -> None:
             ls.scheduler.schedule(review, delay=0)  # loaded again from scratch
         elif review.settings.run == "onType":
             ls.scheduler.schedule(review)
+    agreement.changed(ls, doc.uri)
 
 
 def did_save(ls, params: types.DidSaveTextDocumentParams) -> None:
     for review in ls.reviews_of(params.text_document.uri):
         if review.settings.run == "onSave":
             ls.scheduler.schedule(review, delay=0)
+    agreement.saved(ls, params.text_document.uri)
 
 
 def did_close(ls, params: types.DidCloseTextDocumentParams) -> None:
@@ -133,6 +137,7 @@ def did_close(ls, params: types.DidCloseTextDocumentParams) -> None:
         ls.published.pop(uri, None)
         ls.result_ids.pop(uri, None)
     ls.drop(uri)
+    agreement.closed(ls, uri)
     # a closed reference is scored from its file again
     for other in ls.reviews_of(uri):
         ls.documents.forget(uri)
@@ -161,6 +166,7 @@ async def did_change_watched_files(ls, params: types.DidChangeWatchedFilesParams
             ls.tell(problem)
         await ls.refresh_all()
         return
+    await agreement.files_changed(ls, touched)
     for review in list(ls.reviews.values()):
         closed_refs = [r for r in (*review.pairing.references, review.pairing.source) if r is not None and r not in ls.documents.open]
         if review.problems or any(r in touched for r in closed_refs):

@@ -15,6 +15,8 @@ the hypothesis's records hold their references.
 A hypothesis also finds its *source* (what it translates, for the QA checks): a ``pair`` entry's
 ``source`` template, or ``NAME.src.LANG`` / ``src/NAME`` (:func:`~scorelens.pairing_rules.pick_source`).
 A hypothesis with a source and no reference is checked against its source alone.
+
+The same configuration files name groups of annotators' files (``agree`` entries, see :mod:`.annotators`).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from .. import pairing_rules
 from ..formats import FORMAT_NAMES, format_of
 from ..formats.pairing import PAIR_BY
 from ..textfile import UnreadableText, read_text
+from .annotators import AgreeRule, Group, agree_rule, group_of
 
 CONFIG_FILES = ("scorelens.toml", "pyproject.toml")
 CONFIG_MAX_BYTES = 1024 * 1024
@@ -78,23 +81,23 @@ class _ConfigRule:
     source_template: pairing_rules.Template | None = None
 
 
-def _pair_entries(data: dict, name: str) -> tuple[list, str, str | None]:
-    """The ``pair`` entries of one configuration file, the key they are under, and a problem."""
+def _entries(data: dict, name: str, table: str) -> tuple[list, str, str | None]:
+    """The ``pair`` (or ``agree``) entries of one configuration file, the key they are under, and a problem."""
     if name == "scorelens.toml":
-        node, key = data.get("pair", []), "pair"
+        node, key = data.get(table, []), table
     else:
-        key = "tool.scorelens.pair"
+        key = f"tool.scorelens.{table}"
         tool = data.get("tool", {})
         if not isinstance(tool, dict):
             return [], "tool", "not a table; ignored"
         scorelens = tool.get("scorelens", {})
         if not isinstance(scorelens, dict):
             return [], "tool.scorelens", "not a table; ignored"
-        node = scorelens.get("pair", [])
+        node = scorelens.get(table, [])
     if isinstance(node, dict):
         node = [node]
     if not isinstance(node, list):
-        return [], key, "must be an array of tables ([[pair]]); ignored"
+        return [], key, f"must be an array of tables ([[{table}]]); ignored"
     return node, key, None
 
 
@@ -153,9 +156,11 @@ def _read_options(entry: dict, key: str) -> ReadOptions:
     return ReadOptions(fmt, fields["hypothesis_field"], tuple(refs), fields["id_field"], by)
 
 
-def _read_config(folder: Path) -> tuple[list[_ConfigRule], list[str]]:
-    """The pairing rules of one workspace folder; every problem names the file and the key."""
+def _read_config(folder: Path) -> tuple[list[_ConfigRule], list[AgreeRule], list[str]]:
+    """The pairing rules and annotators' groups of one workspace folder; every problem names the
+    file and the key."""
     rules: list[_ConfigRule] = []
+    groups: list[AgreeRule] = []
     problems: list[str] = []
     for name in CONFIG_FILES:
         path = folder / name
@@ -166,15 +171,16 @@ def _read_config(folder: Path) -> tuple[list[_ConfigRule], list[str]]:
         except (UnreadableText, tomllib.TOMLDecodeError) as exc:
             problems.append(f"{path}: {exc}" if isinstance(exc, tomllib.TOMLDecodeError) else str(exc))
             continue
-        entries, key, problem = _pair_entries(data, name)
-        if problem:
-            problems.append(f"{path}: {key}: {problem}")
-        for i, entry in enumerate(entries):
-            try:
-                rules.append(_config_rule(folder, name, entry, f"{key}[{i}]"))
-            except ValueError as exc:
-                problems.append(f"{path}: {exc}")
-    return rules, problems
+        for table, parse, into in (("pair", _config_rule, rules), ("agree", agree_rule, groups)):
+            entries, key, problem = _entries(data, name, table)
+            if problem:
+                problems.append(f"{path}: {key}: {problem}")
+            for i, entry in enumerate(entries):
+                try:
+                    into.append(parse(folder, name, entry, f"{key}[{i}]"))
+                except ValueError as exc:
+                    problems.append(f"{path}: {exc}")
+    return rules, groups, problems
 
 
 @dataclass
@@ -182,6 +188,7 @@ class Pairings:
     folders: list[Path] = field(default_factory=list)
     explicit: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _config: list[_ConfigRule] = field(default_factory=list)
+    _agree: list[AgreeRule] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
     def set_folders(self, folders: list[Path]) -> None:
@@ -189,10 +196,11 @@ class Pairings:
         self.reload_config()
 
     def reload_config(self) -> None:
-        self._config, self.problems = [], []
+        self._config, self._agree, self.problems = [], [], []
         for folder in self.folders:
-            rules, problems = _read_config(folder)
+            rules, groups, problems = _read_config(folder)
             self._config += rules
+            self._agree += groups
             self.problems += problems
 
     def is_config_file(self, path: Path) -> bool:
@@ -201,6 +209,10 @@ class Pairings:
     def inside(self, path: Path) -> bool:
         resolved = path.resolve()
         return any(resolved.is_relative_to(folder) for folder in self.folders)
+
+    def annotators(self, uri: str, open_uris: Collection[str]) -> Group | None:
+        """The annotators' group of a document, if it is one of them (see :mod:`.annotators`)."""
+        return group_of(uri, self._agree, files_in(open_uris), open_uris)
 
     def resolve(self, uri: str, names_in: Callable[[PurePath], Collection[str]]) -> Pairing | None:
         """The pairing of a document, if it is a hypothesis; ``names_in`` lists a folder's files."""

@@ -176,47 +176,53 @@ class Review:
         return found + [k + 1 for k, ref in enumerate(self.pairing.references) if ref == uri]
 
     async def refresh(self, progress=None, worker: Worker | None = None, next_slice=lambda: asyncio.sleep(0)) -> bool:
-        """Re-score what is dirty, awaiting ``next_slice()`` between slices;
-        ``progress(done, total)`` if long. Long segments are scored by ``worker`` first, if given.
-        True if it took more than one slice or a long segment (a cold start or a huge text, not a
-        keystroke)."""
-        corpus = self.corpus
-        if corpus is None or not corpus.dirty:
+        """Re-score what is dirty (:func:`refresh_corpus`)."""
+        if self.corpus is None:
             return False
-        long = corpus.long_pending() if worker is not None else []
-        for k, segment in enumerate(long):
-            texts = corpus.texts(segment)
-            job = asyncio.ensure_future(worker.score(corpus.config, texts))
-            try:
-                while not job.done():
-                    await asyncio.wait({job}, timeout=PROGRESS_TICK_S)
-                    if progress is not None:
-                        progress(k, len(long))
-            except asyncio.CancelledError:
-                job.cancel()  # kills the worker's job
-                raise
-            corpus.put(texts, job.result())
-        # A cold start keeps millions of new objects; the core pauses the garbage collector
-        # within one call only, and collections between slices would walk them (and a freshly
-        # opened document's lines) again and again. They are acyclic (reference counting frees
-        # them), so once made they are frozen: the next full collection would otherwise walk
-        # them all, blocking for half a second.
-        collecting = gc.isenabled()
-        gc.disable()
-        size = scored = FIRST_SLICE
+        return await refresh_corpus(self.corpus, progress, worker, next_slice)
+
+
+async def refresh_corpus(corpus: Corpus, progress=None, worker: Worker | None = None, next_slice=lambda: asyncio.sleep(0)) -> bool:
+    """Re-score what is dirty in a corpus, awaiting ``next_slice()`` between slices;
+    ``progress(done, total)`` if long. Long segments are scored by ``worker`` first, if given.
+    True if it took more than one slice or a long segment (a cold start or a huge text, not a
+    keystroke)."""
+    if not corpus.dirty:
+        return False
+    long = corpus.long_pending() if worker is not None else []
+    for k, segment in enumerate(long):
+        texts = corpus.texts(segment)
+        job = asyncio.ensure_future(worker.score(corpus.config, texts))
         try:
-            while True:
-                started = time.perf_counter()
-                if corpus.refresh(size):
-                    return scored > FIRST_SLICE or bool(long)
-                took = max(time.perf_counter() - started, 1e-6)
-                size = max(1, min(2 * size, int(size * SCORE_SLICE_SECONDS / took)))
+            while not job.done():
+                await asyncio.wait({job}, timeout=PROGRESS_TICK_S)
                 if progress is not None:
-                    progress(min(scored, len(corpus)), len(corpus))
-                await next_slice()
-                scored += size
-        finally:
-            if collecting:
-                if scored > FIRST_SLICE:
-                    gc.freeze()
-                gc.enable()
+                    progress(k, len(long))
+        except asyncio.CancelledError:
+            job.cancel()  # kills the worker's job
+            raise
+        corpus.put(texts, job.result())
+    # A cold start keeps millions of new objects; the core pauses the garbage collector
+    # within one call only, and collections between slices would walk them (and a freshly
+    # opened document's lines) again and again. They are acyclic (reference counting frees
+    # them), so once made they are frozen: the next full collection would otherwise walk
+    # them all, blocking for half a second.
+    collecting = gc.isenabled()
+    gc.disable()
+    size = scored = FIRST_SLICE
+    try:
+        while True:
+            started = time.perf_counter()
+            if corpus.refresh(size):
+                return scored > FIRST_SLICE or bool(long)
+            took = max(time.perf_counter() - started, 1e-6)
+            size = max(1, min(2 * size, int(size * SCORE_SLICE_SECONDS / took)))
+            if progress is not None:
+                progress(min(scored, len(corpus)), len(corpus))
+            await next_slice()
+            scored += size
+    finally:
+        if collecting:
+            if scored > FIRST_SLICE:
+                gc.freeze()
+            gc.enable()

@@ -32,7 +32,8 @@ from .. import __version__
 from ..core import Corpus, TokenizerUnavailable
 from ..formats import FormatError
 from ..textfile import MissingFile, UnreadableText
-from . import code_actions, code_lens, commands, compare, diagnostics, handlers, hover, inlay_hints, qa, report
+from . import agreement, code_actions, code_lens, commands, compare, diagnostics, handlers, hover, inlay_hints, qa, report
+from .agreement import Agreements
 from .compare import Comparisons
 from .documents import Documents
 from .fluency import Models, attach
@@ -90,6 +91,7 @@ class ScoreLensServer(LanguageServer):
         # answered "unchanged", and the client keeps its diagnostics as they are
         self.result_ids: dict[str, str] = {}
         self.comparisons = Comparisons()
+        self.agreements = Agreements()  # the groups of open annotators' documents
         # per document, the line ranges the client shows (scorelens/visibleRanges)
         self.visible: dict[str, list[tuple[int, int]]] = {}
 
@@ -368,6 +370,7 @@ class ScoreLensServer(LanguageServer):
         self.models.told.clear()
         for uri in list(self.documents.open):
             await self.track(uri, reuse)
+        await agreement.rebuild(self)
 
 
 def _merge(base: dict, override: dict) -> dict:
@@ -401,7 +404,7 @@ class _AnswersAreNotFailures(logging.Filter):
 
 def main() -> None:
     """Serve one client over standard input and output (``serve --tcp`` runs one of these per client)."""
-    for module in (handlers, code_actions, code_lens, commands, compare, diagnostics, hover, inlay_hints, report):
+    for module in (handlers, agreement, code_actions, code_lens, commands, compare, diagnostics, hover, inlay_hints, report):
         module.register(server)
     logging.basicConfig(level=logging.WARNING)
     # The threads that read the input and write the output wait for the interpreter's lock this

@@ -1,0 +1,140 @@
+"""Agreement between annotators in the editor, over stdio under both client profiles (VS Code's
+UTF-16, Neovim's UTF-8): annotators' files of the same items (samples/agree: call.ann1.txt …
+call.ann3.txt, or an ``[[agree]]`` group in scorelens.toml) get a code lens with their agreement
+with each other annotator, whose numbers are ``scorelens agree --json``'s matrix cells; a hover
+with the other annotators' versions of the segment, the words that differ marked; the
+``scorelens/agreement`` request, which is ``agree --json``'s matrices and disagreements; and all
+of it follows typing in any of them."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from lsp_support import _plain, open_doc
+from lsprotocol import types
+from test_server import change
+
+NAMES = ("ann1", "ann2", "ann3")
+
+
+def _agree(paths: list[Path], *args: str) -> dict:
+    """``scorelens agree --json`` of the files."""
+    out = subprocess.run([sys.executable, "-m", "scorelens", "agree", *map(str, paths), "--json", *args], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def _samples(client) -> list[Path]:
+    return [client.workspace / "agree" / f"call.{name}.txt" for name in NAMES]
+
+
+async def _told(client, until, timeout: float = 30) -> dict:
+    """The first ``scorelens/agreementChanged`` so far that ``until`` accepts."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        for p in client.agreement_log:
+            if until(p):
+                return p
+        if loop.time() > deadline:
+            raise TimeoutError(f"no matching scorelens/agreementChanged; got {[p['versions'] for p in client.agreement_log]}")
+        await asyncio.sleep(0.02)
+
+
+async def _lenses(client, uri: str) -> list[str]:
+    found = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
+    return [lens.command.title for lens in found]
+
+
+async def _agreement(client, uri: str, **params) -> dict | None:
+    return _plain(await client.protocol.send_request_async("scorelens/agreement", {"uri": uri, **params}))
+
+
+def _lens(label: str, matrix, k: int, value, names=NAMES) -> str:
+    """The lens of annotator k: itself as the hypothesis, each other annotator as the reference."""
+    return f"Agreement: {label} " + " · ".join(f"vs {names[i]} {value(matrix[i][k])}" for i in range(len(names)) if i != k)
+
+
+def _wer_lens(matrix, k: int, names=NAMES) -> str:
+    return _lens("WER", matrix, k, lambda x: f"{100 * x:.1f} %", names)
+
+
+def _assert_matrices(result: dict, expected: dict, metrics) -> None:
+    """The matrices equal agree's: exactly, but for ROUGE, whose corpus figure is a mean of
+    F-measures kept as a running sum while segments change (in the last digit or so)."""
+    assert list(result["matrices"]) == list(metrics)
+    for m in metrics:
+        if m.startswith("rouge"):
+            flat = [(x, y) for row, other in zip(result["matrices"][m], expected[m]) for x, y in zip(row, other)]
+            assert all((x is None and y is None) or x == pytest.approx(y, rel=1e-12, abs=0) for x, y in flat), m
+        else:
+            assert result["matrices"][m] == expected[m], m
+
+
+async def test_lens_and_request_equal_agree_on_the_samples(client):
+    paths = _samples(client)
+    # scorelens.metrics as they are by default: BLEU, ROUGE-L and WER, BLEU ranking the segments
+    expected = _agree(paths, "-m", "bleu,rougeL,wer", "--segments", "10")
+    uris = [open_doc(client, p) for p in paths[:2]]  # the third is read from disk
+    await _told(client, lambda p: p["versions"] == [1, 1, None])
+
+    for k, uri in enumerate(uris):
+        assert await _lenses(client, uri) == [
+            _lens("BLEU", expected["bleu"], k, lambda x: f"{x:.1f}"),
+            _lens("ROUGE-L", expected["rougeL"], k, lambda x: f"{x:.3f}"),
+            _wer_lens(expected["wer"], k),
+        ]
+    result = await _agreement(client, uris[1])
+    assert result["uri"] == uris[1] and result["annotators"] == [p.as_uri() for p in paths]
+    assert (result["names"], result["rule"], result["versions"]) == (list(NAMES), "NAME.annK.EXT", [1, 1, None])
+    _assert_matrices(result, expected, ("bleu", "rougeL", "wer"))
+    assert result["signatures"] == expected["signatures"]
+    assert (result["segments"], result["ranked_by"], result["problems"]) == (22, "bleu", [])
+    # the same segments, in the same order, with the same texts; lines 0-based
+    ours = [(d["segment"], d["disagreement"], d["texts"], [line + 1 for line in d["lines"]]) for d in result["disagreements"]]
+    assert ours == [(d["segment"], d["disagreement"], d["texts"], d["lines"]) for d in expected["disagreements"]]
+    top = await _agreement(client, uris[0], top=1)
+    assert [d["segment"] for d in top["disagreements"]] == [expected["disagreements"][0]["segment"]]
+
+    # an annotator's file is no hypothesis: no scores, no diagnostics of a pairing
+    assert not [p for p in client.scores_log if p["uri"] in uris and p["scores"] is not None]
+
+
+async def test_every_metric_agree_supports_has_its_lens(client):
+    client.set_configuration({"scorelens": {"debounceMs": 0, "metrics": ["bleu", "chrf", "rougeL", "wer", "ppl"]}})
+    paths = _samples(client)
+    expected = _agree(paths, "-m", "bleu,chrf,rougeL,wer")
+    uri = open_doc(client, paths[2])
+    await _told(client, lambda p: p["versions"] == [None, None, 1])
+    result = await _agreement(client, uri)
+    assert result["metrics"] == ["bleu", "chrf", "rougeL", "wer"] and result["ranked_by"] == "bleu"
+    _assert_matrices(result, expected, ("bleu", "chrf", "rougeL", "wer"))
+    ours = [(d["segment"], d["disagreement"]) for d in result["disagreements"][:3]]
+    assert ours == [(d["segment"], d["disagreement"]) for d in expected["disagreements"]]
+    assert await _lenses(client, uri) == [
+        _lens("BLEU", expected["bleu"], 2, lambda x: f"{x:.1f}"),
+        _lens("chrF", expected["chrf"], 2, lambda x: f"{x:.1f}"),
+        _lens("ROUGE-L", expected["rougeL"], 2, lambda x: f"{x:.3f}"),
+        _wer_lens(expected["wer"], 2),
+    ]
+
+
+async def test_hover_shows_the_other_annotators_versions_marked(client):
+    client.set_configuration({"scorelens": {"debounceMs": 0, "metrics": ["wer"]}})
+    paths = _samples(client)
+    uri = open_doc(client, paths[0])
+    await _told(client, lambda p: p["versions"] == [1, None, None])
+    hover = await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(7, 3)))
+    assert hover.contents.kind == types.MarkupKind.Markdown
+    # segment 8: "the fourteenth of july nineteen eighty six" here; ann2 leaves out "the" (nothing of
+    # its own to mark), ann3 writes the numbers as digits
+    assert hover.contents.value == (
+        "**ScoreLens** · segment 8\n\n**Other annotators**\n"
+        "- **ann2** (WER 16.7%): fourteenth of july nineteen eighty six\n"
+        "- **ann3** (WER 80.0%): the **14th** of july **1986**\n\n"
+        "**bold**: words that differ from ann1"
+    )
