@@ -138,3 +138,128 @@ async def test_hover_shows_the_other_annotators_versions_marked(client):
         "- **ann3** (WER 80.0%): the **14th** of july **1986**\n\n"
         "**bold**: words that differ from ann1"
     )
+
+
+async def test_typing_in_one_annotator_changes_the_others_lens(client):
+    client.set_configuration({"scorelens": {"debounceMs": 0, "metrics": ["wer", "chrf"]}})
+    paths = _samples(client)
+    uris = [open_doc(client, p) for p in paths]
+    await _told(client, lambda p: p["versions"] == [1, 1, 1])
+    lines = [p.read_text(encoding="utf-8").split("\n") for p in paths]
+
+    # ann3's 14th of july written out as ann1 wrote it; then a line of ann2 emptied
+    change(client, uris[2], 2, (7, 0), (7, len(lines[2][7])), lines[0][7])
+    lines[2][7] = lines[0][7]
+    told = await _told(client, lambda p: p["versions"] == [1, 1, 2])
+    change(client, uris[1], 2, (3, 0), (3, len(lines[1][3])), "")
+    lines[1][3] = ""
+    edited = client.workspace / "edited"
+    edited.mkdir()
+    for name, text in zip(NAMES, lines):
+        (edited / f"call.{name}.txt").write_text("\n".join(text), encoding="utf-8")
+    fresh = _agree([edited / f"call.{name}.txt" for name in NAMES], "-m", "wer,chrf")
+
+    # the lens of the one not edited, asked at once: from both edits, as a fresh agree says
+    assert await _lenses(client, uris[0]) == [_wer_lens(fresh["wer"], 0), _lens("chrF", fresh["chrf"], 0, lambda x: f"{x:.1f}")]
+    result = await _agreement(client, uris[0])
+    assert result["versions"] == [1, 2, 2]
+    _assert_matrices(result, fresh, ("wer", "chrf"))
+    assert [(d["segment"], d["disagreement"], d["texts"]) for d in result["disagreements"][:3]] == [
+        (d["segment"], d["disagreement"], d["texts"]) for d in fresh["disagreements"]
+    ]
+    told = await _told(client, lambda p: p["versions"] == [1, 2, 2])
+    assert told["matrices"] == result["matrices"] and "disagreements" not in told
+    if client.profile == "visual-studio-code":
+        assert "codeLens" in client.refreshes  # the others' lenses are asked for again
+
+    # a line added to one of them: the files no longer line up, which the lens says; the numbers stay
+    change(client, uris[0], 2, (22, 0), (22, 0), "one more line\n")
+    titles = await _lenses(client, uris[1])
+    assert titles[-1] == "Agreement: the annotators' files do not line up (ann1 has 23, ann2 has 22, ann3 has 22 lines); segment i of each is the same item"
+    assert titles[0].startswith("Agreement: WER vs ann1 ")
+
+
+async def test_closing_an_annotator_reads_its_file_again(client):
+    client.set_configuration({"scorelens": {"debounceMs": 0, "metrics": ["wer"]}})
+    paths = _samples(client)
+    uris = [open_doc(client, p) for p in paths[:2]]
+    await _told(client, lambda p: p["versions"] == [1, 1, None])
+    before = await _lenses(client, uris[0])
+    change(client, uris[1], 2, (0, 0), (0, 0), "unsaved words ")
+    assert await _lenses(client, uris[0]) != before
+    client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uris[1])))
+    assert await _lenses(client, uris[0]) == before  # the file on disk, not the unsaved text
+    client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uris[0])))
+    assert await _agreement(client, uris[0]) is None  # no document of the group open: dropped
+
+
+async def test_an_agree_group_in_scorelens_toml_and_a_missing_annotator(client):
+    client.set_configuration({"scorelens": {"debounceMs": 0, "metrics": ["wer"]}})
+    paths = _samples(client)
+    folder = client.workspace / "team"
+    for who, source in zip(("alice", "bob"), paths):
+        (folder / who).mkdir(parents=True)
+        (folder / who / "call.txt").write_bytes(source.read_bytes())
+    # carol's transcript is not there yet
+    (client.workspace / "scorelens.toml").write_text(
+        '[[agree]]\nannotators = ["team/alice/{stem}.txt", "team/bob/{stem}.txt", "team/carol/{stem}.txt"]\n', encoding="utf-8"
+    )
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams([types.FileEvent((client.workspace / "scorelens.toml").as_uri(), types.FileChangeType.Created)])
+    )
+    names = ("team/alice/call.txt", "team/bob/call.txt", "team/carol/call.txt")
+    uri = open_doc(client, folder / "bob" / "call.txt")
+    told = await _told(client, lambda p: p["versions"] == [None, 1, None])
+    expected = _agree(paths[:2])
+    assert told["rule"] == "scorelens.toml agree[0]" and told["names"] == list(names)
+    carol = folder / "carol" / "call.txt"
+    assert told["problems"] == ["team/carol/call.txt: not compared: no such file"]
+    assert told["matrices"]["wer"] == [[None, expected["wer"][0][1], None], [expected["wer"][1][0], None, None], [None, None, None]]
+    assert await _lenses(client, uri) == [
+        f"Agreement: WER vs team/alice/call.txt {100 * expected['wer'][0][1]:.1f} %",
+        "Agreement: team/carol/call.txt: not compared: no such file",
+    ]
+    hover = await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(1, 0)))
+    assert "**team/alice/call\\.txt** (WER 11.1%): hi **um** i think" in hover.contents.value
+
+    # carol's file arrives: all three compared
+    carol.parent.mkdir()
+    carol.write_bytes(paths[2].read_bytes())
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams([types.FileEvent(carol.as_uri(), types.FileChangeType.Created)]))
+    told = await _told(client, lambda p: p["problems"] == [])
+    assert told["matrices"]["wer"] == _agree(paths)["wer"]
+    titles = await _lenses(client, uri)
+    assert titles == [_wer_lens(told["matrices"]["wer"], 1, names)]
+
+
+async def test_plain_text_hover_of_other_annotators(plain_client):
+    from lsp_support import start_plain
+
+    await start_plain(plain_client, {"scorelens": {"metrics": ["wer"], "debounceMs": 0}})
+    uri = open_doc(plain_client, _samples(plain_client)[2])
+    await _told(plain_client, lambda p: p["versions"] == [None, None, 1])
+    hover = await plain_client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(9, 0)))
+    assert hover.contents.kind == types.MarkupKind.PlainText
+    assert hover.contents.value == (
+        "ScoreLens · segment 10\n\nOther annotators\n"
+        "  ann1 (WER 50.0%): [twenty two] mill lane\n"
+        "  ann2 (WER 50.0%): [twenty two] mill lane\n\n"
+        "[word]: words that differ from ann3"
+    )
+
+
+async def test_settings_change_the_metrics_without_restart(client):
+    client.set_configuration({"scorelens": {"debounceMs": 0, "metrics": ["wer"]}})
+    paths = _samples(client)
+    uri = open_doc(client, paths[1])
+    await _told(client, lambda p: p["versions"] == [None, 1, None])
+    assert [t.split(" vs ")[0] for t in await _lenses(client, uri)] == ["Agreement: WER"]
+    client.set_configuration({"scorelens": {"debounceMs": 0, "metrics": ["cer", "ter", "ppl"]}})
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    told = await _told(client, lambda p: p["metrics"] == ["cer", "ter"])  # perplexity scores a text alone
+    expected = _agree(paths, "-m", "cer,ter")
+    _assert_matrices(told, expected, ("cer", "ter"))
+    assert await _lenses(client, uri) == [
+        _lens("CER", expected["cer"], 1, lambda x: f"{100 * x:.1f} %"),
+        _lens("TER", expected["ter"], 1, lambda x: f"{x:.1f}"),
+    ]

@@ -39,6 +39,12 @@ DEBOUNCE = 0.05  # seconds of quiet before a group is re-scored, unless scorelen
 SCORE_IN_REQUEST = 64  # dirty segments a request scores itself rather than wait for the re-score
 
 
+def agreement_metrics(settings: Settings) -> list[str]:
+    """What agreement is measured by: ``scorelens.metrics`` but perplexity (which scores a text
+    alone), in their order, the first ranking the segments; WER if that leaves none."""
+    return [m for m in settings.metrics if m != PPL] or ["wer"]
+
+
 @dataclass
 class Annotators:
     """A group's live state: a corpus per directed pair of the annotators that could be read
@@ -54,8 +60,7 @@ class Annotators:
 
     @property
     def metrics(self) -> list[str]:
-        """The metrics agreement is measured by, the first ranking the segments."""
-        return [m for m in self.settings.metrics if m != PPL] or ["wer"]
+        return agreement_metrics(self.settings)
 
     @property
     def read(self) -> list[int]:
@@ -94,25 +99,23 @@ class Agreements:
 
 
 async def track(ls, uri: str) -> None:
-    """(Re)find an open document's group and build it if it is new."""
+    """(Re)find an open document's group; build it if it is new or its settings changed."""
     agreements = ls.agreements
     group = ls.pairings.annotators(uri, ls.documents.open.keys())
     if group is None:
         agreements.documents.pop(uri, None)
         agreements.drop_unused()
         return
+    settings = await ls.settings_for(uri)
+    if uri not in ls.documents.open:
+        return  # closed meanwhile
     key = group.annotators
     built = agreements.groups.get(key)
-    if built is None or built.group != group:
-        settings = await ls.settings_for(uri)
-        if uri not in ls.documents.open:
-            return  # closed meanwhile
-        built = agreements.groups.get(key)
-        if built is None or built.group != group:  # (or another document's track built it meanwhile)
-            if built is not None and built.task is not None:
-                built.task.cancel()
-            built = agreements.groups[key] = _load(ls, group, settings, uri)
-            schedule(ls, built, 0)
+    if built is None or (built.group, built.settings) != (group, settings):
+        if built is not None and built.task is not None:
+            built.task.cancel()
+        built = agreements.groups[key] = _load(ls, group, settings, uri)
+        schedule(ls, built, 0)
     agreements.documents[uri] = key
     agreements.drop_unused()
 
@@ -134,10 +137,9 @@ def _load(ls, group: Group, settings: Settings, uri: str) -> Annotators:
         ls.log(f"{to_fs_path(uri)}: annotator {to_fs_path(annotator)} not compared: {why}", types.MessageType.Warning)
     doc = ls.documents.open.get(uri)
     config = scoring_config(settings, language_of(to_fs_path(uri) or uri, doc.language_id if doc else None))
-    annotators = Annotators(group, settings, config, {}, unread)
-    annotators.config = replace(config, metrics=frozenset(annotators.metrics))
-    annotators.corpora = {(i, j): Corpus(texts[j], [texts[i]], annotators.config) for i, j in permutations(texts, 2)}
-    return annotators
+    config = replace(config, metrics=frozenset(agreement_metrics(settings)))
+    corpora = {(i, j): Corpus(texts[j], [texts[i]], config) for i, j in permutations(texts, 2)}
+    return Annotators(group, settings, config, corpora, unread)
 
 
 async def opened(ls, uri: str) -> None:
@@ -205,13 +207,8 @@ def saved(ls, uri: str) -> None:
 
 
 async def rebuild(ls) -> None:
-    """Settings or the configuration files changed: every group built again."""
-    agreements = ls.agreements
-    for annotators in agreements.groups.values():
-        if annotators.task is not None:
-            annotators.task.cancel()
-    agreements.groups.clear()
-    agreements.documents.clear()
+    """Settings or the configuration files changed: each open document's group found again, and
+    built again if it or its settings changed."""
     for uri in list(ls.documents.open):
         await track(ls, uri)
 
@@ -310,7 +307,7 @@ async def agreement_for(ls, uri: str, top: int = TOP) -> dict | None:
     if annotators is None:
         return None
     await settled(ls, annotators)
-    return report(ls, annotators, uri, top)
+    return await report(ls, annotators, uri, top)
 
 
 def register(server) -> None:

@@ -4,6 +4,7 @@ hover's other annotators."""
 
 from __future__ import annotations
 
+import asyncio
 from itertools import permutations
 from typing import TYPE_CHECKING
 
@@ -12,11 +13,11 @@ from lsprotocol import types
 from ..core import CorpusScores, rates
 from ..core.config import HUNDREDS, SYMMETRIC
 from ..summary import metric_label
+from .compare import Snapshot
 from .describe import short, versions_description
 
 if TYPE_CHECKING:
     from .agreement import Annotators
-
 
 
 def figure(scores: CorpusScores, metric: str) -> float:
@@ -30,30 +31,43 @@ def figure(scores: CorpusScores, metric: str) -> float:
     return rouge.fmeasure
 
 
-def cells(annotators: Annotators, ranked: bool = False):
-    """The matrices' cells (:class:`~scorelens.core.agreement.Cells`), each directed pair in the
-    order ``scorelens agree`` takes them (so a segment's disagreement is the same float); with
-    ``ranked``, each pair's segment distances on the first metric too."""
-    from ..core.agreement import Cells
-    from ..core.significance import segment_scores
-
-    ranking = annotators.metrics[0]
-    found = Cells(ranking)
+def _entries(annotators: Annotators) -> list[tuple[str, int, int, float]]:
+    """(metric, i, j, figure of annotator j against annotator i) in the order ``scorelens agree``
+    puts them (so a segment's disagreement, a mean over the pairs, is the same float); a symmetric
+    figure once, from the pair's first direction."""
+    found = []
     for i, j in permutations(annotators.read, 2):
-        corpus = annotators.corpora[i, j]
-        scores = corpus.scores()
-        for metric in annotators.metrics:
-            if metric in SYMMETRIC and i > j:
-                continue  # put both ways from the pair's first direction, as agree does
-            segments = segment_scores(corpus, metric) if ranked and metric == ranking else None
-            found.put(metric, i, j, figure(scores, metric), segments)
+        scores = annotators.corpora[i, j].scores()
+        found += [(m, i, j, figure(scores, m)) for m in annotators.metrics if m not in SYMMETRIC or i < j]
     return found
 
 
-def matrices(annotators: Annotators, found=None) -> dict[str, list[list[float | None]]]:
+def _cells(ranking: str, entries: list[tuple[str, int, int, float]], snapshots: dict | None = None):
+    """The :class:`~scorelens.core.agreement.Cells` of the figures; with ``snapshots`` (a pair's
+    statistics, :class:`.compare.Snapshot`), each pair's segment distances on ``ranking`` too."""
+    from ..core.agreement import Cells
+
+    found = Cells(ranking)
+    for metric, i, j, cell in entries:
+        ranked = snapshots is not None and metric == ranking
+        found.put(metric, i, j, cell, _segment_scores(snapshots[i, j], metric) if ranked else None)
+    return found
+
+
+def _segment_scores(snapshot, metric: str):
+    from ..core.significance import segment_scores
+
+    return segment_scores(snapshot, metric)
+
+
+def _ranked(ranking: str, entries: list[tuple[str, int, int, float]], snapshots: dict, top: int) -> list[tuple[int, float]]:
+    return _cells(ranking, entries, snapshots).ranked(top)
+
+
+def matrices(annotators: Annotators) -> dict[str, list[list[float | None]]]:
     """Each metric's matrix: row i, column j annotator j against annotator i (None where either
-    was not read); from ``found`` cells if given."""
-    found = found if found is not None else cells(annotators)
+    was not read)."""
+    found = _cells(annotators.metrics[0], _entries(annotators))
     return {m: found.matrix(m, len(annotators.group.annotators)) for m in annotators.metrics}
 
 
@@ -79,7 +93,7 @@ def problems(annotators: Annotators) -> list[tuple[str | None, str]]:
     return found
 
 
-def summary(ls, annotators: Annotators, found=None) -> dict:
+def summary(ls, annotators: Annotators) -> dict:
     """What ``scorelens/agreementChanged`` carries: the group, its versions and matrices."""
     group = annotators.group
     counts = _segment_counts(annotators)
@@ -91,29 +105,41 @@ def summary(ls, annotators: Annotators, found=None) -> dict:
         "versions": versions(ls, annotators),
         "segments": max(counts.values(), default=0),
         "metrics": annotators.metrics,
-        "matrices": matrices(annotators, found),
+        "matrices": matrices(annotators),
         "problems": [f"{name}: {what}" if name else what for name, what in problems(annotators)],
     }
 
 
-def report(ls, annotators: Annotators, uri: str, top: int) -> dict:
+async def report(ls, annotators: Annotators, uri: str, top: int) -> dict:
     """The ``scorelens/agreement`` answer: the summary, the signatures and the ``top`` segments
-    the annotators disagree on most, with every annotator's text and first line (0-based)."""
-    found = cells(annotators, ranked=True)
-    out = {**summary(ls, annotators, found), "uri": uri}
-    read = annotators.read
+    the annotators disagree on most, with every annotator's text and first line (0-based). The
+    segments are ranked in a thread, from the statistics and texts copied here (edits change them)."""
+    from ..core.significance import METRICS as TESTED
+
+    out = {**summary(ls, annotators), "uri": uri}
+    read, ranking = annotators.read, annotators.metrics[0]
     out["signatures"] = {m: annotators.corpora[read[1], read[0]].scores().signatures[m] for m in annotators.metrics} if len(read) > 1 else {}
-    out["ranked_by"] = annotators.metrics[0]
-    own = {k: against[0][1] for k in read if (against := annotators.against(k))}  # k's text is side 0 of these
+    out["ranked_by"] = ranking
+    entries = _entries(annotators)
+    field = TESTED[ranking].field
+    snapshots = {(i, j): Snapshot.of(annotators.corpora[i, j], [field]) for m, i, j, _ in entries if m == ranking}
+    # each annotator's texts and first lines: side 0 of a corpus it is the hypothesis of
+    own = {k: against[0][1] for k in read if (against := annotators.against(k))}
+    texts = {k: list(c.texts_of(0)) for k, c in own.items()}
+    lines = {k: c.first_lines(0) for k, c in own.items()}
+    loop = asyncio.get_running_loop()
+    ranked = await loop.run_in_executor(None, _ranked, ranking, entries, snapshots, top)
     everyone = range(len(annotators.group.annotators))
+
+    def line(k: int, segment: int) -> int | None:  # past the end of a shorter file: where it ends
+        return None if k not in lines else lines[k][segment] if segment < len(lines[k]) else lines[k][-1]
+
+    def text(k: int, segment: int) -> str | None:  # a shorter file's missing segment is empty, as scored
+        return None if k not in texts else texts[k][segment] if segment < len(texts[k]) else ""
+
     out["disagreements"] = [
-        {
-            "segment": segment,
-            "lines": [own[k].first_line(0, segment) if k in own else None for k in everyone],
-            "disagreement": mean,
-            "texts": [own[k].text(0, segment) if k in own else None for k in everyone],
-        }
-        for segment, mean in found.ranked(top)
+        {"segment": segment, "lines": [line(k, segment) for k in everyone], "disagreement": mean, "texts": [text(k, segment) for k in everyone]}
+        for segment, mean in ranked
     ]
     return out
 

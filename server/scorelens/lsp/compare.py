@@ -44,13 +44,18 @@ def _group(review: Review) -> tuple:
 
 
 @dataclass(frozen=True)
-class _Snapshot:
+class Snapshot:
     """One system's per-segment statistics as they were: what the tests read, off the loop."""
 
     config: ScoringConfig
     references: int
     segments: int
     statistics: dict[str, list[tuple]]
+
+    @classmethod
+    def of(cls, corpus, fields) -> Snapshot:
+        """The corpus's statistics of each Record field in ``fields``, copied (on the loop: edits change them)."""
+        return cls(corpus.config, corpus.references, len(corpus), {f: corpus.segment_statistics(f) for f in fields})
 
     def __len__(self) -> int:
         return self.segments
@@ -59,18 +64,18 @@ class _Snapshot:
         return self.statistics[field]
 
 
-def copied(corpora, layouts, metrics: list[str]) -> tuple[list[_Snapshot], list[list[int]]]:
+def copied(corpora, layouts, metrics: list[str]) -> tuple[list[Snapshot], list[list[int]]]:
     """What the tests read, copied on the loop (edits change the corpora meanwhile): each
     system's per-segment statistics, and its first line of each segment (paragraphs of two
     systems can start on different lines)."""
     from ..core import significance
 
     fields = {significance.METRICS[m].field for m in metrics}
-    snapshots = [_Snapshot(c.config, c.references, len(c), {f: c.segment_statistics(f) for f in fields}) for c in corpora]
+    snapshots = [Snapshot.of(c, fields) for c in corpora]
     return snapshots, [layout.first_lines() for layout in layouts]
 
 
-def tested(snapshots: list[_Snapshot], metrics: list[str], test: str, n: int, uris: list[str]) -> dict:
+def tested(snapshots: list[Snapshot], metrics: list[str], test: str, n: int, uris: list[str]) -> dict:
     """The tests and per-segment differences (in a thread)."""
     from ..core import significance
 
