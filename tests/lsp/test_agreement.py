@@ -263,3 +263,15 @@ async def test_settings_change_the_metrics_without_restart(client):
         _lens("CER", expected["cer"], 1, lambda x: f"{100 * x:.1f} %"),
         _lens("TER", expected["ter"], 1, lambda x: f"{x:.1f}"),
     ]
+
+
+async def test_formatted_annotators_are_named_not_misread(client):
+    folder = client.workspace / "records"
+    folder.mkdir()
+    for k in (1, 2):
+        (folder / f"calls.ann{k}.jsonl").write_text('{"text": "hello there"}\n', encoding="utf-8")
+    uri = open_doc(client, folder / "calls.ann1.jsonl", "json")
+    told = await _told(client, lambda p: p["versions"] == [1, None])
+    problem = "not compared: a jsonl file; the editor compares plain-text files (scorelens agree reads the others)"
+    assert told["problems"] == [f"ann1: {problem}", f"ann2: {problem}"]
+    assert await _lenses(client, uri) == [f"Agreement: ann1: {problem}", f"Agreement: ann2: {problem}"]

@@ -24,6 +24,7 @@ from pygls.exceptions import JsonRpcContentModified, JsonRpcInvalidParams
 from pygls.uris import to_fs_path
 
 from ..core import Corpus, ScoringConfig
+from ..formats import format_of
 from ..textfile import UnreadableText
 from .agreement_figures import report, summary
 from .annotators import Group
@@ -128,6 +129,9 @@ def _load(ls, group: Group, settings: Settings, uri: str) -> Annotators:
         path = to_fs_path(annotator) or annotator
         if not settings.allow_outside_workspace and ls.pairings.folders and not ls.pairings.inside(Path(path)):
             unread.append((annotator, "outside the workspace folders; set scorelens.allowOutsideWorkspace to compare it"))
+            continue
+        if format_of(path) != "text":
+            unread.append((annotator, f"a {format_of(path)} file; the editor compares plain-text files (scorelens agree reads the others)"))
             continue
         try:
             texts[k] = ls.documents.text(annotator, settings.max_file_bytes)
