@@ -39,12 +39,14 @@ export class Commands {
 
   /**
    * Client-side handling of the server commands the code lenses carry: the report opens in the
-   * report view, the reference opens beside with synchronised scrolling (the first reference, as
-   * the protocol defines `scorelens.openReference`).
+   * report view (an annotator's agreement lens too: the view shows its agreement), the reference
+   * opens beside with synchronised scrolling (the first reference, as the protocol defines
+   * `scorelens.openReference`).
    */
   interceptors(): Map<string, CommandInterceptor> {
     return new Map<string, CommandInterceptor>([
       [ServerCommand.report, (args) => this.guarded(ServerCommand.report, () => this.showReport(targetUri(args[0])))],
+      [ServerCommand.agreement, (args) => this.guarded(ServerCommand.agreement, () => this.showReport(targetUri(args[0])))],
       [ServerCommand.openReference, (args) => this.guarded(ServerCommand.openReference, () => this.openReferenceBeside(targetUri(args[0]), 'first'))],
     ]);
   }

@@ -24,7 +24,11 @@ export function activate(context: vscode.ExtensionContext): void {
   server = new ServerManager(context, log, interceptors);
   const manager = server;
   const statusBar = new ScoresStatusBar(ClientCommand.showReport);
-  const report = new ReportPanel(context.extensionUri, (uri, query) => manager.requestReport(uri, query));
+  const report = new ReportPanel(
+    context.extensionUri,
+    (uri, query) => manager.requestReport(uri, query),
+    (uri) => manager.requestAgreement(uri),
+  );
   const comparisons = new Comparisons((uri, choice) => manager.requestComparison(uri, choice));
   const compare = new ComparePanel((uri) => comparisons.fetch(uri));
   const compareStatus = new CompareStatusBar(comparisons, ClientCommand.compareSystems);
@@ -50,6 +54,7 @@ export function activate(context: vscode.ExtensionContext): void {
       viewport.schedule(); // a document just paired is shown already
     }),
     manager.onCompareChanged((result) => void comparisons.onNotified(result)),
+    manager.onAgreementChanged((params) => report.onAgreementChanged(params)),
     comparisons.onDidChange((result) => compare.onChanged(result)),
     vscode.workspace.onDidCloseTextDocument((document) => comparisons.closed(document.uri)),
     manager.onStopped(() => {

@@ -9,6 +9,10 @@ export const REPORT_REQUEST = 'scorelens/report';
 export const COMPARE_REQUEST = 'scorelens/compare';
 /** Custom notification, server → client: a comparison's numbers changed after edits. */
 export const COMPARE_CHANGED_NOTIFICATION = 'scorelens/compareChanged';
+/** Custom request, client → server: an annotator's group: the agreement matrices and the segments they disagree on most. */
+export const AGREEMENT_REQUEST = 'scorelens/agreement';
+/** Custom notification, server → client: a group of annotators was re-scored (its versions or matrices changed). */
+export const AGREEMENT_CHANGED_NOTIFICATION = 'scorelens/agreementChanged';
 /** Custom notification, client → server: the lines of a paired document the editors show. */
 export const VISIBLE_RANGES_NOTIFICATION = 'scorelens/visibleRanges';
 
@@ -35,6 +39,7 @@ export const ServerCommand = {
   openReference: 'scorelens.openReference',
   applyFix: 'scorelens.applyFix',
   setRougeTokenizer: 'scorelens.setRougeTokenizer',
+  agreement: 'scorelens.agreement',
 } as const;
 
 export type RougeNId = 'rouge1' | 'rouge2' | 'rouge3' | 'rouge4' | 'rouge5' | 'rouge6' | 'rouge7' | 'rouge8' | 'rouge9';
@@ -246,4 +251,43 @@ export interface CompareResult {
   systems: ComparedSystem[];
   /** 0-based first line of each segment in the baseline (the baseline's own `lines`). */
   lines: number[];
+}
+
+/** Agreement is measured by the metrics `scorelens agree` takes (not perplexity). */
+export type AgreementMetric = Exclude<MetricId, 'ppl'>;
+
+/** `scorelens/agreementChanged`'s params (docs/protocol.md): an annotators' group and its matrices. */
+export interface AgreementSummary {
+  /** The request's document (in the notification: the first annotator). */
+  uri: string;
+  annotators: string[];
+  /** How lenses, hovers and the report name each annotator: `ann2`, or its path for an `[[agree]]` group. */
+  names: string[];
+  /** `NAME.annK.EXT`, or the configuration entry (`scorelens.toml agree[0]`). */
+  rule: string;
+  /** Each open annotator's document version the numbers come from; null: read from its file. */
+  versions: (number | null)[];
+  segments: number;
+  /** In `scorelens.metrics`' order; the first ranks the segments. */
+  metrics: AgreementMetric[];
+  /** Row i, column j: annotator j scored against annotator i as the reference (null on the diagonal and for an annotator not read). */
+  matrices: Partial<Record<AgreementMetric, (number | null)[][]>>;
+  /** What stands in the way, e.g. `ann3: not compared: no such file`. */
+  problems: string[];
+}
+
+/** A segment the annotators disagree on: the mean distance over every ordered pair on the first metric. */
+export interface Disagreement {
+  segment: number;
+  /** Each annotator's 0-based first line of the segment (null for one not read). */
+  lines: (number | null)[];
+  disagreement: number;
+  texts: (string | null)[];
+}
+
+/** `scorelens/agreement`'s answer. */
+export interface AgreementResult extends AgreementSummary {
+  signatures: Partial<Record<AgreementMetric, string>>;
+  ranked_by: AgreementMetric;
+  disagreements: Disagreement[];
 }

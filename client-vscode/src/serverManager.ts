@@ -16,6 +16,10 @@ import { compareParams } from './compare/compareActions';
 import { activeInterpreter, isPythonExtensionInstalled } from './pythonExtension';
 import { findBundledWheel, installPrivateEnv, privateEnvDir } from './privateEnv';
 import {
+  AGREEMENT_CHANGED_NOTIFICATION,
+  AGREEMENT_REQUEST,
+  AgreementResult,
+  AgreementSummary,
   COMPARE_CHANGED_NOTIFICATION,
   COMPARE_REQUEST,
   CompareResult,
@@ -59,12 +63,15 @@ export class ServerManager implements vscode.Disposable {
   private readonly restartPolicy = new RestartPolicy();
   private readonly scoresEmitter = new vscode.EventEmitter<ScoresParams>();
   private readonly compareEmitter = new vscode.EventEmitter<CompareResult>();
+  private readonly agreementEmitter = new vscode.EventEmitter<AgreementSummary>();
   private readonly stoppedEmitter = new vscode.EventEmitter<void>();
   private readonly startedEmitter = new vscode.EventEmitter<void>();
   /** Corpus scores as the server publishes them. */
   readonly onScores = this.scoresEmitter.event;
   /** A comparison of open systems changed after edits. */
   readonly onCompareChanged = this.compareEmitter.event;
+  /** A group of annotators was re-scored after edits. */
+  readonly onAgreementChanged = this.agreementEmitter.event;
   /** The server went away: every score shown so far is stale. */
   readonly onStopped = this.stoppedEmitter.event;
   /** A server is up (first start, restart, or back after a crash) and knows nothing it was told before. */
@@ -110,6 +117,7 @@ export class ServerManager implements vscode.Disposable {
     this.traceChannel.dispose();
     this.scoresEmitter.dispose();
     this.compareEmitter.dispose();
+    this.agreementEmitter.dispose();
     this.stoppedEmitter.dispose();
     this.startedEmitter.dispose();
   }
@@ -130,6 +138,10 @@ export class ServerManager implements vscode.Disposable {
 
   async requestComparison(uri: string, choice?: SystemsChoice): Promise<CompareResult | null> {
     return this.runningClient().sendRequest<CompareResult | null>(COMPARE_REQUEST, compareParams(uri, choice));
+  }
+
+  async requestAgreement(uri: string): Promise<AgreementResult | null> {
+    return this.runningClient().sendRequest<AgreementResult | null>(AGREEMENT_REQUEST, { uri });
   }
 
   /** Creates the private environment from the bundled wheel, then restarts on it. */
@@ -262,6 +274,7 @@ export class ServerManager implements vscode.Disposable {
     });
     client.onNotification(SCORES_NOTIFICATION, (params: ScoresParams) => this.scoresEmitter.fire(params));
     client.onNotification(COMPARE_CHANGED_NOTIFICATION, (params: CompareResult) => this.compareEmitter.fire(params));
+    client.onNotification(AGREEMENT_CHANGED_NOTIFICATION, (params: AgreementSummary) => this.agreementEmitter.fire(params));
     client.onDidChangeState((e) => {
       if (e.newState === State.Stopped) this.stoppedEmitter.fire();
       if (e.newState === State.Running) this.startedEmitter.fire();

@@ -1,11 +1,15 @@
 // The report webview's script: renders what the extension posts (see ../messages.ts). Builds the
 // DOM with createElement/textContent only, since segment texts come from user files. The table
-// shows one page of segments; sorting, filtering and paging ask the extension for other rows.
+// shows one page of segments; sorting, filtering and paging ask the extension for other rows. An
+// annotator's file gets the agreement view (./agreement.ts), after its report if it has one.
+import type { AgreementView } from '../agreementData';
 import type { FromWebview, ToWebview } from '../messages';
 import type { Histogram, ReportView } from '../reportData';
 import { LOWER_IS_BETTER, PAGE_SIZE, filterLabel, filterValue } from '../reportData';
 import { METRIC_LABEL, formatMetric, scoredAgainst } from '../../scoreFormat';
 import type { ColumnKey, FilterOp, ReportQuery } from '../../protocol';
+import { renderAgreement } from './agreement';
+import { el } from './dom';
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;
@@ -15,15 +19,8 @@ declare function acquireVsCodeApi(): VsCodeApi;
 const vscode = acquireVsCodeApi();
 const root = document.getElementById('report') as HTMLElement;
 let current: ReportView | undefined;
+let agreement: AgreementView | undefined;
 const FILTER_OPS: readonly FilterOp[] = ['>', '>=', '<', '<='];
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: { className?: string; text?: string } = {}, ...children: Node[]): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (props.className) node.className = props.className;
-  if (props.text !== undefined) node.textContent = props.text;
-  node.append(...children);
-  return node;
-}
 
 function svg<K extends keyof SVGElementTagNameMap>(tag: K, attributes: Record<string, string | number>): SVGElementTagNameMap[K] {
   const node = document.createElementNS('http://www.w3.org/2000/svg', tag);
@@ -172,10 +169,16 @@ function renderTable(view: ReportView): HTMLElement {
   return el('section', { className: 'segments-section' }, el('h2', { text: 'Segments' }), renderFilters(view), el('p', { className: 'muted', text: note }), renderPager(view), table);
 }
 
+const openAt = (uri: string, line: number) => vscode.postMessage({ type: 'open', uri, line });
+
 function render(): void {
-  if (!current) return;
-  const view = current;
   root.classList.remove('busy');
+  const agreed = agreement ? [renderAgreement(agreement, openAt)] : [];
+  if (!current) {
+    if (agreement) root.replaceChildren(el('header', {}, el('h1', { text: agreement.fileName })), ...agreed);
+    return;
+  }
+  const view = current;
   const header = el(
     'header',
     {},
@@ -183,16 +186,21 @@ function render(): void {
     el('p', { className: 'muted', text: scoredAgainst(view.segments.toLocaleString('en'), view.references.map((r) => r.name)) }),
   );
   const histograms = el('section', {}, el('h2', { text: 'Distribution per segment' }), el('div', { className: 'histograms' }, ...view.histograms.map(renderHistogram)));
-  root.replaceChildren(header, renderCorpus(view), histograms, renderTable(view));
+  root.replaceChildren(header, renderCorpus(view), histograms, renderTable(view), ...agreed);
 }
 
 window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
   const message = event.data;
   if (message.type === 'report') {
     current = message.view;
+    agreement = message.agreement;
+    render();
+  } else if (message.type === 'agreement') {
+    current = undefined;
+    agreement = message.agreement;
     render();
   } else if (message.type === 'unavailable') {
-    current = undefined;
+    current = agreement = undefined;
     root.replaceChildren(el('h1', { text: message.fileName }), el('p', { className: 'muted', text: message.reason }));
   }
 });
