@@ -1,5 +1,5 @@
 // End-to-end test of the ScoreLens extension in real VS Code (code-server) in Chromium.
-// Usage (see scripts/e2e.sh): node vscode.e2e.js <trusted|restricted|fresh|bigfile> <code-server url> <workspace folder>
+// Usage (see scripts/e2e.sh): node vscode.e2e.js <trusted|restricted|fresh|bigfile|agree> <code-server url> <workspace folder>
 // Env: SCORELENS_CLI (expected numbers), E2E_ARTIFACTS (screenshots + result.json), E2E_SESSION
 // (code-server's session id, to find the language server process it started), E2E_STATE (the
 // scenario's folder, where the restricted scenario's decoy interpreter would leave its mark).
@@ -1118,6 +1118,52 @@ async function fresh(page, vs) {
   });
 }
 
+/**
+ * Three annotators' transcripts of one call (samples/agree: call.ann1.txt … call.ann3.txt): the
+ * agreement lenses of one of them and the report's agreement view, as `scorelens agree --json` says.
+ */
+async function agree(page, vs) {
+  const files = ['call.ann1.txt', 'call.ann2.txt', 'call.ann3.txt'];
+  const metrics = ['bleu', 'rougeL', 'wer']; // scorelens.metrics' defaults
+  const expected = JSON.parse(execFileSync(process.env.SCORELENS_CLI || 'scorelens', ['agree', ...files, '-m', metrics.join(','), '--json'], { cwd: workspace, encoding: 'utf8' }));
+  const lensValue = { bleu: (x) => x.toFixed(1), rougeL: (x) => x.toFixed(3), wer: (x) => `${(100 * x).toFixed(1)} %` };
+  const reportValue = { bleu: (x) => x.toFixed(1), rougeL: (x) => x.toFixed(3), wer: (x) => `${(100 * x).toFixed(1)}%` };
+  const label = { bleu: 'BLEU', rougeL: 'ROUGE-L', wer: 'WER' };
+  // call.ann1.txt scored against each other annotator as the reference: agree's first column
+  const lenses = metrics.map((m) => `Agreement: ${label[m]} ` + [1, 2].map((i) => `vs ann${i + 1} ${lensValue[m](expected[m][i][0])}`).join(' · '));
+  const lensTexts = () => page.$$eval('.editor-group-container.active .codelens-decoration a', (as) => as.map((a) => a.textContent.replace(/\u00a0/g, ' ')));
+
+  await step(page, "an annotator's file shows its agreement with the others in code lenses, as scorelens agree", async (snap) => {
+    await openHypothesis(page, vs, files[0], 'agree');
+    const shown = await vs.waitFor('the agreement lenses', lensTexts, (t) => t.length === lenses.length, 60_000);
+    assert.deepEqual(shown, lenses);
+    await snap();
+    return shown.join(' | ');
+  });
+
+  await step(page, "the lens opens the report's agreement view: agree's matrices and the segments they disagree on most", async (snap) => {
+    await page.locator('.editor-group-container.active .codelens-decoration a', { hasText: 'Agreement: WER' }).first().click();
+    const frame = await vs.reportFrame();
+    await frame.waitForSelector('table.matrix', { timeout: 30_000 });
+    const view = await frame.evaluate(() => ({
+      title: document.querySelector('#report h1')?.textContent,
+      matrices: [...document.querySelectorAll('.matrix-figure')].map((f) => ({
+        title: f.querySelector('figcaption')?.textContent,
+        rows: [...f.querySelectorAll('tbody tr')].map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent)),
+      })),
+      worst: [...document.querySelectorAll('table.worst tbody tr')].filter((r) => r.children.length === 4).map((r) => Number(r.children[0].textContent)),
+    }));
+    assert.equal(view.title, files[0]);
+    assert.deepEqual(view.matrices.map((m) => m.title), metrics.map((m) => label[m]));
+    for (const [k, m] of metrics.entries()) {
+      assert.deepEqual(view.matrices[k].rows, expected[m].map((row) => row.map((x) => (x === null ? '–' : reportValue[m](x)))), m);
+    }
+    assert.deepEqual(view.worst.slice(0, expected.disagreements.length), expected.disagreements.map((d) => d.segment + 1));
+    await snap();
+    return `${view.matrices.length} matrices; worst segments ${view.worst.join(', ')}`;
+  });
+}
+
 async function main() {
   fs.mkdirSync(artifacts, { recursive: true });
   const browser = await chromium.launch({
@@ -1128,7 +1174,7 @@ async function main() {
   });
   const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
   page.on('pageerror', (e) => log('pageerror', String(e).slice(0, 200)));
-  const scenarios = { trusted, restricted, fresh, bigfile };
+  const scenarios = { trusted, restricted, fresh, bigfile, agree };
   if (!scenarios[scenario]) throw new Error(`unknown scenario ${scenario}`);
   await scenarios[scenario](page, new VsCode(page));
   await browser.close();

