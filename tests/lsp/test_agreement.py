@@ -275,3 +275,20 @@ async def test_formatted_annotators_are_named_not_misread(client):
     problem = "not compared: a jsonl file; the editor compares plain-text files (scorelens agree reads the others)"
     assert told["problems"] == [f"ann1: {problem}", f"ann2: {problem}"]
     assert await _lenses(client, uri) == [f"Agreement: ann1: {problem}", f"Agreement: ann2: {problem}"]
+
+
+async def test_an_annotator_paired_as_a_hypothesis_gets_both(client):
+    client.set_configuration({"scorelens": {"debounceMs": 0, "metrics": ["wer"]}})
+    paths = _samples(client)
+    uri = open_doc(client, paths[0])
+    await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="scorelens.pair", arguments=[uri, [paths[1].as_uri()]])
+    )
+    await _told(client, lambda p: p["versions"] == [1, None, None])
+    titles = await _lenses(client, uri)
+    assert titles[0].startswith("ScoreLens: WER 3.6%") and titles[-1].startswith("Agreement: WER vs ann2 3.6 % · vs ann3 ")
+    hover = await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(1, 0)))
+    text = hover.contents.value
+    # the segment's scores against its reference, then the other annotators' versions
+    assert text.index("Reference: ") < text.index("**Other annotators**")
+    assert "- **ann3** (WER 11.1%): hi um i think **i** lost my debit card" in text
