@@ -165,6 +165,20 @@ async def scores(client: LanguageClient, uri: str, version: int | None = None, u
         await asyncio.sleep(0.02)
 
 
+async def notified(log: list, until, what: str, timeout: float = 30) -> dict:
+    """The first notification logged so far (``client.compare_log``, ``client.agreement_log``) that
+    ``until`` accepts, waiting for it."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        for p in log:
+            if until(p):
+                return p
+        if loop.time() > deadline:
+            raise TimeoutError(f"no matching {what}; got versions {[p.get('versions') for p in log]}")
+        await asyncio.sleep(0.02)
+
+
 def _plain(obj):
     """pygls hands custom messages over as namedtuples; tests want plain JSON values."""
     if hasattr(obj, "_asdict"):

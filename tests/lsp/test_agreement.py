@@ -8,14 +8,13 @@ of it follows typing in any of them."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from lsp_support import _plain, open_doc
+from lsp_support import _plain, notified, open_doc
 from lsprotocol import types
 from test_server import change
 
@@ -34,15 +33,7 @@ def _samples(client) -> list[Path]:
 
 async def _told(client, until, timeout: float = 30) -> dict:
     """The first ``scorelens/agreementChanged`` so far that ``until`` accepts."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while True:
-        for p in client.agreement_log:
-            if until(p):
-                return p
-        if loop.time() > deadline:
-            raise TimeoutError(f"no matching scorelens/agreementChanged; got {[p['versions'] for p in client.agreement_log]}")
-        await asyncio.sleep(0.02)
+    return await notified(client.agreement_log, until, "scorelens/agreementChanged", timeout)
 
 
 async def _lenses(client, uri: str) -> list[str]:

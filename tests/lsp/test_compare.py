@@ -4,11 +4,9 @@ references, tested as sacreBLEU's PairedTest tests them, and again after an edit
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 from lsprotocol import types
-from lsp_support import _plain, open_doc, scores
+from lsp_support import _plain, notified, open_doc, scores
 from sacrebleu.metrics import BLEU
 from pygls.exceptions import JsonRpcInvalidParams
 from sacrebleu.significance import PairedTest
@@ -35,15 +33,7 @@ def _write_systems(client, systems=(("news.sys1.txt", SYS1), ("news.sys2.txt", S
 
 async def changed(client, until, timeout: float = 30) -> dict:
     """The first ``scorelens/compareChanged`` so far that ``until`` accepts."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while True:
-        for p in client.compare_log:
-            if until(p):
-                return p
-        if loop.time() > deadline:
-            raise TimeoutError(f"no matching scorelens/compareChanged; got {[p['versions'] for p in client.compare_log]}")
-        await asyncio.sleep(0.05)
+    return await notified(client.compare_log, until, "scorelens/compareChanged", timeout)
 
 
 async def compare(client, params) -> dict:

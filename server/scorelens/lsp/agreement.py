@@ -30,6 +30,7 @@ from .agreement_figures import report, summary
 from .annotators import Group
 from .documents import LineEdit
 from .reviews import refresh_corpus
+from .scheduler import outlived
 from .settings import PPL, Settings, language_of, scoring_config
 from .worker import Worker
 
@@ -286,11 +287,7 @@ def _settle_now(ls, annotators: Annotators) -> bool:
 async def settled(ls, annotators: Annotators) -> None:
     """Wait until the group's latest edits are scored, for a request to answer from."""
     while not _settle_now(ls, annotators):
-        try:
-            await asyncio.shield(annotators.task)
-        except asyncio.CancelledError:
-            if asyncio.current_task().cancelling():
-                raise  # the client cancelled
+        await outlived(annotators.task)
 
 
 def settling(ls, annotators: Annotators):

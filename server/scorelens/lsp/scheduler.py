@@ -143,11 +143,7 @@ class Scheduler:
         """
         scored = review.corpus is not None
         while (pause and review.pausing and review.task is not None and not review.task.done()) or not self.settle_now(review, scored):
-            try:
-                await asyncio.shield(review.task)
-            except asyncio.CancelledError:
-                if asyncio.current_task().cancelling():
-                    raise  # the client cancelled
+            await outlived(review.task)
 
     def settling(self, review: Review):
         """:meth:`settled` for a request handler written as a generator, ``yield from
@@ -173,3 +169,13 @@ class Scheduler:
         if self.reviews.get(review.uri) is review:
             review.follow()
             await self._look_elsewhere(review)
+
+
+async def outlived(task: asyncio.Task) -> None:
+    """Wait for a re-score task to end, cancelled (by a newer edit) or not; only the waiting
+    request's own cancellation (the client's) is raised."""
+    try:
+        await asyncio.shield(task)
+    except asyncio.CancelledError:
+        if asyncio.current_task().cancelling():
+            raise  # the client cancelled
