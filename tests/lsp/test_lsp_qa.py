@@ -127,3 +127,30 @@ async def test_an_xliff_file_is_checked_against_its_units_sources(client):
     line = path.read_text(encoding="utf-8").split("\n")[4]
     at = line.index("52 Elemente")
     assert (number.range.start.line, number.range.start.character) == (4, units(client, line[:at]))
+
+
+async def test_a_jsonl_translation_pairs_with_its_jsonl_source_by_id(client):
+    """A formatted source document is read by its format's reader and paired by id, as check
+    pairs it; editing the source re-checks."""
+    folder = client.workspace / "eval"
+    folder.mkdir()
+    hyp = folder / "news.hyp.jsonl"
+    hyp.write_text('{"id": "a", "prediction": "Der Drucker wiegt 15,5 kg."}\n{"id": "b", "prediction": "Speichern Sie die Einstellungen."}\n', encoding="utf-8")
+    src = folder / "news.src.jsonl"
+    src.write_text('{"id": "b", "source": "Save your settings."}\n{"id": "a", "source": "The printer weighs 12.5 kg."}\n', encoding="utf-8")
+    uri = open_doc(client, hyp, "jsonl")
+    found = _qa(await _settled(client, uri))
+    lines = hyp.read_text(encoding="utf-8").split("\n")
+    expected = {(f["line"] - 1, f["column"] - 1, f["end_column"] - 1, f["code"]) for f in _check(hyp, "-l", "en-de")}
+    assert {_place(client, lines, d) for d in found} == expected
+    [number] = [d for d in found if d.code == "qa.number"]
+    assert number.range.start.line == 0
+    related = number.related_information[0].location
+    source_line = src.read_text(encoding="utf-8").split("\n")[1]
+    assert related.uri == src.as_uri() and (related.range.start.line, related.range.start.character) == (1, units(client, source_line[: source_line.index("12.5")]))
+    # the source now says 15.5: no number finding
+    src_uri = open_doc(client, src, "jsonl")
+    at = source_line.index("12.5")
+    change(client, src_uri, 2, (1, at), (1, at + 2), "15")
+    found = _qa(await _settled(client, uri))
+    assert not [d for d in found if d.code == "qa.number"]

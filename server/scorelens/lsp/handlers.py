@@ -105,7 +105,7 @@ def did_change(ls, params: types.DidChangeTextDocumentParams) -> None:
                 review.versions[doc.uri] = doc.version
     for review, was_over in zip(reviews, over):
         if review in sourced:
-            if not qa.source_changed(review, doc.uri, doc.lines):
+            if not qa.source_changed(review, doc.uri, doc.text):
                 ls.load(review)  # it could not be read before: perhaps now
             ls.scheduler.schedule(review, delay=0 if review.qa is None else None)
             continue

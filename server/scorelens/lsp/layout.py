@@ -147,6 +147,10 @@ class RecordLayout:
         """An empty text maps to no characters of the document, so nothing can be written into it."""
         return segment < len(self._entries) and bool(self._entries[segment].segment.map.pieces)
 
+    @property
+    def entries(self) -> list:
+        return self._entries
+
     def sources(self) -> list[str] | None:
         """The source each segment's record holds ("" where it has none); None if no record has one."""
         if not any(e.source is not None for e in self._entries):

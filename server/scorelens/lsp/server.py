@@ -273,8 +273,8 @@ class ScoreLensServer(LanguageServer):
     def _formatted_corpus(self, review: Review, texts: dict[str, str]) -> Corpus | None:
         """The corpus of a formatted pairing: one text per paired record, and each side's layout."""
         sides = read_sides(review.pairing, texts, review.readings)
-        if not sides.references and sides.layouts[0].sources() is not None:
-            # no reference, but the records hold their sources (XLIFF, PO, TMX units): checked against those
+        if not sides.references and (review.pairing.source is not None or sides.layouts[0].sources() is not None):
+            # no reference, but a source: a source document, or the sources the records hold (XLIFF, PO, TMX units)
             review.config = replace(review.config, metrics=frozenset())
         elif not sides.references:
             review.problems.append(
