@@ -130,6 +130,15 @@ export interface ScoresParams {
    * null before any edit.
    */
   change?: ScoreChange | null;
+  /** For a hypothesis with a source: its `qa.*` findings (checks set "off" not counted) and how many are errors. */
+  qa?: QaCounts;
+}
+
+export interface QaCounts {
+  /** The source document (the hypothesis itself where its records hold their sources). */
+  source: string;
+  findings: number;
+  errors: number;
 }
 
 export interface ScoreChange {

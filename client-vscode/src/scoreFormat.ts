@@ -1,5 +1,5 @@
 // How scores are written in the status bar, its tooltip and the report. No `vscode` import.
-import { ALL_METRICS, CorpusScores, MetricId, ROUGE_N, RougeNId, ScoreChange } from './protocol';
+import { ALL_METRICS, CorpusScores, MetricId, QaCounts, ROUGE_N, RougeNId, ScoreChange } from './protocol';
 
 const isRougeN = (metric: MetricId): metric is RougeNId => (ROUGE_N as readonly MetricId[]).includes(metric);
 
@@ -96,9 +96,18 @@ export function formatChange(metric: MetricId, change: number): string {
   return `${shown > 0 ? '+' : '−'}${Math.abs(shown).toFixed(places)}`;
 }
 
-/** What was scored: `30 segments against news.ref.en`, or for a document checked alone (only `ppl` on) no reference. */
-export function scoredAgainst(segments: number | string, references: readonly string[]): string {
-  return references.length ? `${segments} segments against ${references.join(', ')}` : `${segments} segments, checked alone for fluency`;
+/**
+ * What was scored: `30 segments against news.ref.en`, or for a document with no reference, checked
+ * against its source (`source`: its file name) or alone for fluency (only `ppl` on).
+ */
+export function scoredAgainst(segments: number | string, references: readonly string[], source?: string): string {
+  if (references.length) return `${segments} segments against ${references.join(', ')}`;
+  return source ? `${segments} segments, checked against their source ${source}` : `${segments} segments, checked alone for fluency`;
+}
+
+/** The source checks' part of the status bar: `QA 11 (5 errors)`, `QA 0`. */
+export function qaText(qa: QaCounts): string {
+  return qa.errors ? `QA ${qa.findings} (${qa.errors} error${qa.errors === 1 ? '' : 's'})` : `QA ${qa.findings}`;
 }
 
 export interface MetricDetail {

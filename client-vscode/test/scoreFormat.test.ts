@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatChange, formatMetric, metricDetails, presentMetrics, scoredAgainst, statusBarText } from '../src/scoreFormat';
+import { formatChange, formatMetric, metricDetails, presentMetrics, qaText, scoredAgainst, statusBarText } from '../src/scoreFormat';
 import { corpusScores } from './fixtures';
 
 describe('status bar text', () => {
@@ -122,5 +122,12 @@ describe('perplexity', () => {
   it('says when a document was checked alone, without references', () => {
     assert.equal(scoredAgainst(25, []), '25 segments, checked alone for fluency');
     assert.equal(scoredAgainst(30, ['news.ref.en', 'news.ref2.en']), '30 segments against news.ref.en, news.ref2.en');
+    assert.equal(scoredAgainst(10, [], 'manual.src.en'), '10 segments, checked against their source manual.src.en');
+    assert.equal(scoredAgainst(10, ['manual.ref.de'], 'manual.src.en'), '10 segments against manual.ref.de');
+  });
+  it('counts the source checks\' findings and errors', () => {
+    assert.equal(qaText({ source: 'file:///w/manual.src.en', findings: 11, errors: 5 }), 'QA 11 (5 errors)');
+    assert.equal(qaText({ source: 'file:///w/manual.src.en', findings: 2, errors: 1 }), 'QA 2 (1 error)');
+    assert.equal(qaText({ source: 'file:///w/manual.src.en', findings: 0, errors: 0 }), 'QA 0');
   });
 });

@@ -6,6 +6,7 @@ checked against the sources its units hold."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -47,10 +48,27 @@ async def _settled(client, uri, version=None) -> list[types.Diagnostic]:
     return await diagnostics(client, uri)
 
 
+async def _until(client, uri, done, timeout: float = 20) -> list[types.Diagnostic]:
+    """The document's QA diagnostics once ``done(them)``: an edit of another document (the
+    source) names no version of this one to wait for."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        found = _qa(await diagnostics(client, uri))
+        if done(found) or loop.time() > deadline:
+            return found
+        await asyncio.sleep(0.05)
+
+
 async def test_a_translation_checked_against_its_source_alone_as_check_finds(client):
     hyp = client.workspace / "qa" / "manual.hyp.de"
     uri = open_doc(client, hyp)
-    found = _qa(await _settled(client, uri))
+    announced = await scores(client, uri)
+    found = _qa(await diagnostics(client, uri))
+    # the status bar's counts: check's
+    report = json.loads(subprocess.run([sys.executable, "-m", "scorelens", "check", str(hyp), "--format", "json"], capture_output=True, text=True).stdout)
+    assert announced["references"] == [] and announced["scores"] == {"segments": 10}
+    assert announced["qa"] == {"source": (client.workspace / "qa" / "manual.src.en").as_uri(), "findings": len(report["findings"]), "errors": report["qa"]["errors"]}
     lines = hyp.read_text(encoding="utf-8").split("\n")
     expected = {(f["line"] - 1, f["column"] - 1, f["end_column"] - 1, f["code"]) for f in _check(hyp)}
     assert {_place(client, lines, d) for d in found} == expected
@@ -80,7 +98,7 @@ async def test_typing_in_the_translation_or_its_source_checks_again(client):
     source_line = src.read_text(encoding="utf-8").split("\n")[4]
     at = source_line.index("12.5")
     change(client, src_uri, 2, (4, at), (4, at + 2), "13")
-    found = _qa(await _settled(client, uri))
+    found = await _until(client, uri, lambda found: [d for d in found if d.code == "qa.number" and d.range.start.line == 4])
     assert [d for d in found if d.code == "qa.number" and d.range.start.line == 4]
 
 
@@ -152,5 +170,5 @@ async def test_a_jsonl_translation_pairs_with_its_jsonl_source_by_id(client):
     src_uri = open_doc(client, src, "jsonl")
     at = source_line.index("12.5")
     change(client, src_uri, 2, (1, at), (1, at + 2), "15")
-    found = _qa(await _settled(client, uri))
+    found = await _until(client, uri, lambda found: not [d for d in found if d.code == "qa.number"])
     assert not [d for d in found if d.code == "qa.number"]

@@ -228,11 +228,10 @@ def lines_of(ls, review, uri: str) -> list[str]:
 
 
 def counts(review) -> dict:
-    """``{"findings", "errors"}`` for scorelens/scores and the code lens."""
-    qa = review.qa
-    found = [f for i in qa.flagged for f in qa.document.findings(i)]
-    shown = [f for f in found if severity(review, f.code) != "off"]
-    return {"findings": len(shown), "errors": sum(severity(review, f.code) == "error" for f in shown)}
+    """``{"findings", "errors"}`` shown (checks not "off"), for scorelens/scores and the code lens."""
+    by_code = review.qa.document.counts()
+    shown = {code: n for code, n in by_code.items() if severity(review, code) != "off"}
+    return {"findings": sum(shown.values()), "errors": sum(n for code, n in shown.items() if severity(review, code) == "error")}
 
 
 def label(review) -> str:
