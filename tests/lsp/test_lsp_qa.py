@@ -172,3 +172,21 @@ async def test_a_jsonl_translation_pairs_with_its_jsonl_source_by_id(client):
     change(client, src_uri, 2, (1, at), (1, at + 2), "15")
     found = await _until(client, uri, lambda found: not [d for d in found if d.code == "qa.number"])
     assert not [d for d in found if d.code == "qa.number"]
+
+
+async def test_a_glossary_term_missing_with_its_entry_in_the_hover_and_a_fix(client):
+    client.settings["qa"] = {"glossary": "qa/glossary.tsv"}
+    hyp = client.workspace / "qa" / "manual.hyp.de"
+    uri = open_doc(client, hyp)
+    found = _qa(await _settled(client, uri))
+    [term] = [d for d in found if d.code == "qa.glossary" and d.range.start.line == 8]
+    assert "Papierfach" in term.message
+    hover = await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), term.range.start))
+    text = hover.contents.value.replace("\\", "")  # (Markdown escapes "4.2" as "4\\.2")
+    assert "Open the paper tray" in text and "Papierfach" in text and "style guide 4.2" in text, text
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(types.TextDocumentIdentifier(uri), term.range, types.CodeActionContext(diagnostics=[term]))
+    )
+    [fix] = [a for a in actions if a.diagnostics and a.diagnostics[0].code == "qa.glossary"]
+    [edit] = fix.edit.changes[uri]
+    assert "Papierfach" in edit.new_text
