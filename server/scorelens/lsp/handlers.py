@@ -15,6 +15,7 @@ from . import diagnostics, report
 from .documents import OpenDocument
 from .formatted import is_formatted, note_edit
 from .positions import Columns
+from .rescore import SCORING_FAILED
 from .settings import settings_section
 
 
@@ -101,13 +102,18 @@ def did_change(ls, params: types.DidChangeTextDocumentParams) -> None:
                 review.versions[doc.uri] = doc.version
     for review, was_over in zip(reviews, over):
         ls.scheduler.follow_soon(review)
-        if doc.larger_than(review.settings.max_file_bytes) != was_over:
+        if doc.larger_than(review.settings.max_file_bytes) != was_over or _failed(review):
             ls.load(review)  # grown past scorelens.maxFileBytes, or back under it
             ls.scheduler.schedule(review, delay=0)
         elif is_formatted(review.pairing) and not ls.reread(review):
             ls.scheduler.schedule(review, delay=0)  # loaded again from scratch
         elif review.settings.run == "onType":
             ls.scheduler.schedule(review)
+
+
+def _failed(review) -> bool:
+    """Whether the review's texts failed to score (see rescore.SCORING_FAILED): an edit may mend them."""
+    return review.corpus is None and any(p.code == SCORING_FAILED for p in review.problems)
 
 
 def did_save(ls, params: types.DidSaveTextDocumentParams) -> None:

@@ -35,6 +35,7 @@ from ..textfile import MissingFile, UnreadableText
 from . import code_actions, code_lens, commands, compare, diagnostics, handlers, hover, inlay_hints, report
 from .compare import Comparisons
 from .documents import Documents
+from .flavours import checked, configured
 from .fluency import Models, attach
 from .formatted import NO_REFERENCES, is_formatted, read_sides, reread_lines, update
 from .pairing import Pairing, Pairings, files_in, named_like_reference
@@ -43,7 +44,7 @@ from .protocol import ScoreLensProtocol
 from .rescore import rescore
 from .reviews import Problem, Review
 from .scheduler import Scheduler
-from .settings import Settings, language_of, parse, scoring_config
+from .settings import Settings, language_of, parse
 from .wire import BoundedReader, MessageReader, strict_converter
 from .worker import Worker
 
@@ -81,6 +82,10 @@ class ScoreLensServer(LanguageServer):
         self.pushed_settings: dict[str, Any] = {}
         self.pull_diagnostics = False
         self._settings_raw: dict[str | None, Any] = {}
+        # per document, what was last said about settings that do not go with its pairing
+        self._config_told: dict[str, tuple[str, ...]] = {}
+        # per document, the scoring failure last said (see rescore.SCORING_FAILED)
+        self.failures_told: dict[str, str] = {}
         # the latest track() of each document: an earlier one still waiting for settings gives way
         self._tracking: dict[str, object] = {}
         # the last diagnostics notification sent per document, so an identical one is not sent
@@ -155,6 +160,8 @@ class ScoreLensServer(LanguageServer):
             raw = _merge(raw, self.pushed_settings)
         raw = _merge(raw, self.overrides)
         settings, problems = parse(raw)
+        settings, clashes = checked(settings)
+        problems += clashes
         key = repr(raw)
         if problems and self._settings_raw.get(uri) != key:
             self.tell("invalid settings, defaults used instead: " + "; ".join(problems))
@@ -185,7 +192,11 @@ class ScoreLensServer(LanguageServer):
         if settings.fluency_only:
             pairing = alone  # fluency needs no reference
         doc = self.documents.open.get(uri)
-        config = scoring_config(settings, language_of(to_fs_path(uri) or uri, doc.language_id if doc else None))
+        language = language_of(to_fs_path(uri) or uri, doc.language_id if doc else None)
+        config, problems = configured(self, uri, settings, language, len(pairing.references))
+        if problems and self._config_told.get(uri) != tuple(problems):
+            self.tell("settings that do not go together, defaults used instead: " + "; ".join(problems))
+        self._config_told[uri] = tuple(problems)
         if is_formatted(pairing):
             config = replace(config, segmentation="line")  # each record is a segment, whatever the setting
         old = self.reviews.pop(uri, None)
@@ -357,6 +368,7 @@ class ScoreLensServer(LanguageServer):
         """Settings or pairing rules changed: rebuild every review of an open document (with
         ``reuse``, only those whose settings did change)."""
         self._settings_raw.clear()
+        self._config_told.clear()
         self.models.told.clear()
         for uri in list(self.documents.open):
             await self.track(uri, reuse)
