@@ -1,7 +1,7 @@
 """Every segment's own scores as columns: what a report sorts, filters, bins and pages through.
 
 A column holds one metric's sentence score per segment (sentence BLEU with effective order, or
-a flavour's own; sentence chrF, sentence TER, the ROUGE F-measures, WER), made from the corpus's
+a flavour's own; sentence chrF, sentence TER, the ROUGE F-measures, WER, CER), made from the corpus's
 per-segment statistics, and the hypothesis's perplexities (``ppl``) when a :class:`Fluency` is given. A segment
 whose record is the very object it was at the last build keeps its values (the corpus replaces a
 segment's record only when it re-scores it), others are computed: the table of a corpus one edit
@@ -194,6 +194,8 @@ class TableBuilder:
         if "wer" in metrics:
             self._specs.append(("wer", operator.itemgetter(field("wer")), lambda st: rates(ErrorCounts(*st)).wer))
             self._specs.append((EDITS, operator.itemgetter(field("wer")), _edits))
+        if "cer" in metrics:
+            self._specs.append(("cer", operator.itemgetter(field("cer")), lambda st: rates(ErrorCounts(*st)).wer))
         # the last build's records and values
         self._records: list[Record] = []
         self._values: dict[str, list] = {}

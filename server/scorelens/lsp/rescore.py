@@ -36,6 +36,7 @@ async def rescore(ls, review: Review) -> bool:
     while True:
         started = time.monotonic()
         progress = _Progress(ls, review)
+        sliced = False
         try:
             sliced = await review.refresh(lambda done, total: progress.report(done, total, started), ls.worker, ls.scheduler.next_slice)
             if review.corpus is not None:
