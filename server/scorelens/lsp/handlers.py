@@ -89,13 +89,13 @@ def did_change(ls, params: types.DidChangeTextDocumentParams) -> None:
     reviews = ls.reviews_of(doc.uri)
     over = [doc.larger_than(r.settings.max_file_bytes) for r in reviews]
     for change in params.content_changes:
-        edit = doc.apply(change, ls.columns)
+        edit, scored = doc.apply_lines(change, ls.columns)
         for review in reviews:
             review.views_stale |= review.uri != doc.uri
             if review.corpus is not None:
                 for side in review.sides(doc.uri):
-                    if review.layouts is None:  # plain text: the edited lines are the corpus's
-                        review.corpus.replace_lines(side, edit.start, edit.end, edit.lines)
+                    if review.layouts is None:  # plain text: the corpus holds sacreBLEU's lines of it
+                        review.corpus.replace_lines(side, scored.start, scored.end, scored.lines)
                     review.edited(side, edit.start)
                 if review.layouts is not None:  # a formatted document: read again below (reread)
                     note_edit(review.edited_lines, doc.uri, edit)

@@ -34,10 +34,11 @@ from ..formats import FormatError
 from ..textfile import MissingFile, UnreadableText
 from . import code_actions, code_lens, commands, compare, diagnostics, handlers, hover, inlay_hints, report
 from .compare import Comparisons
-from .documents import Documents
+from .documents import Documents, segment_lines
 from .flavours import checked, configured
 from .fluency import Models, attach
 from .formatted import NO_REFERENCES, is_formatted, read_sides, reread_lines, update
+from .layout import LineMap
 from .pairing import Pairing, Pairings, files_in, named_like_reference
 from .positions import Columns
 from .protocol import ScoreLensProtocol
@@ -224,7 +225,7 @@ class ScoreLensServer(LanguageServer):
         review.hints.clear()
         review.table = review.table_of = None
         review.views_stale = True
-        review.layouts = None
+        review.layouts = review.line_maps = None
         review.record_problems = []
         review.readings = {}
         review.last_read = None
@@ -241,12 +242,14 @@ class ScoreLensServer(LanguageServer):
                 )
             )
         max_bytes = review.settings.max_file_bytes
+        # a formatted document's reader takes its text; plain text is scored as sacreBLEU's lines of it
+        read = self.documents.text if is_formatted(pairing) else self.documents.read
         texts = []
         for ref in dict.fromkeys(pairing.references):  # (a document holding two reference fields is named twice)
             if ref in refused:
                 continue  # never opened: the message above cannot tell anything about it
             try:
-                texts.append(self.documents.text(ref, max_bytes))
+                texts.append(read(ref, max_bytes))
             except UnreadableText as exc:
                 code = "pairing.missing-reference" if isinstance(exc, MissingFile) else "pairing.unreadable-reference"
                 review.problems.append(Problem(code, f"reference {exc}", ref))
@@ -259,12 +262,14 @@ class ScoreLensServer(LanguageServer):
             uri: self.documents.open[uri].version for uri in (review.uri, *pairing.references) if uri in self.documents.open
         }
         try:
-            hypothesis = self.documents.text(review.uri, max_bytes)
+            hypothesis = read(review.uri, max_bytes)
             if is_formatted(pairing):
                 texts = dict(zip(dict.fromkeys(pairing.references), texts))
                 review.corpus = self._formatted_corpus(review, {**texts, review.uri: hypothesis})
             else:
-                review.corpus = Corpus(hypothesis, texts, review.config)
+                sides = [hypothesis, *texts]
+                review.corpus = Corpus(*_scored_lines(sides), review.config)
+                review.line_maps = [LineMap(side) for side in sides]
         except UnreadableText as exc:
             review.problems.append(Problem("pairing.unreadable-hypothesis", str(exc)))
             review.corpus = None
@@ -372,6 +377,12 @@ class ScoreLensServer(LanguageServer):
         self.models.told.clear()
         for uri in list(self.documents.open):
             await self.track(uri, reuse)
+
+
+def _scored_lines(sides: list) -> tuple[list[str], list[list[str]]]:
+    """The hypothesis's and the references' lines as ``scorelens score`` reads their files."""
+    hypothesis, *references = (segment_lines(side.lines, side.breaks) for side in sides)
+    return hypothesis, references
 
 
 def _merge(base: dict, override: dict) -> dict:
