@@ -132,7 +132,8 @@ class OpenDocument:
         return edit, self._segment_edit(edit, count)
 
     def segment_line_count(self) -> int:
-        return len(self.lines) - self.breaks.count(CR)
+        # (finding a byte is memchr's; counting them takes 30 µs on 100,000 lines: only where there are)
+        return len(self.lines) - (self.breaks.count(CR) if CR in self.breaks else 0)
 
     def _segment_edit(self, edit: LineEdit, count_before: int) -> LineEdit:
         """The change of sacreBLEU's lines an :meth:`apply` of a range made: the edited LSP lines
@@ -143,7 +144,7 @@ class OpenDocument:
             first -= 1
         while last < len(lines) - 1 and breaks[last] == CR:
             last += 1
-        start = first - breaks.count(CR, 0, first)
+        start = first - breaks.count(CR, 0, first) if CR in breaks else first
         new = segment_lines(lines[first : last + 1], breaks[first:last])
         replaced = len(new) - (self.segment_line_count() - count_before)
         return LineEdit(start, start + replaced, new)
