@@ -278,7 +278,7 @@ def scoring_config(settings: Settings, language: str | None = None, stopwords: f
     return ScoringConfig(
         metrics=frozenset(settings.metrics) - {PPL},
         bleu=BleuConfig(
-            tokenize=tokenize if bleu.impl == "sacrebleu" else "13a",
+            tokenize=tokenize if tokenize != "whitespace" else "13a",  # (NLTK's own: its config has it)
             smooth_method=bleu.smooth_method,
             smooth_value=bleu.smooth_value,
             lowercase=bleu.lowercase,
