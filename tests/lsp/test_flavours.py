@@ -266,3 +266,53 @@ def test_the_settings_clash_as_the_command_lines_options_do():
         f"{impl.split('_')[0]}.impl": {names[option]: impls for option, impls in takers.items()} for impl, takers in IMPL_OPTIONS.items()
     }
     assert translated == IMPL_SETTINGS
+
+
+async def test_rouge_flavours_findings_and_the_pairs_the_rouge_package_skips(client):
+    folder = client.workspace / "skips"
+    folder.mkdir()
+    (folder / "c.hyp.txt").write_text("the cat sat on the mat\n.\nthe dog barked\n", encoding="utf-8")
+    (folder / "c.ref.txt").write_text("the cat lay on the mat\nsomething\nthe dog barked loudly\n", encoding="utf-8")
+    configure(client, metrics=["rouge1", "rouge2"], rouge={"impl": "rouge"})
+    uri = open_doc(client, folder / "c.hyp.txt")
+    got = await scores(client, uri, until=lambda p: p["scores"] is not None)
+    assert same(got["scores"], cli(folder, "c.hyp.txt", ["-m", "rouge1,rouge2", "--rouge-impl", "rouge"]))
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
+    assert [lens.command.title for lens in lenses if lens.command.title.startswith("note: ")] == ["note: the rouge package skips 1 of 3 pairs (an empty text, or one without a sentence once split at '.'), as get_scores(ignore_empty=True) does; ROUGE is the mean over the others"]
+    assert "the rouge package skips this pair" in await hover(client, uri, 1)
+    # words no reference has: rouge.unmatched, at scorelens.severity.rouge
+    unmatched = [d for d in await diagnostics(client, uri) if d.code == "rouge.unmatched"]
+    assert [(d.range.start.line, d.range.start.character, d.severity) for d in unmatched] == [(0, units(client, "the cat "), types.DiagnosticSeverity.Hint)]
+    assert unmatched[0].message == '"sat" is not in the reference (ROUGE: unmatched word)'
+    configure(client, metrics=["rouge1", "rouge2"], rouge={"impl": "rouge"}, severity={"rouge": "error"})
+    await scores(client, uri, until=lambda p: p["scores"] is not None)
+    assert [d.severity for d in await diagnostics(client, uri) if d.code == "rouge.unmatched"] == [types.DiagnosticSeverity.Error]
+
+
+async def test_a_segment_nltk_method6_fails_on_has_no_sentence_bleu_and_the_rest_is_scored(client):
+    folder = client.workspace / "method6"
+    folder.mkdir()
+    (folder / "d.hyp.txt").write_text("the cat sat on the mat today\nhello there\n", encoding="utf-8")
+    (folder / "d.ref.txt").write_text("the cat sat on the mat yesterday\nhello here\n", encoding="utf-8")
+    configure(client, metrics=["bleu", "wer"], bleu={"impl": "nltk"}, nltk={"smoothing": 6})
+    uri = open_doc(client, folder / "d.hyp.txt")
+    got = await scores(client, uri, until=lambda p: p["scores"] is not None)
+    options = ["-m", "bleu,wer", "--bleu-impl", "nltk", "--nltk-smoothing", "6"]
+    assert same(got["scores"], cli(folder, "d.hyp.txt", options))
+    first = sentence_bleu_of(folder, options, 0)
+    assert f"sentence BLEU {first:.2f}" in await hover(client, uri, 0)
+    assert "sentence BLEU**: none, NLTK's method6 requires a non-zero 3-gram precision" in await hover(client, uri, 1)
+    report = await report_rows(client, uri)
+    assert report[0]["bleu"] == pytest.approx(first, abs=1e-12) and report[1]["bleu"] is None
+    hints = await client.text_document_inlay_hint_async(
+        types.InlayHintParams(types.TextDocumentIdentifier(uri), types.Range(types.Position(0, 0), types.Position(2, 0)))
+    )
+    assert [h.label for h in hints if isinstance(h.label, str) and h.position.line == 1 and "WER" in h.label] == ["WER 50.0%"]
+
+
+def sentence_bleu_of(folder, options: list[str], segment: int) -> float:
+    """NLTK's sentence_bleu × 100 of one line, as ``score -sl`` gives it for a file of that line alone."""
+    lines = [(folder / n).read_text(encoding="utf-8").split("\n")[segment] for n in ("d.hyp.txt", "d.ref.txt")]
+    (folder / "one.hyp.txt").write_text(lines[0] + "\n", encoding="utf-8")
+    (folder / "one.ref.txt").write_text(lines[1] + "\n", encoding="utf-8")
+    return cli(folder, "one.hyp.txt", options, "-sl")[0]["bleu"]["score"]
