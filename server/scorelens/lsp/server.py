@@ -268,7 +268,8 @@ class ScoreLensServer(LanguageServer):
                 review.corpus = self._formatted_corpus(review, {**texts, review.uri: hypothesis})
             else:
                 sides = [hypothesis, *texts]
-                review.corpus = Corpus(*_scored_lines(sides), review.config)
+                hypothesis_lines, *reference_lines = (segment_lines(side.lines, side.breaks) for side in sides)
+                review.corpus = Corpus(hypothesis_lines, reference_lines, review.config)
                 review.line_maps = [LineMap(side) for side in sides]
         except UnreadableText as exc:
             review.problems.append(Problem("pairing.unreadable-hypothesis", str(exc)))
@@ -377,12 +378,6 @@ class ScoreLensServer(LanguageServer):
         self.models.told.clear()
         for uri in list(self.documents.open):
             await self.track(uri, reuse)
-
-
-def _scored_lines(sides: list) -> tuple[list[str], list[list[str]]]:
-    """The hypothesis's and the references' lines as ``scorelens score`` reads their files."""
-    hypothesis, *references = (segment_lines(side.lines, side.breaks) for side in sides)
-    return hypothesis, references
 
 
 def _merge(base: dict, override: dict) -> dict:
