@@ -109,6 +109,15 @@ async def report_rows(client, uri: str) -> list[dict]:
     return [r if isinstance(r, dict) else r._asdict() for r in segments]
 
 
+def pair(client, name: str, hyp: str, ref: str):
+    """``NAME.hyp.txt`` and ``NAME.ref.txt`` in a folder of that name in the workspace: the folder."""
+    folder = client.workspace / name
+    folder.mkdir()
+    (folder / f"{name}.hyp.txt").write_text(hyp, encoding="utf-8")
+    (folder / f"{name}.ref.txt").write_text(ref, encoding="utf-8")
+    return folder
+
+
 def headline(figures: dict, key: str) -> float:
     return figures["score"] if "score" in figures else figures["fmeasure"] if "fmeasure" in figures else figures[key]
 
@@ -217,12 +226,9 @@ async def test_a_stopword_list_outside_the_workspace_is_refused(client, tmp_path
 
 async def test_texts_the_oracle_fails_on_are_one_problem_until_an_edit_mends_them(client):
     # ROUGE-1.5.5.pl dies on ROUGE-W against a reference without tokens
-    folder = client.workspace / "dies"
-    folder.mkdir()
-    (folder / "a.hyp.txt").write_text("the cat sat\nit was warm\n", encoding="utf-8")
-    (folder / "a.ref.txt").write_text("the cat sat down\n...\n", encoding="utf-8")
+    folder = pair(client, "dies", "the cat sat\nit was warm\n", "the cat sat down\n...\n")
     configure(client, metrics=["rougeL", "rougeW"], rouge={"impl": "rouge-1.5.5"})
-    uri = open_doc(client, folder / "a.hyp.txt")
+    uri = open_doc(client, folder / "dies.hyp.txt")
     failed = await scores(client, uri, until=lambda p: p["scores"] is None)
     assert failed["references"]
     problems = [d for d in await diagnostics(client, uri) if d.code == "scoring.failed"]
@@ -230,7 +236,7 @@ async def test_texts_the_oracle_fails_on_are_one_problem_until_an_edit_mends_the
     assert len([m for m in client.messages if "ROUGE-W" in m.message]) == 1
     # the server keeps serving: a hover answers, and opening the reference mends it
     assert await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(0, 0))) is None
-    ref = open_doc(client, folder / "a.ref.txt")
+    ref = open_doc(client, folder / "dies.ref.txt")
     change(client, ref, 2, (1, 0), (1, 3), "it was hot")
     got = await scores(client, uri, until=lambda p: p["scores"] is not None)
     assert set(got["scores"]) == {"rougeL", "rougeW", "segments"}
@@ -238,14 +244,11 @@ async def test_texts_the_oracle_fails_on_are_one_problem_until_an_edit_mends_the
 
 
 async def test_nltk_method0_notes_are_on_the_lens_and_its_tiny_scores_in_the_hover(client):
-    folder = client.workspace / "notes"
-    folder.mkdir()
-    (folder / "b.hyp.txt").write_text("the cat sat a mat on\n", encoding="utf-8")
-    (folder / "b.ref.txt").write_text("the cat sat on the mat\n", encoding="utf-8")
+    folder = pair(client, "notes", "the cat sat a mat on\n", "the cat sat on the mat\n")
     configure(client, metrics=["bleu"], bleu={"impl": "nltk"})
-    uri = open_doc(client, folder / "b.hyp.txt")
+    uri = open_doc(client, folder / "notes.hyp.txt")
     got = await scores(client, uri, until=lambda p: p["scores"] is not None)
-    row = cli(folder, "b.hyp.txt", ["-m", "bleu", "--bleu-impl", "nltk"], "-sl")[0]
+    row = cli(folder, "notes.hyp.txt", ["-m", "bleu", "--bleu-impl", "nltk"], "-sl")[0]
     assert got["scores"]["bleu"]["score"] == row["bleu"]["score"] and 0 < row["bleu"]["score"] < 1e-50
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
     notes = [lens.command for lens in lenses if lens.command.title.startswith("note: NLTK's BLEU")]
@@ -269,14 +272,11 @@ def test_the_settings_clash_as_the_command_lines_options_do():
 
 
 async def test_rouge_flavours_findings_and_the_pairs_the_rouge_package_skips(client):
-    folder = client.workspace / "skips"
-    folder.mkdir()
-    (folder / "c.hyp.txt").write_text("the cat sat on the mat\n.\nthe dog barked\n", encoding="utf-8")
-    (folder / "c.ref.txt").write_text("the cat lay on the mat\nsomething\nthe dog barked loudly\n", encoding="utf-8")
+    folder = pair(client, "skips", "the cat sat on the mat\n.\nthe dog barked\n", "the cat lay on the mat\nsomething\nthe dog barked loudly\n")
     configure(client, metrics=["rouge1", "rouge2"], rouge={"impl": "rouge"})
-    uri = open_doc(client, folder / "c.hyp.txt")
+    uri = open_doc(client, folder / "skips.hyp.txt")
     got = await scores(client, uri, until=lambda p: p["scores"] is not None)
-    assert same(got["scores"], cli(folder, "c.hyp.txt", ["-m", "rouge1,rouge2", "--rouge-impl", "rouge"]))
+    assert same(got["scores"], cli(folder, "skips.hyp.txt", ["-m", "rouge1,rouge2", "--rouge-impl", "rouge"]))
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
     assert [lens.command.title for lens in lenses if lens.command.title.startswith("note: ")] == ["note: the rouge package skips 1 of 3 pairs (an empty text, or one without a sentence once split at '.'), as get_scores(ignore_empty=True) does; ROUGE is the mean over the others"]
     assert "the rouge package skips this pair" in await hover(client, uri, 1)
@@ -290,15 +290,12 @@ async def test_rouge_flavours_findings_and_the_pairs_the_rouge_package_skips(cli
 
 
 async def test_a_segment_nltk_method6_fails_on_has_no_sentence_bleu_and_the_rest_is_scored(client):
-    folder = client.workspace / "method6"
-    folder.mkdir()
-    (folder / "d.hyp.txt").write_text("the cat sat on the mat today\nhello there\n", encoding="utf-8")
-    (folder / "d.ref.txt").write_text("the cat sat on the mat yesterday\nhello here\n", encoding="utf-8")
+    folder = pair(client, "method6", "the cat sat on the mat today\nhello there\n", "the cat sat on the mat yesterday\nhello here\n")
     configure(client, metrics=["bleu", "wer"], bleu={"impl": "nltk"}, nltk={"smoothing": 6})
-    uri = open_doc(client, folder / "d.hyp.txt")
+    uri = open_doc(client, folder / "method6.hyp.txt")
     got = await scores(client, uri, until=lambda p: p["scores"] is not None)
     options = ["-m", "bleu,wer", "--bleu-impl", "nltk", "--nltk-smoothing", "6"]
-    assert same(got["scores"], cli(folder, "d.hyp.txt", options))
+    assert same(got["scores"], cli(folder, "method6.hyp.txt", options))
     first = sentence_bleu_of(folder, options, 0)
     assert f"sentence BLEU {first:.2f}" in await hover(client, uri, 0)
     assert "sentence BLEU**: none, NLTK's method6 requires a non-zero 3-gram precision" in await hover(client, uri, 1)
@@ -312,7 +309,7 @@ async def test_a_segment_nltk_method6_fails_on_has_no_sentence_bleu_and_the_rest
 
 def sentence_bleu_of(folder, options: list[str], segment: int) -> float:
     """NLTK's sentence_bleu × 100 of one line, as ``score -sl`` gives it for a file of that line alone."""
-    lines = [(folder / n).read_text(encoding="utf-8").split("\n")[segment] for n in ("d.hyp.txt", "d.ref.txt")]
+    lines = [(folder / n).read_text(encoding="utf-8").split("\n")[segment] for n in ("method6.hyp.txt", "method6.ref.txt")]
     (folder / "one.hyp.txt").write_text(lines[0] + "\n", encoding="utf-8")
     (folder / "one.ref.txt").write_text(lines[1] + "\n", encoding="utf-8")
     return cli(folder, "one.hyp.txt", options, "-sl")[0]["bleu"]["score"]
