@@ -131,3 +131,16 @@ describe('perplexity', () => {
     assert.equal(qaText({ source: 'file:///w/manual.src.en', findings: 0, errors: 0 }), 'QA 0');
   });
 });
+
+describe("ROUGE-1.5.5's ROUGE-W, -S and -SU", () => {
+  const signature = 'nrefs:1|impl:rouge-1.5.5|f:A|p:0.5|stem:no|stop:no|r:1000|w:1.2|version:scorelens-0.1.0';
+  const rouge = (f: number) => ({ precision: f, recall: f, fmeasure: f, signature });
+  it('shows them after ROUGE-L, with their P/R/F and the signature that names the flavour', () => {
+    const scores = { segments: 6, rougeSU: rouge(0.24695), rougeL: rouge(0.46441), rougeW: rouge(0.24156), rougeS: rouge(0.17997) };
+    assert.equal(statusBarText(scores), 'ROUGE-L 0.464 · ROUGE-W 0.242 · ROUGE-S 0.180 · ROUGE-SU 0.247');
+    const w = metricDetails(scores)[1];
+    assert.equal(w.label, 'ROUGE-W');
+    assert.equal(w.detail, 'P 0.242 R 0.242 F 0.242');
+    assert.equal(w.signature, signature);
+  });
+});

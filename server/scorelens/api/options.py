@@ -21,10 +21,9 @@ from ..core import (
 from ..core.bleu import SMOOTH_DEFAULTS
 from ..core.bleu_nltk import DEFAULT_WEIGHTS, NltkBleuConfig
 from ..core.config import FLAVOUR_METRICS, ConfigError
-from ..core.rouge155 import Rouge155Config
+from ..core.rouge155 import MULTI_REF, Rouge155Config, stopword_list
 
 PPL = "ppl"
-MULTI_REF = {"average": "A", "best": "B"}  # ROUGE-1.5.5's -f
 ALL_METRICS = (*METRICS, *FLAVOUR_METRICS, PPL)
 DEFAULT_METRICS = ("bleu", "rougeL", "wer")
 # tokenizers a target language calls for when none is named (as sacreBLEU picks them from -l)
@@ -218,7 +217,7 @@ def _stopwords(path: str) -> frozenset[str]:
     """The words of a stopword file, one a line (as ROUGE-1.5.5.pl reads its -s list)."""
     try:
         with open(path, encoding="utf-8") as f:
-            return frozenset(line.rstrip("\n") for line in f)
+            return stopword_list(f.read())
     except (OSError, UnicodeDecodeError) as exc:
         raise OptionError("rouge_stopwords", f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
 

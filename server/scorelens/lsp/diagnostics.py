@@ -25,6 +25,7 @@ from pygls.uris import to_fs_path
 
 from ..core import Finding
 from ..core import findings as codes
+from ..core.flavours import ROUGE_UNMATCHED
 from ..core.fluency import OOV, UNLIKELY
 from ..textfile import BOM, BOM_NOTE
 from . import fluency, qa
@@ -112,6 +113,9 @@ def _message(finding: Finding, nrefs: int) -> str:
         return f'"{finding.text}" is missing from the hypothesis (WER: deletion)'
     if finding.code == codes.SHIFT:
         return f'"{finding.text}" is in another place in the reference (TER: shift)'
+    if finding.code == ROUGE_UNMATCHED:
+        where = "any reference" if nrefs > 1 else "the reference"
+        return f'"{finding.text}" is not in {where} (ROUGE: unmatched word)'
     return f'"{finding.text}" is outside the longest common subsequence (ROUGE-L)'
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 from lsprotocol import types
 
 from ..core.corpus import LONG_SEGMENT_CHARS, score_apart
-from ..core.scores import segment_scores
+from ..core.flavours import FLAVOUR_FAILURES
 from ..core.segment import SegmentStatistics
 from .compare import systems_of
-from .describe import segment_description, short, systems_description
+from .describe import segment_description, sentence_scores, short, systems_description
 
 
 def described(ls, review, segment: int, others=(), side: int = 0) -> types.MarkupContent:
@@ -37,8 +37,12 @@ def while_scoring(review, uri: str, line: int) -> types.Hover:
             continue
         texts = corpus.texts(segment)
         if max(map(len, texts)) <= LONG_SEGMENT_CHARS:
-            record, _ = score_apart(corpus.config, texts)
-            value += f"; segment {segment + 1}: {short(segment_scores(corpus.config, corpus.references, SegmentStatistics.of(record)))}"
+            try:
+                record, _ = score_apart(corpus.config, texts)
+            except FLAVOUR_FAILURES as exc:  # the re-score under way says so too
+                value += f"; segment {segment + 1}: {exc}"
+                break
+            value += f"; segment {segment + 1}: {short(sentence_scores(corpus.config, corpus.references, SegmentStatistics.of(record))[0])}"
         break
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.PlainText, value=value))
 

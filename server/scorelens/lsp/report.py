@@ -167,7 +167,7 @@ def _row(corpus, layout, t: SegmentTable, i: int) -> dict:
         "references": [corpus.text(k, i) for k in range(1, corpus.references + 1)],
     }
     for metric, values in t.columns.items():
-        row[metric] = values[i]
+        row[metric] = values[i] if values[i] == values[i] else None  # (NaN: no value, see core.table)
     if t.edits is not None:
         wer = corpus.statistics(i).wer
         row.update(hits=wer.hits, substitutions=wer.substitutions, deletions=wer.deletions, insertions=wer.insertions)
