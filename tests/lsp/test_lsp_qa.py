@@ -127,18 +127,7 @@ async def test_settings_turn_a_check_off_and_set_its_severity(client):
 
 
 async def test_an_xliff_file_is_checked_against_its_units_sources(client):
-    folder = client.workspace / "cat"
-    folder.mkdir()
-    path = folder / "app.de.xlf"
-    path.write_text(
-        '<?xml version="1.0" encoding="UTF-8"?>\n'
-        '<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2"><file source-language="en" target-language="de" datatype="plaintext" original="app">\n'
-        "<body>\n"
-        '<trans-unit id="a"><source>Delete 3 files?</source><target>3 Dateien löschen?</target></trans-unit>\n'
-        '<trans-unit id="b"><source>Saved 25 items.</source><target>52 Elemente gespeichert.</target></trans-unit>\n'
-        "</body></file></xliff>\n",
-        encoding="utf-8",
-    )
+    path = client.workspace / "qa" / "app.de.xlf"  # no reference beside it
     uri = open_doc(client, path, "xml")
     found = _qa(await _settled(client, uri))
     [number] = [d for d in found if d.code == "qa.number"]
