@@ -21,6 +21,7 @@ from ..core.config import FLAVOUR_METRICS
 from ..core.flavours import BLEU_IMPLS, ROUGE_IMPLS
 from ..core.rouge155 import MULTI_REF, Rouge155Config
 from ..core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
+from ..core.wer_sclite import FOLDS as SCLITE_CASES
 from ..textfile import DEFAULT_MAX_BYTES
 
 SEVERITIES = ("error", "warning", "information", "hint", "off")
@@ -102,6 +103,7 @@ class TerSettings:
 @attrs.frozen
 class WerSettings:
     transform: str = attrs.field(default="default", validator=_in(WER_TRANSFORMS))
+    sclite_case: str = attrs.field(default="ascii", validator=_in(SCLITE_CASES))  # TRN/STM/CTM: sclite -e utf-8 TABLE
 
 
 @attrs.frozen
@@ -309,6 +311,7 @@ def scoring_config(settings: Settings, language: str | None = None, stopwords: f
         chrf=ChrfConfig(**attrs.asdict(settings.chrf)),
         ter=TerConfig(**attrs.asdict(settings.ter)),
         wer_transform=settings.wer.transform,
+        sclite_case=settings.wer.sclite_case,
         segmentation=settings.segmentation,
         bleu_impl=bleu.impl,
         nltk_bleu=(
