@@ -225,13 +225,13 @@ def _qa_diagnostic(ls, review: Review, finding) -> dict | None:
         return None
     where = _range(ls, review, 0, finding.segment, finding.start, finding.end)
     diagnostic = {"range": where, "severity": int(sev), "code": finding.code, "source": SOURCE, "message": finding.message}
-    place = qa.source_place(ls, review, finding)
+    place = qa.source_place(review, finding)
     if finding.other_segment is not None:
         other = _line_range(ls, review, 0, finding.other_segment)
         diagnostic["relatedInformation"] = [_related(review.uri, other, "translated otherwise here")]
     elif place is not None:
         uri, line, column = place
-        lines = qa.lines_of(ls, review, uri)
+        lines = qa.lines_of(review, uri)
         text = lines[line] if line < len(lines) else ""
         point = {"line": line, "character": ls.columns.to_client(text, column)}
         diagnostic["relatedInformation"] = [_related(uri, {"start": point, "end": point}, "in the source")]

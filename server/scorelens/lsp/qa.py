@@ -16,10 +16,9 @@ from pathlib import Path
 
 from pygls.uris import to_fs_path
 
+from ..core.text import common_ends
 from ..formats import FormatError, format_of
 from ..formats.segments import line_starts
-
-from ..core.text import common_ends
 from ..textfile import UnreadableText
 from .documents import split_breaks
 from .fluency import model_path
@@ -199,7 +198,7 @@ def severity(review, code: str) -> str:
     return review.settings.qa.checks.get(name, CHECKS.get(name, "warning"))
 
 
-def source_place(ls, review, finding) -> tuple[str, int, int] | None:
+def source_place(review, finding) -> tuple[str, int, int] | None:
     """(uri, line, column in code points) in the source of a finding's matching place."""
     qa = review.qa
     if finding.source_start is None:
@@ -219,7 +218,7 @@ def source_place(ls, review, finding) -> tuple[str, int, int] | None:
     return qa.source_uri, finding.segment, finding.source_start
 
 
-def lines_of(ls, review, uri: str) -> list[str]:
+def lines_of(review, uri: str) -> list[str]:
     """A document's lines, for columns in the client's units."""
     qa = review.qa
     if uri == review.uri:
