@@ -179,3 +179,20 @@ async def test_a_glossary_term_missing_with_its_entry_in_the_hover_and_a_fix(cli
     [fix] = [a for a in actions if a.diagnostics and a.diagnostics[0].code == "qa.glossary"]
     [edit] = fix.edit.changes[uri]
     assert "Papierfach" in edit.new_text
+
+
+async def test_a_source_named_by_a_pair_in_scorelens_toml(client):
+    """``source`` in a [[pair]] (no references needed): the translation is checked against it."""
+    (client.workspace / "out").mkdir()
+    (client.workspace / "in").mkdir()
+    (client.workspace / "out" / "manual.de").write_text((client.workspace / "qa" / "manual.hyp.de").read_text(encoding="utf-8"), encoding="utf-8")
+    (client.workspace / "in" / "manual.en").write_text((client.workspace / "qa" / "manual.src.en").read_text(encoding="utf-8"), encoding="utf-8")
+    (client.workspace / "scorelens.toml").write_text('[[pair]]\nhypothesis = "out/*.de"\nsource = "in/{stem}.en"\n', encoding="utf-8")
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(changes=[types.FileEvent(uri=(client.workspace / "scorelens.toml").as_uri(), type=types.FileChangeType.Created)])
+    )
+    uri = open_doc(client, client.workspace / "out" / "manual.de")
+    announced = await scores(client, uri)
+    assert announced["qa"]["source"] == (client.workspace / "in" / "manual.en").as_uri() and announced["qa"]["errors"] == 5
+    found = _qa(await diagnostics(client, uri))
+    assert [d.range.start.line for d in found if d.code == "qa.number"] == [4]
