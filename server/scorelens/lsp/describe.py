@@ -190,7 +190,9 @@ def segment_description(review: Review, segment: int, markdown: bool = True, sid
         label = "Reference" if corpus.references == 1 else f"Reference {k}"
         lines += ["", f"{label}: {_marked(corpus.text(k, segment), marks, markdown) or empty}"]
     hyp_marks = [(f.start, f.end, "changed") for f in found if f.side == 0 and f.code in (codes.SUBSTITUTION, codes.INSERTION)]
-    lines += ["", f"Hypothesis: {_marked(corpus.text(0, segment), hyp_marks, markdown) or empty}"]
+    if lines[-1]:  # (no scores above: a document checked against its source alone)
+        lines.append("")
+    lines.append(f"Hypothesis: {_marked(corpus.text(0, segment), hyp_marks, markdown) or empty}")
     lines += fluency.description(review, side, segment, markdown)
     if side == 0:
         lines += qa.description(review, segment, markdown, _escape if markdown else str)
