@@ -16,6 +16,14 @@ import { InlayHintKind, InlayHintSetting, SECTION } from './settings';
 import { ScoresStatusBar } from './statusBar';
 import { ScrollSync } from './syncScroll';
 
+/** What a metric needs besides being picked. */
+const NEEDS: Partial<Record<MetricId, string>> = {
+  ppl: 'perplexity under scorelens.lm.model',
+  rougeW: 'needs scorelens.rouge.impl rouge-1.5.5',
+  rougeS: 'needs scorelens.rouge.impl rouge-1.5.5',
+  rougeSU: 'needs scorelens.rouge.impl rouge-1.5.5',
+};
+
 export interface CommandContext {
   server: ServerManager;
   statusBar: ScoresStatusBar;
@@ -193,8 +201,8 @@ export class Commands {
     const config = vscode.workspace.getConfiguration(SECTION);
     const current = new Set(config.get<MetricId[]>('metrics', []));
     const picked = await vscode.window.showQuickPick(
-      // PPL is the one metric that needs another setting: say which.
-      ALL_METRICS.map((metric) => ({ label: METRIC_LABEL[metric], description: metric === 'ppl' ? 'perplexity under scorelens.lm.model' : undefined, metric, picked: current.has(metric) })),
+      // PPL and ROUGE-1.5.5's measures need another setting: say which.
+      ALL_METRICS.map((metric) => ({ label: METRIC_LABEL[metric], description: NEEDS[metric], metric, picked: current.has(metric) })),
       { title: 'ScoreLens: metrics to compute and show', canPickMany: true },
     );
     if (!picked) return;

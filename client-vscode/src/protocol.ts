@@ -44,12 +44,15 @@ export const ServerCommand = {
 
 export type RougeNId = 'rouge1' | 'rouge2' | 'rouge3' | 'rouge4' | 'rouge5' | 'rouge6' | 'rouge7' | 'rouge8' | 'rouge9';
 export const ROUGE_N: readonly RougeNId[] = ['rouge1', 'rouge2', 'rouge3', 'rouge4', 'rouge5', 'rouge6', 'rouge7', 'rouge8', 'rouge9'];
-export type MetricId = 'bleu' | 'chrf' | 'ter' | RougeNId | 'rougeL' | 'rougeLsum' | 'wer' | 'cer' | 'ppl';
+/** ROUGE-1.5.5's weighted LCS and skip-bigram measures (with `scorelens.rouge.impl` `rouge-1.5.5`). */
+export type RougeWsuId = 'rougeW' | 'rougeS' | 'rougeSU';
+export const ROUGE_WSU: readonly RougeWsuId[] = ['rougeW', 'rougeS', 'rougeSU'];
+export type MetricId = 'bleu' | 'chrf' | 'ter' | RougeNId | 'rougeL' | 'rougeLsum' | RougeWsuId | 'wer' | 'cer' | 'ppl';
 /**
  * The order metrics are shown in: the server's names, MT's first (sacreBLEU's order), then
  * summarization's, then ASR's, then fluency (perplexity, the one that needs no reference).
  */
-export const ALL_METRICS: readonly MetricId[] = ['bleu', 'chrf', 'ter', ...ROUGE_N, 'rougeL', 'rougeLsum', 'wer', 'cer', 'ppl'];
+export const ALL_METRICS: readonly MetricId[] = ['bleu', 'chrf', 'ter', ...ROUGE_N, 'rougeL', 'rougeLsum', ...ROUGE_WSU, 'wer', 'cer', 'ppl'];
 
 export interface BleuScore {
   score: number;
@@ -110,7 +113,7 @@ export interface PplScore {
 }
 
 /** Only the enabled metrics are present. */
-export interface CorpusScores extends Partial<Record<RougeNId, RougeScore>> {
+export interface CorpusScores extends Partial<Record<RougeNId | RougeWsuId, RougeScore>> {
   bleu?: BleuScore;
   chrf?: ChrfScore;
   ter?: TerScore;
@@ -135,6 +138,15 @@ export interface ScoresParams {
    * null before any edit.
    */
   change?: ScoreChange | null;
+  /** For a hypothesis with a source: its `qa.*` findings (checks set "off" not counted) and how many are errors. */
+  qa?: QaCounts;
+}
+
+export interface QaCounts {
+  /** The source document (the hypothesis itself where its records hold their sources). */
+  source: string;
+  findings: number;
+  errors: number;
 }
 
 export interface ScoreChange {
@@ -144,7 +156,7 @@ export interface ScoreChange {
   scores: Partial<Record<MetricId, number>>;
 }
 
-export interface SegmentReport extends Partial<Record<RougeNId, number | null>> {
+export interface SegmentReport extends Partial<Record<RougeNId | RougeWsuId, number | null>> {
   /** 0-based first line of the segment. */
   line: number;
   hypothesis: string;

@@ -1,7 +1,8 @@
 // How scores are written in the status bar, its tooltip and the report. No `vscode` import.
-import { ALL_METRICS, CorpusScores, MetricId, ROUGE_N, RougeNId, ScoreChange } from './protocol';
+import { ALL_METRICS, CorpusScores, MetricId, QaCounts, ROUGE_N, ROUGE_WSU, RougeNId, RougeWsuId, ScoreChange } from './protocol';
 
-const isRougeN = (metric: MetricId): metric is RougeNId => (ROUGE_N as readonly MetricId[]).includes(metric);
+/** ROUGE-N, or ROUGE-1.5.5's ROUGE-W, -S and -SU: a precision, recall and F-measure each. */
+const isRougeNOrWsu = (metric: MetricId): metric is RougeNId | RougeWsuId => ([...ROUGE_N, ...ROUGE_WSU] as readonly MetricId[]).includes(metric);
 
 export const METRIC_LABEL: Record<MetricId, string> = {
   bleu: 'BLEU',
@@ -18,6 +19,9 @@ export const METRIC_LABEL: Record<MetricId, string> = {
   rouge9: 'ROUGE-9',
   rougeL: 'ROUGE-L',
   rougeLsum: 'ROUGE-Lsum',
+  rougeW: 'ROUGE-W',
+  rougeS: 'ROUGE-S',
+  rougeSU: 'ROUGE-SU',
   wer: 'WER',
   cer: 'CER',
   ppl: 'PPL',
@@ -46,7 +50,7 @@ export function formatMetric(metric: MetricId, value: number): string {
  * perplexity (none without segments).
  */
 export function headlineValue(scores: CorpusScores, metric: MetricId): number | undefined {
-  if (isRougeN(metric)) return scores[metric]?.fmeasure;
+  if (isRougeNOrWsu(metric)) return scores[metric]?.fmeasure;
   switch (metric) {
     case 'bleu': return scores.bleu?.score;
     case 'chrf': return scores.chrf?.score;
@@ -96,9 +100,18 @@ export function formatChange(metric: MetricId, change: number): string {
   return `${shown > 0 ? '+' : '−'}${Math.abs(shown).toFixed(places)}`;
 }
 
-/** What was scored: `30 segments against news.ref.en`, or for a document checked alone (only `ppl` on) no reference. */
-export function scoredAgainst(segments: number | string, references: readonly string[]): string {
-  return references.length ? `${segments} segments against ${references.join(', ')}` : `${segments} segments, checked alone for fluency`;
+/**
+ * What was scored: `30 segments against news.ref.en`, or for a document with no reference, checked
+ * against its source (`source`: its file name) or alone for fluency (only `ppl` on).
+ */
+export function scoredAgainst(segments: number | string, references: readonly string[], source?: string): string {
+  if (references.length) return `${segments} segments against ${references.join(', ')}`;
+  return source ? `${segments} segments, checked against their source ${source}` : `${segments} segments, checked alone for fluency`;
+}
+
+/** The source checks' part of the status bar: `QA 11 (5 errors)`, `QA 0`. */
+export function qaText(qa: QaCounts): string {
+  return qa.errors ? `QA ${qa.findings} (${qa.errors} error${qa.errors === 1 ? '' : 's'})` : `QA ${qa.findings}`;
 }
 
 export interface MetricDetail {
@@ -135,7 +148,7 @@ export function metricDetails(scores: CorpusScores): MetricDetail[] {
       // No signature in the server's answer: the model file is what tells two figures apart.
       return { ...base, detail: `${p.tokens} tokens, ${p.oov} OOV, log10 prob ${p.log10_prob.toFixed(2)}, model ${p.model}`, signature: '' };
     }
-    if (metric === 'rougeL' || metric === 'rougeLsum' || isRougeN(metric)) {
+    if (metric === 'rougeL' || metric === 'rougeLsum' || isRougeNOrWsu(metric)) {
       const r = scores[metric]!;
       return { ...base, detail: `P ${r.precision.toFixed(3)} R ${r.recall.toFixed(3)} F ${r.fmeasure.toFixed(3)}`, signature: r.signature ?? '' };
     }

@@ -2,7 +2,7 @@
 // Hidden for any file that is neither a paired hypothesis nor a document checked alone for fluency.
 import * as vscode from 'vscode';
 import { CorpusScores, ScoresParams } from './protocol';
-import { formatChange, metricDetails, scoredAgainst, statusBarText } from './scoreFormat';
+import { formatChange, metricDetails, qaText, scoredAgainst, statusBarText } from './scoreFormat';
 import { fileNameOf } from './report/reportData';
 import { SECTION, SHOW_CHANGE_SETTING } from './settings';
 
@@ -68,7 +68,8 @@ export class ScoresStatusBar implements vscode.Disposable {
     const showChange = vscode.workspace.getConfiguration(SECTION).get<boolean>(SHOW_CHANGE_SETTING, true);
     const change = showChange ? params.change ?? undefined : undefined;
     // e.g. a document checked alone while its language model loads: no figure yet.
-    this.item.text = `$(graph) ${statusBarText(params.scores, change?.scores) || 'no scores yet'}`;
+    const figures = [statusBarText(params.scores, change?.scores), params.qa ? qaText(params.qa) : ''].filter(Boolean).join(' · ');
+    this.item.text = `$(graph) ${figures || 'no scores yet'}`;
     this.item.tooltip = tooltip(params, params.scores, change);
     this.item.show();
   }
@@ -77,7 +78,7 @@ export class ScoresStatusBar implements vscode.Disposable {
 function tooltip(params: ScoresParams, scores: CorpusScores, change: ScoresParams['change']): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown('**ScoreLens** · ');
-  md.appendText(scoredAgainst(scores.segments, params.references.map(fileNameOf)));
+  md.appendText(scoredAgainst(scores.segments, params.references.map(fileNameOf), params.qa && fileNameOf(params.qa.source)));
   md.appendMarkdown('\n\n');
   md.appendMarkdown(`| metric | score |${change ? ' last edit |' : ''} details |\n|---|---|${change ? '---|' : ''}---|\n`);
   for (const d of metricDetails(scores)) {
@@ -95,6 +96,10 @@ function tooltip(params: ScoresParams, scores: CorpusScores, change: ScoresParam
     md.appendMarkdown('\n\n');
   }
   for (const d of metricDetails(scores)) if (d.signature) md.appendMarkdown(`${d.label}: \`${d.signature}\`  \n`);
+  if (params.qa) {
+    md.appendText(`Checked against ${fileNameOf(params.qa.source)}: ${params.qa.findings} qa.* findings, ${params.qa.errors} of them errors.`);
+    md.appendMarkdown('\n\n');
+  }
   md.appendMarkdown('\nClick to open the report.');
   return md;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatChange, formatMetric, metricDetails, presentMetrics, scoredAgainst, statusBarText } from '../src/scoreFormat';
+import { formatChange, formatMetric, metricDetails, presentMetrics, qaText, scoredAgainst, statusBarText } from '../src/scoreFormat';
 import { corpusScores } from './fixtures';
 
 describe('status bar text', () => {
@@ -122,5 +122,25 @@ describe('perplexity', () => {
   it('says when a document was checked alone, without references', () => {
     assert.equal(scoredAgainst(25, []), '25 segments, checked alone for fluency');
     assert.equal(scoredAgainst(30, ['news.ref.en', 'news.ref2.en']), '30 segments against news.ref.en, news.ref2.en');
+    assert.equal(scoredAgainst(10, [], 'manual.src.en'), '10 segments, checked against their source manual.src.en');
+    assert.equal(scoredAgainst(10, ['manual.ref.de'], 'manual.src.en'), '10 segments against manual.ref.de');
+  });
+  it('counts the source checks\' findings and errors', () => {
+    assert.equal(qaText({ source: 'file:///w/manual.src.en', findings: 11, errors: 5 }), 'QA 11 (5 errors)');
+    assert.equal(qaText({ source: 'file:///w/manual.src.en', findings: 2, errors: 1 }), 'QA 2 (1 error)');
+    assert.equal(qaText({ source: 'file:///w/manual.src.en', findings: 0, errors: 0 }), 'QA 0');
+  });
+});
+
+describe("ROUGE-1.5.5's ROUGE-W, -S and -SU", () => {
+  const signature = 'nrefs:1|impl:rouge-1.5.5|f:A|p:0.5|stem:no|stop:no|r:1000|w:1.2|version:scorelens-0.1.0';
+  const rouge = (f: number) => ({ precision: f, recall: f, fmeasure: f, signature });
+  it('shows them after ROUGE-L, with their P/R/F and the signature that names the flavour', () => {
+    const scores = { segments: 6, rougeSU: rouge(0.24695), rougeL: rouge(0.46441), rougeW: rouge(0.24156), rougeS: rouge(0.17997) };
+    assert.equal(statusBarText(scores), 'ROUGE-L 0.464 · ROUGE-W 0.242 · ROUGE-S 0.180 · ROUGE-SU 0.247');
+    const w = metricDetails(scores)[1];
+    assert.equal(w.label, 'ROUGE-W');
+    assert.equal(w.detail, 'P 0.242 R 0.242 F 0.242');
+    assert.equal(w.signature, signature);
   });
 });

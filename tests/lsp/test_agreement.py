@@ -283,3 +283,26 @@ async def test_an_annotator_paired_as_a_hypothesis_gets_both(client):
     # the segment's scores against its reference, then the other annotators' versions
     assert text.index("Reference: ") < text.index("**Other annotators**")
     assert "- **ann3** (WER 11.1%): hi um i think **i** lost my debit card" in text
+
+
+async def test_lines_are_read_as_agree_reads_the_files(client):
+    """sacreBLEU's lines: trailing blanks stripped, a lone carriage return no line break (the editor's
+    lines, and so the hover's line numbers, still break there)."""
+    client.set_configuration({"scorelens": {"debounceMs": 0, "metrics": ["wer"]}})
+    folder = client.workspace / "cr"
+    folder.mkdir()
+    (folder / "t.ann1.txt").write_bytes(b"one two three   \nfour five\rsix\nseven eight\n")
+    (folder / "t.ann2.txt").write_bytes(b"one two three\nfour five six\nseven eight nine\n")
+    paths = [folder / "t.ann1.txt", folder / "t.ann2.txt"]
+    expected = _agree(paths)
+    uri = paths[0].as_uri()
+    text = paths[0].read_bytes().decode()  # (read_text would turn the lone \r into \n)
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "plaintext", 1, text)))
+    told = await _told(client, lambda p: p["versions"] == [1, None])
+    assert told["matrices"]["wer"] == expected["wer"] and told["segments"] == expected["segments"] == 3
+    assert await _lenses(client, uri) == [_wer_lens(expected["wer"], 0, ("ann1", "ann2"))]
+    # LSP line 3 ("seven eight") is the third scored line
+    hover = await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(3, 0)))
+    assert hover.contents.value.startswith("**ScoreLens** · segment 3\n\n**Other annotators**\n- **ann2** (WER 33.3%): seven eight **nine**")
+    result = await _agreement(client, uri)
+    assert [d["lines"] for d in result["disagreements"]] == [[1, 1], [3, 2]]  # each file's own (LSP) lines

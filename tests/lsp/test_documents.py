@@ -1,6 +1,6 @@
 """The incremental document model against a reference model: edits applied to a plain string,
-then split the LSP way (at ``\\n``, ``\\r\\n`` and ``\\r`` only); its size in UTF-8 kept
-up to date by each edit."""
+then split the LSP way (at ``\\n``, ``\\r\\n`` and ``\\r`` only), and sacreBLEU's way (at
+``\\n`` only, right-stripped) for the lines scored; its size in UTF-8 kept up to date by each edit."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
 
-from scorelens.lsp.documents import OpenDocument
+from scorelens.lsp.documents import OpenDocument, segment_lines
+from scorelens.lsp.layout import LineMap
 from scorelens.lsp.positions import Columns
 
 # line breaks of every kind, a surrogate pair, U+2028 and U+0085 (not LSP line breaks), a lone surrogate
@@ -90,3 +91,46 @@ def test_line_breaks_joined_and_parted(text, start, end, new, lines):
     doc = OpenDocument.of("file:///t", 1, "plaintext", text)
     doc.apply(types.TextDocumentContentChangePartial(range=types.Range(types.Position(*start), types.Position(*end)), text=new), Columns(None))
     assert doc.lines == lines
+
+
+def sacrebleu_lines(text: str) -> list[str]:
+    """The lines ``scorelens score`` (as sacreBLEU's command line) scores of a file: only ``\\n``
+    ends one, each is right-stripped (here without the empty last one a final break leaves out)."""
+    return [line.rstrip() for line in text.split("\n")]
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+@settings(max_examples=800, deadline=None)
+@given(text=TEXT, changes=st.lists(st.one_of(edits(), TEXT), min_size=1, max_size=8))
+def test_scored_lines_kept_by_the_edits_and_placed_on_lsp_lines(encoding, text, changes):
+    """The lines a document is scored as, kept up to date by each change's edit of them (ranges
+    and whole texts, as Vim ALE sends), equal sacreBLEU's of the text; each scored line's text
+    placed by the LineMap lands on the LSP line and column where that character is."""
+    columns = Columns(encoding)
+    doc = OpenDocument.of("file:///t", 1, "plaintext", text)
+    scored = segment_lines(doc.lines, doc.breaks)
+    assert scored == sacrebleu_lines(text)
+    places = LineMap(doc)
+    for change in changes:
+        if isinstance(change, str):
+            text = change
+            event = types.TextDocumentContentChangeWholeDocument(text=change)
+        else:
+            (sl, sc), (el, ec), new = change
+            a, b = offset(text, sl, sc, encoding), offset(text, el, ec, encoding)
+            text = text[:a] + new + text[b:]
+            event = types.TextDocumentContentChangePartial(range=types.Range(types.Position(sl, sc), types.Position(el, ec)), text=new)
+        _, edit = doc.apply_lines(event, columns)
+        scored[edit.start : edit.end] = edit.lines
+        assert scored == sacrebleu_lines(text)
+        starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
+        line_of = {start: k for k, start in enumerate(starts)}
+        at = 0
+        for k, line in enumerate(scored):
+            for column, ch in enumerate(line):
+                lsp_line = max(j for j, s in enumerate(starts) if s <= at + column)
+                assert places.place(k, column) == (lsp_line, at + column - starts[lsp_line])
+                assert places.scored_line(lsp_line) == k
+            assert places.first(k) == line_of[at]
+            at = text.index("\n", at) + 1 if k < len(scored) - 1 else len(text)
+        assert places.first(len(scored)) == len(doc.lines)

@@ -6,6 +6,7 @@ checked against the sources its units hold."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -47,10 +48,27 @@ async def _settled(client, uri, version=None) -> list[types.Diagnostic]:
     return await diagnostics(client, uri)
 
 
+async def _until(client, uri, done, timeout: float = 20) -> list[types.Diagnostic]:
+    """The document's QA diagnostics once ``done(them)``: an edit of another document (the
+    source) names no version of this one to wait for."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        found = _qa(await diagnostics(client, uri))
+        if done(found) or loop.time() > deadline:
+            return found
+        await asyncio.sleep(0.05)
+
+
 async def test_a_translation_checked_against_its_source_alone_as_check_finds(client):
     hyp = client.workspace / "qa" / "manual.hyp.de"
     uri = open_doc(client, hyp)
-    found = _qa(await _settled(client, uri))
+    announced = await scores(client, uri)
+    found = _qa(await diagnostics(client, uri))
+    # the status bar's counts: check's
+    report = json.loads(subprocess.run([sys.executable, "-m", "scorelens", "check", str(hyp), "--format", "json"], capture_output=True, text=True).stdout)
+    assert announced["references"] == [] and announced["scores"] == {"segments": 10}
+    assert announced["qa"] == {"source": (client.workspace / "qa" / "manual.src.en").as_uri(), "findings": len(report["findings"]), "errors": report["qa"]["errors"]}
     lines = hyp.read_text(encoding="utf-8").split("\n")
     expected = {(f["line"] - 1, f["column"] - 1, f["end_column"] - 1, f["code"]) for f in _check(hyp)}
     assert {_place(client, lines, d) for d in found} == expected
@@ -80,7 +98,7 @@ async def test_typing_in_the_translation_or_its_source_checks_again(client):
     source_line = src.read_text(encoding="utf-8").split("\n")[4]
     at = source_line.index("12.5")
     change(client, src_uri, 2, (4, at), (4, at + 2), "13")
-    found = _qa(await _settled(client, uri))
+    found = await _until(client, uri, lambda found: [d for d in found if d.code == "qa.number" and d.range.start.line == 4])
     assert [d for d in found if d.code == "qa.number" and d.range.start.line == 4]
 
 
@@ -109,21 +127,72 @@ async def test_settings_turn_a_check_off_and_set_its_severity(client):
 
 
 async def test_an_xliff_file_is_checked_against_its_units_sources(client):
-    folder = client.workspace / "cat"
-    folder.mkdir()
-    path = folder / "app.de.xlf"
-    path.write_text(
-        '<?xml version="1.0" encoding="UTF-8"?>\n'
-        '<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2"><file source-language="en" target-language="de" datatype="plaintext" original="app">\n'
-        "<body>\n"
-        '<trans-unit id="a"><source>Delete 3 files?</source><target>3 Dateien löschen?</target></trans-unit>\n'
-        '<trans-unit id="b"><source>Saved 25 items.</source><target>52 Elemente gespeichert.</target></trans-unit>\n'
-        "</body></file></xliff>\n",
-        encoding="utf-8",
-    )
+    path = client.workspace / "qa" / "app.de.xlf"  # no reference beside it
     uri = open_doc(client, path, "xml")
     found = _qa(await _settled(client, uri))
     [number] = [d for d in found if d.code == "qa.number"]
     line = path.read_text(encoding="utf-8").split("\n")[4]
     at = line.index("52 Elemente")
     assert (number.range.start.line, number.range.start.character) == (4, units(client, line[:at]))
+
+
+async def test_a_jsonl_translation_pairs_with_its_jsonl_source_by_id(client):
+    """A formatted source document is read by its format's reader and paired by id, as check
+    pairs it; editing the source re-checks."""
+    folder = client.workspace / "eval"
+    folder.mkdir()
+    hyp = folder / "news.hyp.jsonl"
+    hyp.write_text('{"id": "a", "prediction": "Der Drucker wiegt 15,5 kg."}\n{"id": "b", "prediction": "Speichern Sie die Einstellungen."}\n', encoding="utf-8")
+    src = folder / "news.src.jsonl"
+    src.write_text('{"id": "b", "source": "Save your settings."}\n{"id": "a", "source": "The printer weighs 12.5 kg."}\n', encoding="utf-8")
+    uri = open_doc(client, hyp, "jsonl")
+    found = _qa(await _settled(client, uri))
+    lines = hyp.read_text(encoding="utf-8").split("\n")
+    expected = {(f["line"] - 1, f["column"] - 1, f["end_column"] - 1, f["code"]) for f in _check(hyp, "-l", "en-de")}
+    assert {_place(client, lines, d) for d in found} == expected
+    [number] = [d for d in found if d.code == "qa.number"]
+    assert number.range.start.line == 0
+    related = number.related_information[0].location
+    source_line = src.read_text(encoding="utf-8").split("\n")[1]
+    assert related.uri == src.as_uri() and (related.range.start.line, related.range.start.character) == (1, units(client, source_line[: source_line.index("12.5")]))
+    # the source now says 15.5: no number finding
+    src_uri = open_doc(client, src, "jsonl")
+    at = source_line.index("12.5")
+    change(client, src_uri, 2, (1, at), (1, at + 2), "15")
+    found = await _until(client, uri, lambda found: not [d for d in found if d.code == "qa.number"])
+    assert not [d for d in found if d.code == "qa.number"]
+
+
+async def test_a_glossary_term_missing_with_its_entry_in_the_hover_and_a_fix(client):
+    client.settings["qa"] = {"glossary": "qa/glossary.tsv"}
+    hyp = client.workspace / "qa" / "manual.hyp.de"
+    uri = open_doc(client, hyp)
+    found = _qa(await _settled(client, uri))
+    [term] = [d for d in found if d.code == "qa.glossary" and d.range.start.line == 8]
+    assert "Papierfach" in term.message
+    hover = await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), term.range.start))
+    text = hover.contents.value.replace("\\", "")  # (Markdown escapes "4.2" as "4\\.2")
+    assert "Open the paper tray" in text and "Papierfach" in text and "style guide 4.2" in text, text
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(types.TextDocumentIdentifier(uri), term.range, types.CodeActionContext(diagnostics=[term]))
+    )
+    [fix] = [a for a in actions if a.diagnostics and a.diagnostics[0].code == "qa.glossary"]
+    [edit] = fix.edit.changes[uri]
+    assert "Papierfach" in edit.new_text
+
+
+async def test_a_source_named_by_a_pair_in_scorelens_toml(client):
+    """``source`` in a [[pair]] (no references needed): the translation is checked against it."""
+    (client.workspace / "out").mkdir()
+    (client.workspace / "in").mkdir()
+    (client.workspace / "out" / "manual.de").write_text((client.workspace / "qa" / "manual.hyp.de").read_text(encoding="utf-8"), encoding="utf-8")
+    (client.workspace / "in" / "manual.en").write_text((client.workspace / "qa" / "manual.src.en").read_text(encoding="utf-8"), encoding="utf-8")
+    (client.workspace / "scorelens.toml").write_text('[[pair]]\nhypothesis = "out/*.de"\nsource = "in/{stem}.en"\n', encoding="utf-8")
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(changes=[types.FileEvent(uri=(client.workspace / "scorelens.toml").as_uri(), type=types.FileChangeType.Created)])
+    )
+    uri = open_doc(client, client.workspace / "out" / "manual.de")
+    announced = await scores(client, uri)
+    assert announced["qa"]["source"] == (client.workspace / "in" / "manual.en").as_uri() and announced["qa"]["errors"] == 5
+    found = _qa(await diagnostics(client, uri))
+    assert [d.range.start.line for d in found if d.code == "qa.number"] == [4]

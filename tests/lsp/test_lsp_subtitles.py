@@ -110,3 +110,18 @@ async def test_a_webvtt_fix_writes_the_reference_word_escaped(client):
         )
         [edit] = next(a for a in actions if a.title == "Replace with “R&D”").edit.changes[uri]
         assert edit.new_text == written, name
+
+
+async def test_sclite_s_case_table_from_the_settings(client):
+    """scorelens.wer.scliteCase folds case as sclite -e utf-8 TABLE: Turkish I is ı."""
+    folder = client.workspace / "tr"
+    folder.mkdir()
+    (folder / "light.ref.trn").write_text("IŞIK YANDI (u1)\n", encoding="utf-8")
+    (folder / "light.hyp.trn").write_text("ışık yandı (u1)\n", encoding="utf-8")
+    uri = open_doc(client, folder / "light.hyp.trn", "trn")
+    got = await scores(client, uri)
+    assert got["scores"]["wer"]["substitutions"] == 2  # sclite's default folds A-Z only
+    client.settings["wer"] = {"scliteCase": "babel_turkish"}
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    got = await scores(client, uri, until=lambda p: p["scores"] and "case:babel_turkish" in p["scores"]["wer"]["signature"])
+    assert (got["scores"]["wer"]["hits"], got["scores"]["wer"]["substitutions"]) == (2, 0)

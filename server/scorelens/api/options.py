@@ -21,10 +21,9 @@ from ..core import (
 from ..core.bleu import SMOOTH_DEFAULTS
 from ..core.bleu_nltk import DEFAULT_WEIGHTS, NltkBleuConfig
 from ..core.config import FLAVOUR_METRICS, ConfigError
-from ..core.rouge155 import Rouge155Config
+from ..core.rouge155 import MULTI_REF, Rouge155Config, stopword_list
 
 PPL = "ppl"
-MULTI_REF = {"average": "A", "best": "B"}  # ROUGE-1.5.5's -f
 ALL_METRICS = (*METRICS, *FLAVOUR_METRICS, PPL)
 DEFAULT_METRICS = ("bleu", "rougeL", "wer")
 # tokenizers a target language calls for when none is named (as sacreBLEU picks them from -l)
@@ -52,6 +51,7 @@ DEFAULTS: dict[str, tuple[Any, type | tuple[type, ...]]] = {
     "ter_normalized": (False, bool),
     "wer_transform": ("default", str),
     "wer_rules": ("jiwer", str),
+    "sclite_case": ("ascii", str),
     "segmentation": ("line", str),
     "bleu_impl": ("sacrebleu", str),
     "bleu_weights": (None, (list, tuple, type(None))),  # NLTK's weights; None: 0.25 × 4
@@ -145,6 +145,7 @@ def _scoring_config(metrics: Iterable[str], o: dict[str, Any], tokenize: str) ->
         ter=ter_config(o),
         wer_transform=o["wer_transform"],
         wer_rules=o["wer_rules"],
+        sclite_case=o["sclite_case"],
         segmentation=o["segmentation"],
         bleu_impl=o["bleu_impl"],
         nltk_bleu=nltk_bleu_config(o, tokenize or "whitespace") if o["bleu_impl"] == "nltk" else NltkBleuConfig(),
@@ -218,7 +219,7 @@ def _stopwords(path: str) -> frozenset[str]:
     """The words of a stopword file, one a line (as ROUGE-1.5.5.pl reads its -s list)."""
     try:
         with open(path, encoding="utf-8") as f:
-            return frozenset(line.rstrip("\n") for line in f)
+            return stopword_list(f.read())
     except (OSError, UnicodeDecodeError) as exc:
         raise OptionError("rouge_stopwords", f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
 
@@ -285,6 +286,7 @@ def check_choices(o: dict[str, Any]) -> None:
     """Choices the configs do not check themselves (the command line's argparse checks them too)."""
     from ..core import SEGMENTATIONS, WER_TRANSFORMS
     from ..core.config import WER_RULES
+    from ..core.wer_sclite import FOLDS as SCLITE_CASES
     from ..core.flavours import BLEU_IMPLS, ROUGE_IMPLS
     from ..core.tokenizers import BLEU_TOKENIZERS
 
@@ -293,6 +295,7 @@ def check_choices(o: dict[str, Any]) -> None:
         ("smooth_method", tuple(SMOOTH_DEFAULTS)),
         ("wer_transform", WER_TRANSFORMS),
         ("wer_rules", WER_RULES),
+        ("sclite_case", SCLITE_CASES),
         ("bleu_impl", BLEU_IMPLS),
         ("rouge_impl", ROUGE_IMPLS),
         ("segmentation", SEGMENTATIONS),

@@ -15,6 +15,7 @@ from ..core import SEGMENTATIONS, WER_TRANSFORMS, ChrfConfig, FluencyConfig
 from ..core.bleu import SMOOTH_DEFAULTS
 from ..core.config import WER_RULES
 from ..core.corpus import POOL_MINIMUM
+from ..core.wer_sclite import FOLDS as SCLITE_CASES
 from ..core.flavours import BLEU_IMPLS, ROUGE_IMPLS
 from ..core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
 from ..formats import FORMAT_NAMES
@@ -347,6 +348,14 @@ def _wer_options(p: argparse.ArgumentParser) -> None:
         help="jiwer's alignment (default), or NIST sclite's: case-insensitive, its costs and ties, "
         "{ a / b / @ } alternations (the default for TRN, STM and CTM files); sclite-optional is sclite -D: "
         "a word in parentheses may be left out without an error",
+    )
+    wer.add_argument(
+        "--sclite-case",
+        choices=SCLITE_CASES,
+        default="ascii",
+        metavar="TABLE",
+        help="how sclite's rules fold case: ascii (its default: A-Z only), or the table of sclite -e utf-8 TABLE "
+        f"({', '.join(c for c in SCLITE_CASES if c not in ('ascii', 'unicode', 'none'))}); unicode (every letter) and none are not sclite's",
     )
 
 

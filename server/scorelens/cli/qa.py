@@ -16,7 +16,7 @@ from ..api.documents import Document as FormattedDocument
 from ..api.documents import read_document as read_formatted
 from ..api.options import OptionError
 from ..core.qa.model import CHECKS, QAFinding
-from ..formats import FormatError, format_of
+from ..formats import Fields, FormatError, format_of
 from .documents import STDIN, read_document
 from .errors import CliError
 from .located import Located
@@ -113,7 +113,7 @@ def run_qa(args: argparse.Namespace) -> QARun | None:
                 "NAME.hyp.LANG, or use a format whose records hold their sources (XLIFF, PO, TMX, a JSONL source field)"
             )
         return None
-    source = _read(source_path, args) if source_path is not None else None
+    source = _read(source_path, args, Fields(sources_only=True)) if source_path is not None else None
     language = args.language or _language_by_name(source_path, args.hypothesis)
     glossary = None
     if args.glossary:
@@ -137,10 +137,10 @@ def run_qa(args: argparse.Namespace) -> QARun | None:
     return QARun(result, source_path or args.hypothesis, language)
 
 
-def _read(path: str, args: argparse.Namespace) -> FormattedDocument:
+def _read(path: str, args: argparse.Namespace, fields: Fields = Fields()) -> FormattedDocument:
     document = read_document(path, args.max_file_bytes, args.encoding)
     try:
-        return read_formatted(document.path, document.text, args.input_format or format_of(path))
+        return read_formatted(document.path, document.text, args.input_format or format_of(path), fields)
     except FormatError as exc:
         raise CliError(f"{document.path}: {exc}") from None
 

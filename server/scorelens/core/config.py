@@ -47,6 +47,9 @@ class ScoringConfig:
     ter: TerConfig = field(default_factory=TerConfig)
     wer_transform: str = "default"
     wer_rules: str = "jiwer"
+    # how sclite's rules fold case: sclite's ASCII default, or an ``-e utf-8 PROFILE`` table
+    # (core/wer_sclite FOLDS); jiwer's rules ignore it
+    sclite_case: str = "ascii"
     segmentation: str = "line"
     bleu_impl: str = "sacrebleu"  # or a flavour's name (core/flavours)
     nltk_bleu: NltkBleuConfig = field(default_factory=NltkBleuConfig)  # with bleu_impl "nltk"
@@ -65,6 +68,11 @@ class ScoringConfig:
             raise ValueError(f"unknown WER transform {self.wer_transform!r}; one of {', '.join(WER_TRANSFORMS)}")
         if self.wer_rules not in WER_RULES:
             raise ValueError(f"unknown WER rules {self.wer_rules!r}; one of {', '.join(WER_RULES)}")
+        if self.sclite_case != "ascii":
+            from .wer_sclite import FOLDS
+
+            if self.sclite_case not in FOLDS:
+                raise ConfigError("sclite_case", f"unknown sclite case table {self.sclite_case!r}; one of {', '.join(FOLDS)}")
         if self.bleu_impl not in BLEU_IMPLS:
             raise ConfigError("bleu_impl", f"unknown BLEU implementation {self.bleu_impl!r}; one of {', '.join(BLEU_IMPLS)}")
         if self.rouge_impl not in ROUGE_IMPLS:

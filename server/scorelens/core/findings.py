@@ -94,7 +94,7 @@ def segment_findings(
             found.append(Finding(UNMATCHED, segment, 0, a, b, hyp.text[a:b]))
 
     if hyp.words is not None and config.wer_rules != "jiwer":
-        found.extend(_sclite_findings(segment, hyp.text, refs[0].text, config.wer_rules == "sclite-optional"))
+        found.extend(_sclite_findings(segment, hyp.text, refs[0].text, config.wer_rules == "sclite-optional", config.sclite_case))
     elif hyp.words is not None:
         ref = refs[0]
         if config.wer_transform in wer_normalizers.NORMALIZERS:
@@ -185,13 +185,13 @@ def differing_words(text: str, other: str) -> list[Span]:
     return [_cover(spans, first, last) for first, last in _runs(changed)]
 
 
-def _sclite_findings(segment: int, hyp: str, ref: str, opt_del: bool) -> list[Finding]:
+def _sclite_findings(segment: int, hyp: str, ref: str, opt_del: bool, case: str = "ascii") -> list[Finding]:
     """WER findings from sclite's own alignment (its notation, costs and ties), whose steps are
     character spans already; an insertion or deletion belongs after the last word aligned on
     the other side."""
     found = []
     hyp_at = ref_at = 0
-    for step in wer_sclite.align(ref, hyp, opt_del=opt_del).steps:
+    for step in wer_sclite.align(ref, hyp, case=case, opt_del=opt_del).steps:
         if step.tag == "replace":
             (a, b), (c, d) = step.hyp, step.ref
             found.append(Finding(SUBSTITUTION, segment, 0, a, b, hyp[a:b], 1, c, d, ref[c:d]))

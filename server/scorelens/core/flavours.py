@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 # ROUGE-1.5.5's measures beyond ROUGE-N and ROUGE-L, as metric keys
 ROUGE_WSU = ("rougeW", "rougeS", "rougeSU")
+# a finding of a flavour's: a hypothesis word no reference has (without ROUGE-L's LCS to go by)
+ROUGE_UNMATCHED = "rouge.unmatched"
 Triple = tuple[float, float, float]  # (precision, recall, F), as RougeScore
 
 
@@ -111,7 +113,7 @@ class PypiRouge:
             return []  # a pair the package skips has no findings, as it has no scores
         if self.rouge_l:
             return [("rouge.outside-lcs", a, b) for a, b in rouge_pypi.unmatched_spans(hyp, refs[0], "rouge-l")]
-        return [("rouge.unmatched", a, b) for a, b in rouge_pypi.unmatched_spans(hyp, refs[0], "rouge-1")]
+        return [(ROUGE_UNMATCHED, a, b) for a, b in rouge_pypi.unmatched_spans(hyp, refs[0], "rouge-1")]
 
     def signature(self, key: str, nrefs: int | None) -> str:
         return rouge_pypi.signature(self.config, nrefs)
@@ -170,7 +172,7 @@ class Rouge155:
 
     def spans(self, hyp: str, refs: Sequence[str]) -> list[tuple[str, int, int]]:
         """The hypothesis's words none of whose tokens a reference has (ROUGE-1's misses)."""
-        return [("rouge.unmatched", a, b) for a, b in rouge155.unmatched_spans(hyp, refs, self.config)]
+        return [(ROUGE_UNMATCHED, a, b) for a, b in rouge155.unmatched_spans(hyp, refs, self.config)]
 
     def signature(self, key: str, nrefs: int | None) -> str:
         """The script's settings; ROUGE-W's weight and ROUGE-S/SU's skip distance with their keys."""
@@ -185,3 +187,5 @@ BLEU_FLAVOURS = {"nltk": NltkBleu}
 BLEU_IMPLS = ("sacrebleu", *BLEU_FLAVOURS)
 ROUGE_FLAVOURS = {"rouge": PypiRouge, "rouge-1.5.5": Rouge155}
 ROUGE_IMPLS = ("rouge-score", *ROUGE_FLAVOURS)
+# where a flavour's oracle stops with an error instead of a number, and so does the flavour
+FLAVOUR_FAILURES = (bleu_nltk.SmoothingError, rouge155.ScriptDies)

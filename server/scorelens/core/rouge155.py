@@ -99,6 +99,19 @@ class Summary:
         return [t for s in self.sentences for t in s]
 
 
+# several references averaged (-f A) or the best one (-f B), by the command line's names
+MULTI_REF = {"average": "A", "best": "B"}
+
+
+def stopword_list(text: str) -> frozenset[str]:
+    """The words of a stopword file's text, one a line, as ROUGE-1.5.5.pl reads its ``-s`` list
+    (and Python a file: ``\r\n``, ``\r`` and ``\n`` end a line)."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines[-1] == "":
+        lines.pop()  # (no line after the last break)
+    return frozenset(lines)
+
+
 def preprocess(text: str, config: Rouge155Config = Rouge155Config()) -> Summary:
     """The script's tokens of one summary file's text, a list per non-empty line."""
     sentences = []

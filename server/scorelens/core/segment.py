@@ -308,7 +308,7 @@ class Analyser:
         if config.wer_rules != "jiwer":
             from .wer_sclite import tally as sclite_tally
 
-            self.sclite = partial(sclite_tally, opt_del=config.wer_rules == "sclite-optional")
+            self.sclite = partial(sclite_tally, case=config.sclite_case, opt_del=config.wer_rules == "sclite-optional")
         self.from_texts = (
             bool(metrics)
             and metrics <= FROM_TEXTS

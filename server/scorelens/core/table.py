@@ -1,8 +1,8 @@
 """Every segment's own scores as columns: what a report sorts, filters, bins and pages through.
 
-A column holds one metric's sentence score per segment (sentence BLEU with effective order,
-sentence chrF, sentence TER, the ROUGE F-measures, WER), made from the corpus's per-segment
-statistics, and the hypothesis's perplexities (``ppl``) when a :class:`Fluency` is given. A segment
+A column holds one metric's sentence score per segment (sentence BLEU with effective order, or
+a flavour's own; sentence chrF, sentence TER, the ROUGE F-measures, WER, CER), made from the corpus's
+per-segment statistics, and the hypothesis's perplexities (``ppl``) when a :class:`Fluency` is given. A segment
 whose record is the very object it was at the last build keeps its values (the corpus replaces a
 segment's record only when it re-scores it), others are computed: the table of a corpus one edit
 newer costs the edited segments' formulas, and finding them one pass in C over the records. Values
@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import operator
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import compress
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
@@ -27,6 +28,7 @@ if TYPE_CHECKING:  # NumPy is imported where it is used: score, check and serve 
 from . import bleu, chrf, ter
 from .config import ScoringConfig
 from .corpus import Corpus
+from .flavours import FLAVOUR_FAILURES
 from .fluency import Fluency
 from .segment import Record
 from .wer import ErrorCounts, rates
@@ -73,10 +75,12 @@ def histogram(metric: str, values: Sequence[float]) -> Histogram:
 
     width = (100.0 if metric in ("bleu", "chrf", "ter") else 1.0) / 10
     count = 11 if metric in ("ter", "wer", "cer") else 10
+    values = np.asarray(values, dtype=float)
+    values = values[~np.isnan(values)]  # a segment without a value (see _flavour_score)
     # Values are never negative, so truncation is floor. 1e-9: 0.3 / 0.1 is 2.9999..., and 0.3 belongs
     # to the bin that starts there. Past the top edge is the last bin (the top one, or TER's and WER's overflow).
-    index = np.clip((np.asarray(values, dtype=float) / width + 1e-9).astype(np.int64), 0, count - 1)
-    return Histogram(np.bincount(index, minlength=count).tolist(), len(values), math.fsum(values) / len(values) if len(values) else None)
+    index = np.clip((values / width + 1e-9).astype(np.int64), 0, count - 1)
+    return Histogram(np.bincount(index, minlength=count).tolist(), len(values), math.fsum(values.tolist()) / len(values) if len(values) else None)
 
 
 def log_histogram(values: Sequence[float], log10_values: np.ndarray) -> Histogram:
@@ -167,23 +171,31 @@ class TableBuilder:
         self.config = config
         metrics = config.metrics
         field = Record._fields.index
-        # (column, Record field, the value from the field's statistics)
-        self._specs: list[tuple[str, int, Callable]] = []
+        # (column, what it reads of a record, the value from that)
+        self._specs: list[tuple[str, Callable, Callable]] = []
         if "bleu" in metrics:
-            self._specs.append(("bleu", field("bleu"), lambda st: bleu.score(st, config.bleu, effective_order=True).score))
+            flavour = config.bleu_flavour
+            if flavour is None:
+                self._specs.append(("bleu", operator.itemgetter(field("bleu")), lambda st: bleu.score(st, config.bleu, effective_order=True).score))
+            else:  # its own sentence score (NLTK's sentence_bleu reads the segment's bleu_last too)
+                self._specs.append(("bleu", operator.itemgetter(field("bleu"), field("bleu_last")), partial(_flavour_score, flavour)))
         if "chrf" in metrics:
-            self._specs.append(("chrf", field("chrf"), lambda st: chrf.f_score(st, config.chrf)))
+            self._specs.append(("chrf", operator.itemgetter(field("chrf")), lambda st: chrf.f_score(st, config.chrf)))
         if "ter" in metrics:
-            self._specs.append(("ter", field("ter"), lambda st: ter.score(st, references).score))
+            self._specs.append(("ter", operator.itemgetter(field("ter")), lambda st: ter.score(st, references).score))
         for k, key in enumerate(config.rouge_n):
-            self._specs.append((key, field("rouge_n"), operator.itemgetter(3 * k + 2)))
+            self._specs.append((key, operator.itemgetter(field("rouge_n")), operator.itemgetter(3 * k + 2)))
         if "rougeL" in metrics:
-            self._specs.append(("rougeL", field("rouge_l"), operator.itemgetter(2)))
+            self._specs.append(("rougeL", operator.itemgetter(field("rouge_l")), operator.itemgetter(2)))
         if "rougeLsum" in metrics:
-            self._specs.append(("rougeLsum", field("rouge_lsum"), operator.itemgetter(2)))
+            self._specs.append(("rougeLsum", operator.itemgetter(field("rouge_lsum")), operator.itemgetter(2)))
+        for k, key in enumerate(config.rouge_wsu):
+            self._specs.append((key, operator.itemgetter(field("rouge_wsu")), operator.itemgetter(3 * k + 2)))
         if "wer" in metrics:
-            self._specs.append(("wer", field("wer"), lambda st: rates(ErrorCounts(*st)).wer))
-            self._specs.append((EDITS, field("wer"), _edits))
+            self._specs.append(("wer", operator.itemgetter(field("wer")), lambda st: rates(ErrorCounts(*st)).wer))
+            self._specs.append((EDITS, operator.itemgetter(field("wer")), _edits))
+        if "cer" in metrics:
+            self._specs.append(("cer", operator.itemgetter(field("cer")), lambda st: rates(ErrorCounts(*st)).wer))
         # the last build's records and values
         self._records: list[Record] = []
         self._values: dict[str, list] = {}
@@ -203,10 +215,10 @@ class TableBuilder:
         values = {column: self._values.get(column, [])[:kept] + [0.0] * (n - kept) for column, _, _ in self._specs}
         for start in range(0, len(todo), CHUNK):
             chunk = todo[start : start + CHUNK]
-            for column, field, formula in self._specs:
+            for column, read, formula in self._specs:
                 into = values[column]
                 for i in chunk:
-                    into[i] = formula(records[i][field])
+                    into[i] = formula(read(records[i]))
             yield None
         self._records, self._values = records, values
         columns = {column: v for column, v in values.items() if column != EDITS}
@@ -216,6 +228,15 @@ class TableBuilder:
             columns[PPL] = fluency.perplexities().tolist()
             log10_ppl = fluency.log10_perplexities().copy()
         yield SegmentTable(n, columns, values.get(EDITS), log10_ppl)
+
+
+def _flavour_score(flavour, st: tuple) -> float:
+    """A flavour's sentence score of a segment's statistics; NaN where its oracle fails (NLTK's
+    method6 asserts without a 3-gram match): such a segment sorts last and is in no bin."""
+    try:
+        return flavour.score(*st).score
+    except FLAVOUR_FAILURES:
+        return math.nan
 
 
 def _edits(wer: tuple) -> int:

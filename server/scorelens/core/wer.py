@@ -89,7 +89,10 @@ def rates(c: ErrorCounts) -> ErrorRates:
     return ErrorRates(errors / c.ref_len, errors / (c.ref_len + c.insertions), 1 - wip, wip)
 
 
-def signature(unit: str, transform: str, nrefs: int, rules: str = "jiwer") -> str:
-    """The family's signature; sclite's rules are named where they replace jiwer's."""
+def signature(unit: str, transform: str, nrefs: int, rules: str = "jiwer", case: str = "ascii") -> str:
+    """The family's signature; sclite's rules are named where they replace jiwer's, and their case
+    table where it is not sclite's default."""
     rules_part = [f"rules:{rules}"] if rules != "jiwer" else []
+    if rules != "jiwer" and case != "ascii":
+        rules_part.append(f"case:{case}")
     return "|".join([f"nrefs:{min(nrefs, 1)}", f"unit:{unit}", f"transform:{transform}", *rules_part, f"version:scorelens-{__version__}"])

@@ -127,7 +127,7 @@ def _choose(fields: Fields, header: list[str], number: int) -> tuple[Fields, dic
 
     text = None if fields.references_only else fields.text
     if text is None and not fields.references_only:
-        text = default(TEXT_FIELDS, set())
+        text = default((*SOURCE_FIELDS, *TEXT_FIELDS) if fields.sources_only else TEXT_FIELDS, set())
         if text is None:
             have = ", ".join(map(repr, header))
             raise FormatError(

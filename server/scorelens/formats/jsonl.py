@@ -170,7 +170,9 @@ def _choose(fields: Fields, record: dict, number: int) -> Fields:
     text = fields.text
     if fields.references_only:
         text = None
-    elif text is None:
+    elif text is None and fields.sources_only:
+        text = next((f for f in (*SOURCE_FIELDS, *TEXT_FIELDS) if f in record), None)
+    if text is None and not fields.references_only:
         text = next((f for f in TEXT_FIELDS if f in record), None)
         if text is None:
             found = ", ".join(map(repr, record)) or "none"

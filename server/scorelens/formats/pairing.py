@@ -140,6 +140,14 @@ def pair(hypothesis: list[Entry], references: Sequence[list[Entry]], by: str | N
     )
 
 
+def partners(hypothesis: list[Entry], stream: list[Entry], by: str | None = None) -> list[Entry | None]:
+    """Each hypothesis entry's partner in ``stream`` (None where it has none), paired as
+    :func:`pair` pairs them; what found no partner is left to the caller."""
+    paired = pair(hypothesis, [stream], by)
+    found = {id(h): e for h, e in zip(paired.hypothesis, paired.references[0])}
+    return [found.get(id(h)) for h in hypothesis]
+
+
 def _unique(stream: list[Entry], side: int, problems: list[Problem]) -> list[Entry]:
     seen: set[str | None] = set()
     kept = []

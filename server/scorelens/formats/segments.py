@@ -165,6 +165,8 @@ class Fields:
     id: str | None = None
     # a reference file is read for its reference fields alone: no text field is looked for
     references_only: bool = False
+    # a source file: its text is its source field (source, src, input), else its text field
+    sources_only: bool = False
 
 
 class FormatError(ValueError):

@@ -28,7 +28,7 @@ from ..formats import format_of
 from ..textfile import UnreadableText
 from .agreement_figures import report, summary
 from .annotators import Group
-from .documents import LineEdit
+from .documents import LineEdit, segment_lines
 from .reviews import refresh_corpus
 from .scheduler import outlived
 from .settings import PPL, Settings, language_of, scoring_config
@@ -122,10 +122,17 @@ async def track(ls, uri: str) -> None:
     agreements.drop_unused()
 
 
+def _scored_lines(ls, uri: str, max_bytes: int) -> list[str]:
+    """A document's lines as ``scorelens agree`` reads its file (sacreBLEU's: ``\n`` ends a line,
+    each right-stripped); the open document's live ones. Raises UnreadableText."""
+    doc = ls.documents.read(uri, max_bytes)
+    return segment_lines(doc.lines, doc.breaks)
+
+
 def _load(ls, group: Group, settings: Settings, uri: str) -> Annotators:
     """Read the annotators' texts and build the corpora; what cannot be read is a problem."""
     unread: list[tuple[str, str]] = []
-    texts: dict[int, str] = {}
+    texts: dict[int, list[str]] = {}
     for k, annotator in enumerate(group.annotators):
         path = to_fs_path(annotator) or annotator
         if not settings.allow_outside_workspace and ls.pairings.folders and not ls.pairings.inside(Path(path)):
@@ -135,7 +142,7 @@ def _load(ls, group: Group, settings: Settings, uri: str) -> Annotators:
             unread.append((annotator, f"a {format_of(path)} file; the editor compares plain-text files (scorelens agree reads the others)"))
             continue
         try:
-            texts[k] = ls.documents.text(annotator, settings.max_file_bytes)
+            texts[k] = _scored_lines(ls, annotator, settings.max_file_bytes)
         except UnreadableText as exc:
             unread.append((annotator, str(exc).removeprefix(f"{path}: ")))
     for annotator, why in unread:
@@ -143,15 +150,16 @@ def _load(ls, group: Group, settings: Settings, uri: str) -> Annotators:
     doc = ls.documents.open.get(uri)
     config = scoring_config(settings, language_of(to_fs_path(uri) or uri, doc.language_id if doc else None))
     config = replace(config, metrics=frozenset(agreement_metrics(settings)))
-    corpora = {(i, j): Corpus(texts[j], [texts[i]], config) for i, j in permutations(texts, 2)}
+    # each corpus its own copy of the lines: an edit replaces them in place
+    corpora = {(i, j): Corpus(list(texts[j]), [list(texts[i])], config) for i, j in permutations(texts, 2)}
     return Annotators(group, settings, config, corpora, unread)
 
 
 async def opened(ls, uri: str) -> None:
     """A document was opened: its live text replaces the file's in the groups it is in."""
-    text = ls.documents.open[uri].text
+    doc = ls.documents.open[uri]
     for annotators in ls.agreements.containing(uri):
-        _set_text(ls, annotators, uri, text)
+        _set_lines(ls, annotators, uri, segment_lines(doc.lines, doc.breaks))
     await track(ls, uri)
 
 
@@ -163,21 +171,22 @@ def closed(ls, uri: str) -> None:
     agreements.drop_unused()
     for annotators in agreements.containing(uri):
         try:
-            text = ls.documents.text(uri, annotators.settings.max_file_bytes)
+            lines = _scored_lines(ls, uri, annotators.settings.max_file_bytes)
         except UnreadableText:
             _reload(ls, annotators)
             continue
-        _set_text(ls, annotators, uri, text)
+        _set_lines(ls, annotators, uri, lines)
 
 
-def _set_text(ls, annotators: Annotators, uri: str, text: str) -> None:
+def _set_lines(ls, annotators: Annotators, uri: str, lines: list[str]) -> None:
     k = annotators.group.annotators.index(uri)
     if k not in annotators.read:
         _reload(ls, annotators)  # it could not be read before
         return
     for (i, j), corpus in annotators.corpora.items():
         if k in (i, j):
-            corpus.set_text(0 if k == j else 1, text)
+            side = 0 if k == j else 1
+            corpus.replace_lines(side, 0, len(corpus.lines(side)), lines)
     schedule(ls, annotators)
 
 
@@ -190,7 +199,8 @@ def _reload(ls, annotators: Annotators) -> None:
 
 
 def edited(ls, uri: str, edit: LineEdit) -> None:
-    """An edit of an open document: its lines replaced in every corpus it is a side of."""
+    """An edit of an open document (of its scored lines, :meth:`.OpenDocument.apply_lines`): the
+    lines replaced in every corpus it is a side of."""
     for annotators in ls.agreements.containing(uri):
         k = annotators.group.annotators.index(uri)
         for (i, j), corpus in annotators.corpora.items():

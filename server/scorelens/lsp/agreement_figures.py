@@ -13,8 +13,11 @@ from lsprotocol import types
 from ..core import CorpusScores, rates
 from ..core.config import HUNDREDS, SYMMETRIC
 from ..summary import metric_label
+from ..textfile import UnreadableText
 from .compare import Snapshot
-from .describe import short, versions_description
+from .describe import segment_figures, short, versions_description
+from .documents import ReadDocument
+from .layout import LineMap
 
 if TYPE_CHECKING:
     from .agreement import Annotators
@@ -126,13 +129,14 @@ async def report(ls, annotators: Annotators, uri: str, top: int) -> dict:
     # each annotator's texts and first lines: side 0 of a corpus it is the hypothesis of
     own = {k: against[0][1] for k in read if (against := annotators.against(k))}
     texts = {k: list(c.texts_of(0)) for k, c in own.items()}
-    lines = {k: c.first_lines(0) for k, c in own.items()}
+    lines = {k: c.first_lines(0) for k, c in own.items()}  # of the scored lines: placed among LSP's below
+    maps = {k: _line_map(ls, annotators.group.annotators[k], annotators.settings.max_file_bytes) for k in own}
     loop = asyncio.get_running_loop()
     ranked = await loop.run_in_executor(None, _ranked, ranking, entries, snapshots, top)
     everyone = range(len(annotators.group.annotators))
 
     def line(k: int, segment: int) -> int | None:  # past the end of a shorter file: where it ends
-        return None if k not in lines else lines[k][segment] if segment < len(lines[k]) else lines[k][-1]
+        return None if k not in lines else maps[k].first(lines[k][segment] if segment < len(lines[k]) else lines[k][-1])
 
     def text(k: int, segment: int) -> str | None:  # a shorter file's missing segment is empty, as scored
         return None if k not in texts else texts[k][segment] if segment < len(texts[k]) else ""
@@ -142,6 +146,14 @@ async def report(ls, annotators: Annotators, uri: str, top: int) -> dict:
         for segment, mean in ranked
     ]
     return out
+
+
+def _line_map(ls, uri: str, max_bytes: int):
+    """Where a document's scored lines sit among its LSP lines (the file as read, if it cannot be now: as scored)."""
+    try:
+        return LineMap(ls.documents.read(uri, max_bytes))
+    except UnreadableText:
+        return LineMap(ReadDocument([], bytearray()))
 
 
 # -- what the editor shows -----------------------------------------------------------------------
@@ -184,6 +196,6 @@ def description(annotators: Annotators, uri: str, line: int, markdown: bool) -> 
     segment = against[0][1].segment_at(0, line)
     if segment is None:
         return None
-    versions = [(group.names[i], short(corpus.segment_scores(segment)), corpus.text(1, segment)) for i, corpus in against]
+    versions = [(group.names[i], short(segment_figures(corpus, segment)[0]), corpus.text(1, segment)) for i, corpus in against]
     mine = against[0][1].text(0, segment)
     return segment, versions_description("Other annotators", group.names[k], mine, versions, markdown)

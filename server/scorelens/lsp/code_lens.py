@@ -1,5 +1,6 @@
-"""Code lenses on the hypothesis's first line: corpus scores with signatures, two commands, and
-for a system compared with others its difference against the baseline; on an annotator's
+"""Code lenses on the hypothesis's first line: corpus scores with signatures, two commands, for a
+system compared with others its difference against the baseline, and what a metric's flavour
+notes about the scores (NLTK's warnings, the pairs the ``rouge`` package skips); on an annotator's
 document, its agreement with the other annotators (:mod:`.agreement`)."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from lsprotocol import types
 
 from . import agreement, agreement_figures, fluency, qa
 from .compare import lens_title
-from .describe import short
+from .describe import corpus_notes, short
 
 
 def register(server) -> None:
@@ -40,4 +41,12 @@ def register(server) -> None:
             lenses.append(types.CodeLens(top, types.Command(title=versus, command="scorelens.report", arguments=[uri])))
         if "bleu" in scores.signatures:
             lenses.append(types.CodeLens(top, types.Command(title=f"BLEU {scores.signatures['bleu']}", command="scorelens.report", arguments=[uri])))
+        rouge = next((key for key in scores.signatures if key.startswith("rouge")), None)
+        if rouge is not None and review.config.rouge_flavour is not None:
+            # a flavour's numbers differ from rouge-score's: its signature says which (each key's
+            # own, with ROUGE-W's weight or ROUGE-S's gap, is in the hover and the report)
+            lenses.append(types.CodeLens(top, types.Command(title=f"ROUGE {scores.signatures[rouge]}", command="scorelens.report", arguments=[uri])))
+        for note in corpus_notes(scores):
+            title = f"note: {note.split('. ', 1)[0].removesuffix('.')}"
+            lenses.append(types.CodeLens(top, types.Command(title=title, command="scorelens.report", arguments=[uri], tooltip=note)))
         return lenses + annotated

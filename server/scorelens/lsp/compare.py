@@ -113,14 +113,14 @@ async def compare_for(ls, uri: str, baseline: str | None, test: str, n: int, cho
     corpora = [r.corpus for r in ordered]
     for c in corpora:
         c.refresh()  # an edit may have come while another system was awaited
-    metrics = [m for m in METRICS if m in review.config.metrics and m in significance.METRICS]
+    metrics = [m for m in METRICS if m in review.config.metrics and m in significance.METRICS and not _flavoured(review.config, m)]
     out = {
         "uri": uri,
         "versions": [r.versions.get(r.uri) for r in ordered],
         "references": list(review.pairing.references),
         "candidates": candidates,
     }
-    if len(ordered) < 2 or len({len(c) for c in corpora}) > 1 or not len(corpora[0]):
+    if len(ordered) < 2 or len({len(c) for c in corpora}) > 1 or not len(corpora[0]) or not metrics:
         # nothing to test yet: one system, or systems that do not line up (their own diagnostics say so)
         out.update(baseline=baseline, systems=[{"uri": r.uri} for r in ordered], lines=[])
         return out
@@ -131,6 +131,12 @@ async def compare_for(ls, uri: str, baseline: str | None, test: str, n: int, cho
         entry["lines"] = own
     out["lines"] = lines[0]  # the baseline's again, for clients that read only the top-level lines
     return out
+
+
+def _flavoured(config: ScoringConfig, metric: str) -> bool:
+    """Whether a flavour computes the metric: the paired tests resample the default
+    implementations' formulas, as ``scorelens compare`` does (it refuses the flavours)."""
+    return (metric == "bleu" and config.bleu_impl != "sacrebleu") or (metric.startswith("rouge") and config.rouge_impl != "rouge-score")
 
 
 # -- following edits ------------------------------------------------------------------------------

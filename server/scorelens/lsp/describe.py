@@ -3,21 +3,59 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import PurePosixPath
 
 from ..core import CorpusScores, RougeScore, SegmentScores, rates
 from ..core import findings as codes
 from ..core.corpus import LONG_SEGMENT_CHARS
 from ..core.findings import differing_words
+from ..core.flavours import FLAVOUR_FAILURES
+from ..core.scores import segment_scores
+from ..core.segment import SegmentStatistics
 from . import fluency, qa
 from .reviews import Review
 
 
 def rouge_scores(scores: SegmentScores | CorpusScores) -> list[tuple[str, RougeScore]]:
-    """The enabled ROUGE figures with their labels: ROUGE-1 … ROUGE-9, then ROUGE-L and ROUGE-Lsum."""
+    """The enabled ROUGE figures with their labels: ROUGE-1 … ROUGE-9, ROUGE-L and ROUGE-Lsum, then
+    ROUGE-1.5.5's ROUGE-W, ROUGE-S and ROUGE-SU."""
     pairs = [(f"ROUGE-{key[5:]}", r) for key, r in scores.rouge_n.items()]
     pairs += [(label, r) for label, r in (("ROUGE-L", scores.rouge_l), ("ROUGE-Lsum", scores.rouge_lsum)) if r is not None]
+    pairs += [(f"ROUGE-{key[5:]}", r) for key, r in scores.rouge_wsu.items()]
     return pairs
+
+
+def sentence_scores(config, references: int, st: SegmentStatistics) -> tuple[SegmentScores, str | None]:
+    """A segment's own scores, and why BLEU is missing from them where NLTK's sentence_bleu fails
+    on the segment (method6 asserts without a 3-gram match; ``score -sl`` stops there)."""
+    try:
+        return segment_scores(config, references, st), None
+    except FLAVOUR_FAILURES as exc:
+        return segment_scores(config, references, replace(st, bleu=None)), str(exc)
+
+
+def segment_figures(corpus, segment: int) -> tuple[SegmentScores, str | None]:
+    """:func:`sentence_scores` of a corpus's segment."""
+    return sentence_scores(corpus.config, corpus.references, corpus.statistics(segment))
+
+
+def bleu_figure(score: float) -> str:
+    """A BLEU score with two decimals; NLTK's method0 gives scores near 1e-300 where an order has no
+    match, shown as they are rather than as 0.00."""
+    return f"{score:.3g}" if 0 < score < 0.005 else f"{score:.2f}"
+
+
+def corpus_notes(scores: CorpusScores) -> list[str]:
+    """What the flavours say about the corpus scores, as ``scorelens score`` notes them: NLTK's
+    warnings (method0: an order without a match), the pairs the ``rouge`` package skips."""
+    found = [f"NLTK's BLEU: {' '.join(note.split())}" for note in dict.fromkeys(getattr(scores.bleu, "notes", ()))]
+    if scores.rouge_skipped:
+        found.append(
+            f"the rouge package skips {scores.rouge_skipped} of {scores.segments} pairs (an empty text, or one without a "
+            "sentence once split at '.'), as get_scores(ignore_empty=True) does; ROUGE is the mean over the others"
+        )
+    return found
 
 
 def short(scores: SegmentScores | CorpusScores) -> str:
@@ -70,8 +108,12 @@ def contribution(review: Review, segment: int) -> str:
     corpus = review.corpus
     if len(corpus) < 2:
         return ""
+    try:
+        without_it = corpus.scores_without(segment)
+    except FLAVOUR_FAILURES:  # the corpus without it is one its oracle fails on
+        return ""
     parts = []
-    for (label, with_it, decimals), (_, without, _) in zip(headlines(corpus.scores()), headlines(corpus.scores_without(segment))):
+    for (label, with_it, decimals), (_, without, _) in zip(headlines(corpus.scores()), headlines(without_it)):
         unit = " pp" if label in ("WER", "CER") else ""
         parts.append(f"{label} {signed(with_it - without, decimals)}{unit}")
     return " · ".join(parts)
@@ -107,7 +149,7 @@ def _escape(text: str) -> str:
 def segment_description(review: Review, segment: int, markdown: bool = True, side: int = 0) -> str:
     """The segment's scores and aligned texts, in Markdown or in plain text."""
     corpus = review.corpus
-    s = corpus.segment_scores(segment)
+    s, failed = segment_figures(corpus, segment)
     signatures = corpus.scores().signatures
     left, right = _MARKDOWN["strong"] if markdown else _PLAIN["strong"]
     item = "- " if markdown else "  "
@@ -117,9 +159,12 @@ def segment_description(review: Review, segment: int, markdown: bool = True, sid
         b = s.bleu
         precisions = "/".join(f"{p:.1f}" for p in b.precisions)
         lines.append(
-            f"{item}{left}sentence BLEU {b.score:.2f}{right} — n-gram precisions {precisions}, BP {b.bp:.3f} "
+            f"{item}{left}sentence BLEU {bleu_figure(b.score)}{right} — n-gram precisions {precisions}, BP {b.bp:.3f} "
             f"(hyp {b.sys_len}, ref {b.ref_len} tokens)"
         )
+        lines += [f"{item}NLTK: {' '.join(note.split())}" for note in getattr(b, "notes", ())]
+    if failed is not None:
+        lines.append(f"{item}{left}sentence BLEU{right}: none, {failed}")
     if s.chrf is not None:
         lines.append(f"{item}{left}sentence {s.chrf.name} {s.chrf.score:.2f}{right}")
     if s.ter is not None:
@@ -127,6 +172,8 @@ def segment_description(review: Review, segment: int, markdown: bool = True, sid
         lines.append(f"{item}{left}sentence TER {t.score:.2f}{right} — {t.num_edits} edits over {t.ref_length:g} reference words")
     for label, r in rouge_scores(s):
         lines.append(f"{item}{left}{label}{right} P {r.precision:.3f} · R {r.recall:.3f} · F {r.fmeasure:.3f}")
+    if corpus.statistics(segment).rouge_skipped:
+        lines.append(f"{item}ROUGE: the rouge package skips this pair (an empty text, or one without a sentence once split at '.')")
     if s.wer is not None:
         c = s.wer
         lines.append(
@@ -143,7 +190,9 @@ def segment_description(review: Review, segment: int, markdown: bool = True, sid
         label = "Reference" if corpus.references == 1 else f"Reference {k}"
         lines += ["", f"{label}: {_marked(corpus.text(k, segment), marks, markdown) or empty}"]
     hyp_marks = [(f.start, f.end, "changed") for f in found if f.side == 0 and f.code in (codes.SUBSTITUTION, codes.INSERTION)]
-    lines += ["", f"Hypothesis: {_marked(corpus.text(0, segment), hyp_marks, markdown) or empty}"]
+    if lines[-1]:  # (no scores above: a document checked against its source alone)
+        lines.append("")
+    lines.append(f"Hypothesis: {_marked(corpus.text(0, segment), hyp_marks, markdown) or empty}")
     lines += fluency.description(review, side, segment, markdown)
     if side == 0:
         lines += qa.description(review, segment, markdown, _escape if markdown else str)
@@ -165,7 +214,7 @@ def systems_description(review: Review, others, segment: int, markdown: bool = T
     where it differs from ``review``'s output marked."""
     if not others:
         return ""
-    versions = [(PurePosixPath(o.uri).name, short(o.corpus.segment_scores(segment)), o.corpus.text(0, segment)) for o in others]
+    versions = [(PurePosixPath(o.uri).name, short(segment_figures(o.corpus, segment)[0]), o.corpus.text(0, segment)) for o in others]
     return "\n\n" + versions_description("Other systems", PurePosixPath(review.uri).name, review.corpus.text(0, segment), versions, markdown)
 
 

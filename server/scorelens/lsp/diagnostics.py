@@ -25,6 +25,7 @@ from pygls.uris import to_fs_path
 
 from ..core import Finding
 from ..core import findings as codes
+from ..core.flavours import ROUGE_UNMATCHED
 from ..core.fluency import OOV, UNLIKELY
 from ..textfile import BOM, BOM_NOTE
 from . import fluency, qa
@@ -112,6 +113,9 @@ def _message(finding: Finding, nrefs: int) -> str:
         return f'"{finding.text}" is missing from the hypothesis (WER: deletion)'
     if finding.code == codes.SHIFT:
         return f'"{finding.text}" is in another place in the reference (TER: shift)'
+    if finding.code == ROUGE_UNMATCHED:
+        where = "any reference" if nrefs > 1 else "the reference"
+        return f'"{finding.text}" is not in {where} (ROUGE: unmatched word)'
     return f'"{finding.text}" is outside the longest common subsequence (ROUGE-L)'
 
 
@@ -221,13 +225,13 @@ def _qa_diagnostic(ls, review: Review, finding) -> dict | None:
         return None
     where = _range(ls, review, 0, finding.segment, finding.start, finding.end)
     diagnostic = {"range": where, "severity": int(sev), "code": finding.code, "source": SOURCE, "message": finding.message}
-    place = qa.source_place(ls, review, finding)
+    place = qa.source_place(review, finding)
     if finding.other_segment is not None:
         other = _line_range(ls, review, 0, finding.other_segment)
         diagnostic["relatedInformation"] = [_related(review.uri, other, "translated otherwise here")]
     elif place is not None:
         uri, line, column = place
-        lines = qa.lines_of(ls, review, uri)
+        lines = qa.lines_of(review, uri)
         text = lines[line] if line < len(lines) else ""
         point = {"line": line, "character": ls.columns.to_client(text, column)}
         diagnostic["relatedInformation"] = [_related(uri, {"start": point, "end": point}, "in the source")]

@@ -15,6 +15,7 @@ from . import agreement, diagnostics, qa, report
 from .documents import OpenDocument
 from .formatted import is_formatted, note_edit
 from .positions import Columns
+from .rescore import SCORING_FAILED
 from .settings import settings_section
 
 
@@ -91,28 +92,28 @@ def did_change(ls, params: types.DidChangeTextDocumentParams) -> None:
     # reviews the document is the source of: their QA re-checks what changed at the re-score
     sourced = [r for r in reviews if r.pairing.source == doc.uri and r.uri != doc.uri]
     for change in params.content_changes:
-        edit = doc.apply(change, ls.columns)
-        agreement.edited(ls, doc.uri, edit)
+        edit, scored = doc.apply_lines(change, ls.columns)
+        agreement.edited(ls, doc.uri, scored)
         for review in reviews:
             if review in sourced:
                 continue
             review.views_stale |= review.uri != doc.uri
             if review.corpus is not None:
                 for side in review.sides(doc.uri):
-                    if review.layouts is None:  # plain text: the edited lines are the corpus's
-                        review.corpus.replace_lines(side, edit.start, edit.end, edit.lines)
+                    if review.layouts is None:  # plain text: the corpus holds sacreBLEU's lines of it
+                        review.corpus.replace_lines(side, scored.start, scored.end, scored.lines)
                     review.edited(side, edit.start)
                 if review.layouts is not None:  # a formatted document: read again below (reread)
                     note_edit(review.edited_lines, doc.uri, edit)
                 review.versions[doc.uri] = doc.version
     for review, was_over in zip(reviews, over):
         if review in sourced:
-            if not qa.source_changed(review, doc.uri, doc.lines):
+            if not qa.source_changed(review, doc.uri, doc.text):
                 ls.load(review)  # it could not be read before: perhaps now
             ls.scheduler.schedule(review, delay=0 if review.qa is None else None)
             continue
         ls.scheduler.follow_soon(review)
-        if doc.larger_than(review.settings.max_file_bytes) != was_over:
+        if doc.larger_than(review.settings.max_file_bytes) != was_over or _failed(review):
             ls.load(review)  # grown past scorelens.maxFileBytes, or back under it
             ls.scheduler.schedule(review, delay=0)
         elif is_formatted(review.pairing) and not ls.reread(review):
@@ -120,6 +121,11 @@ def did_change(ls, params: types.DidChangeTextDocumentParams) -> None:
         elif review.settings.run == "onType":
             ls.scheduler.schedule(review)
     agreement.changed(ls, doc.uri)
+
+
+def _failed(review) -> bool:
+    """Whether the review's texts failed to score (see rescore.SCORING_FAILED): an edit may mend them."""
+    return review.corpus is None and any(p.code == SCORING_FAILED for p in review.problems)
 
 
 def did_save(ls, params: types.DidSaveTextDocumentParams) -> None:

@@ -7,11 +7,12 @@ from __future__ import annotations
 from lsprotocol import types
 
 from ..core.corpus import LONG_SEGMENT_CHARS, score_apart
-from ..core.scores import segment_scores
+from ..core.flavours import FLAVOUR_FAILURES
 from ..core.segment import SegmentStatistics
 from . import agreement, agreement_figures
 from .compare import systems_of
-from .describe import segment_description, short, systems_description
+from .describe import segment_description, sentence_scores, short, systems_description
+from .layout import LineMap
 
 
 def markdown_hovers(ls) -> bool:
@@ -40,10 +41,8 @@ def annotators_hover(ls, uri: str, line: int):
         return None
     yield from agreement.settling(ls, group)
     markdown = markdown_hovers(ls)
-    found = agreement_figures.description(group, uri, line, markdown)
-    if found is None:
-        return None
-    return found
+    scored = LineMap(ls.documents.open[uri]).scored_line(line)  # (an LSP line; the corpora have sacreBLEU's)
+    return agreement_figures.description(group, uri, scored, markdown)
 
 
 def while_scoring(review, uri: str, line: int) -> types.Hover:
@@ -59,8 +58,12 @@ def while_scoring(review, uri: str, line: int) -> types.Hover:
             continue
         texts = corpus.texts(segment)
         if max(map(len, texts)) <= LONG_SEGMENT_CHARS:
-            record, _ = score_apart(corpus.config, texts)
-            value += f"; segment {segment + 1}: {short(segment_scores(corpus.config, corpus.references, SegmentStatistics.of(record)))}"
+            try:
+                record, _ = score_apart(corpus.config, texts)
+            except FLAVOUR_FAILURES as exc:  # the re-score under way says so too
+                value += f"; segment {segment + 1}: {exc}"
+                break
+            value += f"; segment {segment + 1}: {short(sentence_scores(corpus.config, corpus.references, SegmentStatistics.of(record))[0])}"
         break
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.PlainText, value=value))
 

@@ -12,36 +12,123 @@ import bisect
 from collections.abc import Callable, Hashable
 
 
-class TextLayout:
-    """A plain-text side: the corpus's own lines and segments."""
+CR = 2  # a lone "\r" among a document's breaks (see .documents)
 
-    def __init__(self, corpus, side: int) -> None:
-        self.corpus = corpus
-        self.side = side
+
+class LineMap:
+    """Where the lines a plain-text side scores (sacreBLEU's, the corpus's) sit among its
+    document's LSP lines: one each, but where a lone ``\r`` ends an LSP line inside a scored one.
+    ``source`` has the document's ``lines``, ``breaks`` and ``changes`` (:mod:`.documents`)."""
+
+    def __init__(self, source) -> None:
+        self.source = source
+        self._crs: tuple[int, list[int]] = (-1, [])
 
     @property
     def lines(self) -> list[str]:
-        """The document's lines."""
-        return self.corpus.lines(self.side)
+        """The document's LSP lines."""
+        return self.source.lines
+
+    def _joins(self) -> list[int]:
+        """The LSP lines followed by a lone ``\r``, in order (made again after a change)."""
+        source = self.source
+        if self._crs[0] != source.changes:
+            breaks, found, at = source.breaks, [], source.breaks.find(CR)
+            while at >= 0:
+                found.append(at)
+                at = breaks.find(CR, at + 1)
+            self._crs = (source.changes, found)
+        return self._crs[1]
+
+    def scored_line(self, line: int) -> int:
+        """The scored line an LSP line is part of."""
+        joins = self._joins()
+        return line - bisect.bisect_left(joins, line) if joins else line
+
+    def first(self, scored: int) -> int:
+        """The LSP line a scored line starts on (past the end: the document's line count)."""
+        joins = self._joins()
+        if not joins:
+            return scored
+        lo, hi = scored, scored + len(joins)  # the first LSP line whose scored line is ``scored``
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if mid - bisect.bisect_left(joins, mid) < scored:
+                lo = mid + 1
+            else:
+                hi = mid
+        return min(lo, len(self.lines))
+
+    def place(self, scored: int, column: int) -> tuple[int, int]:
+        """(LSP line, column) of a column of a scored line: its text is its LSP lines joined by
+        ``\r`` (right-stripped)."""
+        line = self.first(scored)
+        if self.aligned():
+            return line, column
+        lines, breaks = self.lines, self.source.breaks
+        while line < len(lines) - 1 and column > len(lines[line]) and breaks[line] == CR:
+            column -= len(lines[line]) + 1
+            line += 1
+        return line, column
+
+    def aligned(self) -> bool:
+        """Whether each scored line is one LSP line (no lone ``\r``): the common case, at no cost."""
+        return not self._joins()
+
+
+class _Aligned:
+    """The :class:`LineMap` of a corpus built from lines alone (no document): they are its lines."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+
+    def scored_line(self, line: int) -> int:
+        return line
+
+    def first(self, scored: int) -> int:
+        return scored
+
+    def place(self, scored: int, column: int) -> tuple[int, int]:
+        return scored, column
+
+    def aligned(self) -> bool:
+        return True
+
+
+class TextLayout:
+    """A plain-text side: the corpus's own lines and segments, placed among the document's LSP
+    lines by its :class:`LineMap` (without one, the corpus's lines are the document's)."""
+
+    def __init__(self, corpus, side: int, lines: LineMap | None = None) -> None:
+        self.corpus = corpus
+        self.side = side
+        self.map = lines if lines is not None else _Aligned(corpus.lines(side))
+
+    @property
+    def lines(self) -> list[str]:
+        """The document's LSP lines."""
+        return self.map.lines
 
     def first_line(self, segment: int) -> int:
-        return self.corpus.first_line(self.side, segment)
+        return self.map.first(self.corpus.first_line(self.side, segment))
 
     def first_lines(self) -> list[int]:
-        return self.corpus.first_lines(self.side)
+        firsts = self.corpus.first_lines(self.side)
+        return firsts if self.map.aligned() else [self.map.first(k) for k in firsts]
 
     def segment_at(self, line: int) -> int | None:
-        return self.corpus.segment_at(self.side, line)
+        return self.corpus.segment_at(self.side, self.map.scored_line(line))
 
     def segments_on(self, first: int, last: int) -> range:
-        return self.corpus.segments_on(self.side, first, last)
+        return self.corpus.segments_on(self.side, self.map.scored_line(first), self.map.scored_line(last))
 
     def line_count(self, segment: int) -> int:
-        return self.corpus.line_count(self.side, segment)
+        first = self.corpus.first_line(self.side, segment)
+        return self.map.first(first + self.corpus.line_count(self.side, segment)) - self.map.first(first)
 
     def position(self, segment: int, offset: int) -> tuple[int, int]:
         """(line, column in code points) of an offset into the segment's text."""
-        return self.corpus.position(self.side, segment, offset)
+        return self.map.place(*self.corpus.position(self.side, segment, offset))
 
     def span(self, segment: int, start: int, end: int) -> tuple[tuple[int, int], tuple[int, int]]:
         """The (line, column) of both ends of ``[start, end)`` of the segment's text."""
@@ -49,7 +136,8 @@ class TextLayout:
 
     def shape(self, segment: int) -> Hashable:
         """What a finding's place depends on besides the segment's texts and first line: nothing
-        here, as columns count from the segment's own line start."""
+        here, as columns count from the segment's own line start (a lone ``\r`` in the text
+        starts an LSP line there)."""
         return None
 
     def id(self, segment: int) -> str | None:
@@ -146,6 +234,10 @@ class RecordLayout:
     def editable(self, segment: int) -> bool:
         """An empty text maps to no characters of the document, so nothing can be written into it."""
         return segment < len(self._entries) and bool(self._entries[segment].segment.map.pieces)
+
+    @property
+    def entries(self) -> list:
+        return self._entries
 
     def sources(self) -> list[str] | None:
         """The source each segment's record holds ("" where it has none); None if no record has one."""

@@ -10,12 +10,15 @@ translates line i of its source.
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pygls.uris import to_fs_path
 
 from ..core.text import common_ends
+from ..formats import FormatError, format_of
+from ..formats.segments import line_starts
 from ..textfile import UnreadableText
 from .documents import split_breaks
 from .fluency import model_path
@@ -31,6 +34,11 @@ class Qa:
     document: object  # core.qa.QADocument
     source_uri: str | None  # the source document; None: the hypothesis's records hold their sources
     source_lines: list[str] = field(default_factory=list)  # the source document's lines
+    source_text: str = ""
+    # a formatted hypothesis's source document read by its format's reader: its sources, and per
+    # segment the one its record pairs with (by id, else position; None where there is none)
+    stream: list | None = None
+    partners: list | None = None
     sources: list[str] = field(default_factory=list)  # each segment's source, as last checked
     stale: bool = True  # the source document changed since
     flagged: list[int] = field(default_factory=list)  # segments with findings, ascending
@@ -52,7 +60,7 @@ def attach(ls, review) -> None:
     if review.layouts is None and review.config.segmentation != "line":
         review.problems.append(Problem("pairing.qa-segmentation", "the QA checks pair each hypothesis line with its source line: they need scorelens.segmentation \"line\""))
         return
-    lines: list[str] = []
+    text = ""
     if source is not None:
         if source in review.pairing.outside and not review.settings.allow_outside_workspace:
             review.problems.append(
@@ -60,7 +68,7 @@ def attach(ls, review) -> None:
             )
             return
         try:
-            lines = split_breaks(ls.documents.text(source, review.settings.max_file_bytes))[0]
+            text = ls.documents.text(source, review.settings.max_file_bytes)
         except UnreadableText as exc:
             review.problems.append(Problem("pairing.unreadable-source", f"source {exc}", source))
             return
@@ -71,7 +79,28 @@ def attach(ls, review) -> None:
         return
     from ..core.qa import QADocument
 
-    review.qa = Qa(QADocument(config), source, lines)
+    review.qa = Qa(QADocument(config), source)
+    if source is not None:
+        try:
+            _read_source(review, text)
+        except FormatError as exc:
+            review.problems.append(Problem("pairing.unreadable-source", f"source {exc}", source))
+            review.qa = None
+
+
+def _read_source(review, text: str) -> None:
+    """Take the source document's text: its lines, and for a formatted hypothesis its records
+    paired with the hypothesis's (FormatError if it cannot be read)."""
+    qa = review.qa
+    qa.source_text, qa.source_lines = text, split_breaks(text)[0]
+    qa.stale = True
+    if review.layouts is None:
+        return  # plain text: segment i's source is line i
+    from ..formats import Fields, read
+    from ..formats.pairing import source_stream
+
+    path = to_fs_path(qa.source_uri) or qa.source_uri
+    qa.stream = source_stream(read(text, format_of(path), Fields(sources_only=True)))
 
 
 def _config(ls, review, source: str | None):
@@ -130,19 +159,27 @@ def _sources(review, n: int) -> list[str]:
     qa = review.qa
     if qa.source_uri is None:
         held = review.layout(0).sources() or []
+    elif qa.stream is not None:
+        from ..formats.pairing import partners
+
+        # the hypothesis's records may have been read again since: paired anew
+        qa.partners = partners(review.layout(0).entries, qa.stream, review.pairing.read.pair_by)
+        held = [e.segment.text if e is not None else "" for e in qa.partners]
     else:
         held = qa.source_lines[:n]
     return held[:n] + [""] * (n - len(held))
 
 
-def source_changed(review, uri: str, lines: list[str] | None = None) -> bool:
-    """The document at ``uri`` changed (its ``lines`` now, if open): whether it is the review's source."""
+def source_changed(review, uri: str, text: str) -> bool:
+    """The document at ``uri`` changed (``text`` now): whether it is the review's source, taken
+    (False too for a source that no longer reads: the review is to be loaded again)."""
     qa = review.qa
     if qa is None or qa.source_uri != uri:
         return False
-    if lines is not None:
-        qa.source_lines = lines
-    qa.stale = True
+    try:
+        _read_source(review, text)
+    except FormatError:
+        return False
     return True
 
 
@@ -161,7 +198,7 @@ def severity(review, code: str) -> str:
     return review.settings.qa.checks.get(name, CHECKS.get(name, "warning"))
 
 
-def source_place(ls, review, finding) -> tuple[str, int, int] | None:
+def source_place(review, finding) -> tuple[str, int, int] | None:
     """(uri, line, column in code points) in the source of a finding's matching place."""
     qa = review.qa
     if finding.source_start is None:
@@ -169,10 +206,19 @@ def source_place(ls, review, finding) -> tuple[str, int, int] | None:
     if qa.source_uri is None:
         line, column = review.layout(0).source_position(finding.segment, finding.source_start)
         return review.uri, line, column
+    if qa.stream is not None:
+        entry = qa.partners[finding.segment]
+        m = entry.segment.map
+        if not m.pieces:
+            return qa.source_uri, entry.line - 1, 0
+        offset = m.offset(finding.source_start)
+        starts = line_starts(qa.source_text)
+        line = bisect.bisect_right(starts, offset) - 1
+        return qa.source_uri, line, offset - starts[line]
     return qa.source_uri, finding.segment, finding.source_start
 
 
-def lines_of(ls, review, uri: str) -> list[str]:
+def lines_of(review, uri: str) -> list[str]:
     """A document's lines, for columns in the client's units."""
     qa = review.qa
     if uri == review.uri:
@@ -181,11 +227,10 @@ def lines_of(ls, review, uri: str) -> list[str]:
 
 
 def counts(review) -> dict:
-    """``{"findings", "errors"}`` for scorelens/scores and the code lens."""
-    qa = review.qa
-    found = [f for i in qa.flagged for f in qa.document.findings(i)]
-    shown = [f for f in found if severity(review, f.code) != "off"]
-    return {"findings": len(shown), "errors": sum(severity(review, f.code) == "error" for f in shown)}
+    """``{"findings", "errors"}`` shown (checks not "off"), for scorelens/scores and the code lens."""
+    by_code = review.qa.document.counts()
+    shown = {code: n for code, n in by_code.items() if severity(review, code) != "off"}
+    return {"findings": sum(shown.values()), "errors": sum(n for code, n in shown.items() if severity(review, code) == "error")}
 
 
 def label(review) -> str:

@@ -10,7 +10,7 @@ from pygls.exceptions import JsonRpcContentModified, JsonRpcInvalidParams
 
 from ..core.table import LINE, Filter, Histogram, SegmentTable, TableBuilder
 from ..summary import scores_dict
-from . import fluency
+from . import fluency, qa
 from .reviews import Review
 from .settings import PPL
 
@@ -35,6 +35,8 @@ def notify_scores(ls, uri: str, review: Review | None) -> None:
             "scores": scores,
             "change": _change(review, scores),
         }
+        if review.qa is not None:  # checked against a source too: its findings, counted
+            payload["qa"] = {"source": review.qa.source_uri or uri, **qa.counts(review)}
         review.announced = scores
     ls.protocol.notify(SCORES, payload)
 
@@ -165,7 +167,7 @@ def _row(corpus, layout, t: SegmentTable, i: int) -> dict:
         "references": [corpus.text(k, i) for k in range(1, corpus.references + 1)],
     }
     for metric, values in t.columns.items():
-        row[metric] = values[i]
+        row[metric] = values[i] if values[i] == values[i] else None  # (NaN: no value, see core.table)
     if t.edits is not None:
         wer = corpus.statistics(i).wer
         row.update(hits=wer.hits, substitutions=wer.substitutions, deletions=wer.deletions, insertions=wer.insertions)

@@ -9,9 +9,15 @@ from __future__ import annotations
 import time
 
 from lsprotocol import types
+from pygls.uris import to_fs_path
 
+from ..core.flavours import FLAVOUR_FAILURES
 from . import diagnostics, fluency, inlay_hints, qa, report
-from .reviews import Review
+from .reviews import Problem, Review
+
+# a flavour's oracle stops with an error on these texts (ROUGE-1.5.5.pl's ROUGE-W of an empty
+# reference, NLTK's method6 without a 3-gram match): nothing is scored until they change
+SCORING_FAILED = "scoring.failed"
 
 # Re-scoring that takes longer than this shows work-done progress.
 PROGRESS_AFTER_S = 0.5
@@ -30,8 +36,14 @@ async def rescore(ls, review: Review) -> bool:
     while True:
         started = time.monotonic()
         progress = _Progress(ls, review)
+        sliced = False
         try:
             sliced = await review.refresh(lambda done, total: progress.report(done, total, started), ls.worker, ls.scheduler.next_slice)
+            if review.corpus is not None:
+                review.corpus.scores()  # (a corpus figure can fail where no segment did)
+                ls.failures_told.pop(review.uri, None)
+        except FLAVOUR_FAILURES as exc:
+            _failed(ls, review, exc)
         finally:
             progress.end()  # also when an edit cancels this re-score: the client shows it until told
         cold |= sliced
@@ -48,6 +60,19 @@ async def rescore(ls, review: Review) -> bool:
         report.prepare_soon(ls, review)
     _announce(ls, review)
     return cold
+
+
+def _failed(ls, review: Review, exc: Exception) -> None:
+    """The review's texts cannot be scored as its flavour's oracle scores them: said once on the
+    hypothesis's first line and in a message, the corpus dropped (a re-score that failed half-way
+    leaves its totals wrong); the next edit loads it again (see handlers.did_change)."""
+    message = f"{exc}; scored again when the text changes"
+    review.problems = [Problem(SCORING_FAILED, message)]
+    review.corpus = None
+    review.lm = None
+    if ls.failures_told.get(review.uri) != message:  # (each edit that fails again says nothing new)
+        ls.failures_told[review.uri] = message
+        ls.tell(f"{to_fs_path(review.uri) or review.uri}: {message}")
 
 
 async def _publish(ls, review: Review) -> None:

@@ -142,8 +142,10 @@ class Review:
     before_edit: dict | None = None
     lm: Lm | None = None  # fluency, with ppl on and a model named (see fluency.py)
     qa: object | None = None  # the source-aware checks, with a source paired (see qa.py)
-    # per side, where its segments sit in a formatted document; None: plain text, placed by the corpus
+    # per side, where its segments sit in a formatted document; None: plain text, placed by the
+    # corpus and each side's LineMap (line_maps)
     layouts: list | None = None
+    line_maps: list | None = None
     # a formatted review's records that could not be read or found no partner, and its documents
     # as last read (see formatted.py)
     record_problems: list = field(default_factory=list)
@@ -168,7 +170,9 @@ class Review:
 
     def layout(self, side: int):
         """Where the segments of a side sit in its document (see :mod:`.layout`)."""
-        return self.layouts[side] if self.layouts is not None else TextLayout(self.corpus, side)
+        if self.layouts is not None:
+            return self.layouts[side]
+        return TextLayout(self.corpus, side, self.line_maps[side] if self.line_maps is not None else None)
 
     def sides(self, uri: str) -> list[int]:
         """Which sides of the corpus a document is (0 = hypothesis, k = reference k)."""

@@ -35,16 +35,18 @@ from ..textfile import MissingFile, UnreadableText
 from . import agreement, code_actions, code_lens, commands, compare, diagnostics, handlers, hover, inlay_hints, qa, report
 from .agreement import Agreements
 from .compare import Comparisons
-from .documents import Documents
+from .documents import Documents, segment_lines
+from .flavours import checked, configured
 from .fluency import Models, attach
 from .formatted import NO_REFERENCES, is_formatted, read_sides, reread_lines, update
+from .layout import LineMap
 from .pairing import Pairing, Pairings, files_in, named_like_reference
 from .positions import Columns
 from .protocol import ScoreLensProtocol
 from .rescore import rescore
 from .reviews import Problem, Review
 from .scheduler import Scheduler
-from .settings import Settings, language_of, parse, scoring_config
+from .settings import Settings, language_of, parse
 from .wire import BoundedReader, MessageReader, strict_converter
 from .worker import Worker
 
@@ -82,6 +84,10 @@ class ScoreLensServer(LanguageServer):
         self.pushed_settings: dict[str, Any] = {}
         self.pull_diagnostics = False
         self._settings_raw: dict[str | None, Any] = {}
+        # per document, what was last said about settings that do not go with its pairing
+        self._config_told: dict[str, tuple[str, ...]] = {}
+        # per document, the scoring failure last said (see rescore.SCORING_FAILED)
+        self.failures_told: dict[str, str] = {}
         # the latest track() of each document: an earlier one still waiting for settings gives way
         self._tracking: dict[str, object] = {}
         # the last diagnostics notification sent per document, so an identical one is not sent
@@ -157,6 +163,8 @@ class ScoreLensServer(LanguageServer):
             raw = _merge(raw, self.pushed_settings)
         raw = _merge(raw, self.overrides)
         settings, problems = parse(raw)
+        settings, clashes = checked(settings)
+        problems += clashes
         key = repr(raw)
         if problems and self._settings_raw.get(uri) != key:
             self.tell("invalid settings, defaults used instead: " + "; ".join(problems))
@@ -188,7 +196,11 @@ class ScoreLensServer(LanguageServer):
         if settings.fluency_only:
             pairing = alone  # fluency needs no reference
         doc = self.documents.open.get(uri)
-        config = scoring_config(settings, language_of(to_fs_path(uri) or uri, doc.language_id if doc else None))
+        language = language_of(to_fs_path(uri) or uri, doc.language_id if doc else None)
+        config, problems = configured(self, uri, settings, language, len(pairing.references))
+        if problems and self._config_told.get(uri) != tuple(problems):
+            self.tell("settings that do not go together, defaults used instead: " + "; ".join(problems))
+        self._config_told[uri] = tuple(problems)
         if is_formatted(pairing):
             config = replace(config, segmentation="line")  # each record is a segment, whatever the setting
         if not pairing.references:
@@ -218,7 +230,7 @@ class ScoreLensServer(LanguageServer):
         review.hints.clear()
         review.table = review.table_of = None
         review.views_stale = True
-        review.layouts = None
+        review.layouts = review.line_maps = None
         review.record_problems = []
         review.readings = {}
         review.last_read = None
@@ -236,12 +248,14 @@ class ScoreLensServer(LanguageServer):
                 )
             )
         max_bytes = review.settings.max_file_bytes
+        # a formatted document's reader takes its text; plain text is scored as sacreBLEU's lines of it
+        read = self.documents.text if is_formatted(pairing) else self.documents.read
         texts = []
         for ref in dict.fromkeys(pairing.references):  # (a document holding two reference fields is named twice)
             if ref in refused:
                 continue  # never opened: the message above cannot tell anything about it
             try:
-                texts.append(self.documents.text(ref, max_bytes))
+                texts.append(read(ref, max_bytes))
             except UnreadableText as exc:
                 code = "pairing.missing-reference" if isinstance(exc, MissingFile) else "pairing.unreadable-reference"
                 review.problems.append(Problem(code, f"reference {exc}", ref))
@@ -254,12 +268,15 @@ class ScoreLensServer(LanguageServer):
             uri: self.documents.open[uri].version for uri in (review.uri, *pairing.references) if uri in self.documents.open
         }
         try:
-            hypothesis = self.documents.text(review.uri, max_bytes)
+            hypothesis = read(review.uri, max_bytes)
             if is_formatted(pairing):
                 texts = dict(zip(dict.fromkeys(pairing.references), texts))
                 review.corpus = self._formatted_corpus(review, {**texts, review.uri: hypothesis})
             else:
-                review.corpus = Corpus(hypothesis, texts, review.config)
+                sides = [hypothesis, *texts]
+                hypothesis_lines, *reference_lines = (segment_lines(side.lines, side.breaks) for side in sides)
+                review.corpus = Corpus(hypothesis_lines, reference_lines, review.config)
+                review.line_maps = [LineMap(side) for side in sides]
         except UnreadableText as exc:
             review.problems.append(Problem("pairing.unreadable-hypothesis", str(exc)))
             review.corpus = None
@@ -275,8 +292,8 @@ class ScoreLensServer(LanguageServer):
     def _formatted_corpus(self, review: Review, texts: dict[str, str]) -> Corpus | None:
         """The corpus of a formatted pairing: one text per paired record, and each side's layout."""
         sides = read_sides(review.pairing, texts, review.readings)
-        if not sides.references and sides.layouts[0].sources() is not None:
-            # no reference, but the records hold their sources (XLIFF, PO, TMX units): checked against those
+        if not sides.references and (review.pairing.source is not None or sides.layouts[0].sources() is not None):
+            # no reference, but a source: a source document, or the sources the records hold (XLIFF, PO, TMX units)
             review.config = replace(review.config, metrics=frozenset())
         elif not sides.references:
             review.problems.append(
@@ -367,6 +384,7 @@ class ScoreLensServer(LanguageServer):
         """Settings or pairing rules changed: rebuild every review of an open document (with
         ``reuse``, only those whose settings did change)."""
         self._settings_raw.clear()
+        self._config_told.clear()
         self.models.told.clear()
         for uri in list(self.documents.open):
             await self.track(uri, reuse)

@@ -16,7 +16,12 @@ import cattrs
 
 from ..core import METRICS, SEGMENTATIONS, WER_TRANSFORMS, BleuConfig, ChrfConfig, RougeConfig, ScoringConfig, TerConfig
 from ..core.bleu import SMOOTH_DEFAULTS
+from ..core.bleu_nltk import DEFAULT_WEIGHTS, SMOOTHING_METHODS, NltkBleuConfig
+from ..core.config import FLAVOUR_METRICS
+from ..core.flavours import BLEU_IMPLS, ROUGE_IMPLS
+from ..core.rouge155 import MULTI_REF, Rouge155Config
 from ..core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
+from ..core.wer_sclite import FOLDS as SCLITE_CASES
 from ..textfile import DEFAULT_MAX_BYTES
 
 SEVERITIES = ("error", "warning", "information", "hint", "off")
@@ -25,18 +30,40 @@ _in = attrs.validators.in_
 
 
 def _metrics(_instance, _attribute, value: tuple[str, ...]) -> None:
-    unknown = [m for m in value if m not in (*METRICS, PPL)]
+    unknown = [m for m in value if m not in (*METRICS, *FLAVOUR_METRICS, PPL)]
     if unknown:
         raise ValueError(f"unknown metric {unknown[0]!r}")
 
 
+def _positive(_instance, _attribute, value: float) -> None:
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"expected a positive number, not {value!r}")
+
+
+def _weights(_instance, _attribute, value: tuple[float, ...]) -> None:
+    if not value:
+        raise ValueError("expected at least one weight")
+    if not all(map(math.isfinite, value)):
+        raise ValueError(f"expected finite numbers, not {list(value)!r}")
+
+
 @attrs.frozen
 class BleuSettings:
+    impl: str = attrs.field(default="sacrebleu", validator=_in(BLEU_IMPLS))
     tokenize: str = attrs.field(default="auto", validator=_in(("auto", *BLEU_TOKENIZERS)))
     smooth_method: str = attrs.field(default="exp", validator=_in(tuple(SMOOTH_DEFAULTS)))
     smooth_value: float | None = None
     lowercase: bool = False
     max_ngram_order: int = attrs.field(default=4, validator=[attrs.validators.ge(1), attrs.validators.le(9)])
+    weights: tuple[float, ...] = attrs.field(default=DEFAULT_WEIGHTS, validator=_weights)  # NLTK's
+
+
+@attrs.frozen
+class NltkSettings:
+    """NLTK's BLEU (``scorelens.bleu.impl`` ``nltk``): ``SmoothingFunction().method<smoothing>``, ``auto_reweigh``."""
+
+    smoothing: int = attrs.field(default=0, validator=_in(SMOOTHING_METHODS))
+    auto_reweigh: bool = False
 
 
 @attrs.frozen
@@ -53,8 +80,14 @@ class ChrfSettings:
 
 @attrs.frozen
 class RougeSettings:
+    impl: str = attrs.field(default="rouge-score", validator=_in(ROUGE_IMPLS))
     tokenizer: str = attrs.field(default="rouge-score", validator=_in(tuple(ROUGE_TOKENIZERS)))
     stem: bool = False
+    # ROUGE-1.5.5's -w, -2, -f and -s (see .flavours for the stopword file)
+    w_weight: float = attrs.field(default=1.2, validator=_positive)
+    skip_gap: int = 4
+    multi_ref: str = attrs.field(default="average", validator=_in(tuple(MULTI_REF)))
+    stopwords: str | None = None
 
 
 @attrs.frozen
@@ -70,18 +103,14 @@ class TerSettings:
 @attrs.frozen
 class WerSettings:
     transform: str = attrs.field(default="default", validator=_in(WER_TRANSFORMS))
-
-
-def _outlier_z(_instance, _attribute, value: float) -> None:
-    if not (math.isfinite(value) and value > 0):
-        raise ValueError(f"expected a positive number, not {value!r}")
+    sclite_case: str = attrs.field(default="ascii", validator=_in(SCLITE_CASES))  # TRN/STM/CTM: sclite -e utf-8 TABLE
 
 
 @attrs.frozen
 class LmSettings:
     model: str | None = None
     tokenize: str = attrs.field(default="none", validator=_in(tuple(BLEU_TOKENIZERS)))
-    outlier_z: float = attrs.field(default=3.5, validator=_outlier_z)
+    outlier_z: float = attrs.field(default=3.5, validator=_positive)
 
 
 @attrs.frozen
@@ -125,6 +154,7 @@ class QaSettings:
 class Settings:
     metrics: tuple[str, ...] = attrs.field(default=("bleu", "rougeL", "wer"), validator=_metrics)
     bleu: BleuSettings = BleuSettings()
+    nltk: NltkSettings = NltkSettings()
     chrf: ChrfSettings = ChrfSettings()
     rouge: RougeSettings = RougeSettings()
     ter: TerSettings = TerSettings()
@@ -247,32 +277,47 @@ def language_of(path: str, language_id: str | None) -> str | None:
 
 
 def bleu_tokenizer_for(settings: Settings, language: str | None) -> str:
-    """``auto`` picks the tokenizer sacreBLEU picks for the target language.
+    """``auto`` picks the tokenizer sacreBLEU picks for the target language (for NLTK's BLEU, the
+    command line's choice: that tokenizer where the language calls for one, else whitespace).
 
     Without MeCab installed, Japanese and Korean fall back to ``char`` rather than to 13a,
     which would leave whole sentences as single tokens.
     """
     if settings.bleu.tokenize != "auto":
         return settings.bleu.tokenize
-    name = _LANGUAGE_TOKENIZERS.get(language or "", "13a")
+    name = _LANGUAGE_TOKENIZERS.get(language or "")
+    if name is None:
+        return "whitespace" if settings.bleu.impl == "nltk" else "13a"
     if name in _MECAB_PACKAGES and not all(find_spec(p) for p in _MECAB_PACKAGES[name]):
         return "char"
     return name
 
 
-def scoring_config(settings: Settings, language: str | None = None) -> ScoringConfig:
+def scoring_config(settings: Settings, language: str | None = None, stopwords: frozenset[str] | None = None) -> ScoringConfig:
+    """The core's config of settings that go together (see :func:`.flavours.checked`); ``stopwords``
+    are the words of ``scorelens.rouge.stopwords``, read by the caller."""
+    tokenize = bleu_tokenizer_for(settings, language)
+    bleu, nltk, rouge = settings.bleu, settings.nltk, settings.rouge
     return ScoringConfig(
         metrics=frozenset(settings.metrics) - {PPL},
         bleu=BleuConfig(
-            tokenize=bleu_tokenizer_for(settings, language),
-            smooth_method=settings.bleu.smooth_method,
-            smooth_value=settings.bleu.smooth_value,
-            lowercase=settings.bleu.lowercase,
-            max_ngram_order=settings.bleu.max_ngram_order,
+            tokenize=tokenize if tokenize != "whitespace" else "13a",  # (NLTK's own: its config has it)
+            smooth_method=bleu.smooth_method,
+            smooth_value=bleu.smooth_value,
+            lowercase=bleu.lowercase,
+            max_ngram_order=bleu.max_ngram_order,
         ),
-        rouge=RougeConfig(tokenizer_name=settings.rouge.tokenizer, stem=settings.rouge.stem),
+        rouge=RougeConfig(tokenizer_name=rouge.tokenizer, stem=rouge.stem),
         chrf=ChrfConfig(**attrs.asdict(settings.chrf)),
         ter=TerConfig(**attrs.asdict(settings.ter)),
         wer_transform=settings.wer.transform,
+        sclite_case=settings.wer.sclite_case,
         segmentation=settings.segmentation,
+        bleu_impl=bleu.impl,
+        nltk_bleu=(
+            NltkBleuConfig(bleu.weights, nltk.smoothing, nltk.auto_reweigh, tokenize, bleu.lowercase) if bleu.impl == "nltk" else NltkBleuConfig()
+        ),
+        rouge_impl=rouge.impl,
+        # the weight as the command line has it (a float): the script prints it as given, ROUGE-W-1.2
+        rouge155=Rouge155Config(w=str(rouge.w_weight), skip=rouge.skip_gap, mode=MULTI_REF[rouge.multi_ref], stem=rouge.stem, stopwords=stopwords),
     )
