@@ -306,3 +306,51 @@ async def test_lines_are_read_as_agree_reads_the_files(client):
     assert hover.contents.value.startswith("**ScoreLens** · segment 3\n\n**Other annotators**\n- **ann2** (WER 33.3%): seven eight **nine**")
     result = await _agreement(client, uri)
     assert [d["lines"] for d in result["disagreements"]] == [[1, 1], [3, 2]]  # each file's own (LSP) lines
+
+
+@pytest.mark.parametrize(
+    ("name", "body", "problem"),
+    [
+        ("scorelens.toml", "agree = 3\n", "scorelens.toml: agree: must be an array of tables ([[agree]]); ignored"),
+        ("scorelens.toml", "[[agree]]\nannotator = ['a/{stem}.txt']\n", "scorelens.toml: agree[0].annotators: must be a list of paths or globs"),
+        ("scorelens.toml", "[[agree]]\nannotators = ['a/{stem}.txt', 5]\n", "scorelens.toml: agree[0].annotators[1]: must be a path or glob"),
+        ("scorelens.toml", "[[agree]]\nannotators = ['a/{stem}.txt', 'b/{foo}.txt']\n", "scorelens.toml: agree[0].annotators[1]: unknown placeholder {foo}"),
+        ("scorelens.toml", "[[agree]]\nannotators = ['a/{name}', 'b/{name}']\n", "scorelens.toml: agree[0].annotators[0]: {name} has no value here"),
+        ("scorelens.toml", "[[agree]]\nannotators = ['a/{stem}.txt', 'gold.txt']\n", "scorelens.toml: agree[0].annotators: either every path has {stem}"),
+        ("scorelens.toml", "[[agree]]\nannotators = ['/abs/{stem}.txt', 'b/{stem}.txt']\n", "scorelens.toml: agree[0].annotators[0]: must be relative"),
+        ("scorelens.toml", "[[agree]]\nannotators = ['a/{stem}.txt']\n", "scorelens.toml: agree[0].annotators: two or more"),
+        ("pyproject.toml", "[[tool.scorelens.agree]]\nannotators = 'x'\n", "pyproject.toml: tool.scorelens.agree[0].annotators: two or more"),
+    ],
+)
+def test_a_bad_agree_entry_is_one_problem_naming_the_file_and_key(tmp_path, name, body, problem):
+    from scorelens.lsp.pairing import _read_config
+
+    pair = "[[pair]]" if name == "scorelens.toml" else "[[tool.scorelens.pair]]"
+    (tmp_path / name).write_text(body + f"{pair}\nhypothesis = '*.hyp'\nreferences = ['{{stem}}.ref']\n", encoding="utf-8")
+    pairs, groups, problems = _read_config(tmp_path)
+    assert len(problems) == 1 and problems[0].startswith(f"{tmp_path / name}: ") and problem in problems[0], problems
+    assert groups == [] and len(pairs) == 1  # the pairing rules still read
+
+
+def test_groups_by_template_glob_and_name(tmp_path):
+    from scorelens.lsp.pairing import Pairings
+
+    for path in ("a/call.txt", "b/call.txt", "ann1/x/q.txt", "ann2/x/q.txt", "ann3/x/r.txt", "n/t.ann2.txt", "n/t.ann10.txt", "n/t.ann1.txt"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("x\n", encoding="utf-8")
+    (tmp_path / "scorelens.toml").write_text(
+        '[[agree]]\nannotators = ["a/{stem}.txt", "b/{stem}.txt", "c/{stem}.txt"]\n[[agree]]\nannotators = ["ann*/x/{stem}.txt"]\n', encoding="utf-8"
+    )
+    pairings = Pairings()
+    pairings.set_folders([tmp_path])
+    assert pairings.problems == []
+    group = pairings.annotators((tmp_path / "b/call.txt").as_uri(), [])
+    assert group.names == ("a/call.txt", "b/call.txt", "c/call.txt") and group.rule == "scorelens.toml agree[0]"  # c/: missing, named
+    assert pairings.annotators((tmp_path / "ann2/x/q.txt").as_uri(), []).names == ("ann1/x/q.txt", "ann2/x/q.txt")
+    assert pairings.annotators((tmp_path / "ann3/x/r.txt").as_uri(), []) is None  # alone
+    # an open document not saved yet counts
+    opened = (tmp_path / "ann1/x/r.txt").as_uri()
+    assert pairings.annotators((tmp_path / "ann3/x/r.txt").as_uri(), [opened]).annotators[0] == opened
+    by_name = pairings.annotators((tmp_path / "n/t.ann2.txt").as_uri(), [])
+    assert by_name.names == ("ann1", "ann2", "ann10") and by_name.rule == "NAME.annK.EXT"
+    assert pairings.annotators((tmp_path / "n/t.hyp.txt").as_uri(), []) is None

@@ -78,7 +78,7 @@ def agree_rule(folder: Path, name: str, entry, key: str) -> AgreeRule:
     if any(with_stem) and not all(with_stem):
         raise ValueError(f"{key}.annotators: either every path has {{stem}} (a group per item) or none does (one group)")
     if len(patterns) < 2 and not _WILDCARDS.search(paths[0]):
-        raise ValueError(f"{key}.annotators: two or more annotators' files are compared, {example}")
+        raise ValueError(f"{key}.annotators: name two or more annotators' files (or a glob), such as {example}")
     return AgreeRule(folder, f"{name} {key}", tuple(patterns), tuple(_matcher(t) for t in patterns))
 
 
