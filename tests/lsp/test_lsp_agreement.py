@@ -318,8 +318,8 @@ async def test_lines_are_read_as_agree_reads_the_files(client):
         ("scorelens.toml", "[[agree]]\nannotators = ['a/{name}', 'b/{name}']\n", "scorelens.toml: agree[0].annotators[0]: {name} has no value here"),
         ("scorelens.toml", "[[agree]]\nannotators = ['a/{stem}.txt', 'gold.txt']\n", "scorelens.toml: agree[0].annotators: either every path has {stem}"),
         ("scorelens.toml", "[[agree]]\nannotators = ['/abs/{stem}.txt', 'b/{stem}.txt']\n", "scorelens.toml: agree[0].annotators[0]: must be relative"),
-        ("scorelens.toml", "[[agree]]\nannotators = ['a/{stem}.txt']\n", "scorelens.toml: agree[0].annotators: two or more"),
-        ("pyproject.toml", "[[tool.scorelens.agree]]\nannotators = 'x'\n", "pyproject.toml: tool.scorelens.agree[0].annotators: two or more"),
+        ("scorelens.toml", "[[agree]]\nannotators = ['a/{stem}.txt']\n", "scorelens.toml: agree[0].annotators: name two or more annotators' files"),
+        ("pyproject.toml", "[[tool.scorelens.agree]]\nannotators = 'x'\n", "pyproject.toml: tool.scorelens.agree[0].annotators: name two or more annotators' files"),
     ],
 )
 def test_a_bad_agree_entry_is_one_problem_naming_the_file_and_key(tmp_path, name, body, problem):
