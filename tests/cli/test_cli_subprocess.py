@@ -88,6 +88,25 @@ def test_scoring_imports_neither_the_server_nor_pygls():
     assert done.stderr.decode().strip() == "0 False False"
 
 
+def test_a_command_imports_only_what_it_runs():
+    # start-up is most of a small file's run: the package loads no command, and a command loads
+    # neither the others' modules nor libraries it does not use
+    code = (
+        "import json, sys; import scorelens.cli; loaded = set(sys.modules); "
+        "from scorelens.cli import main; "
+        f"rc = main(['score', {MT_HYP!r}, '-r', {MT_REFS[0]!r}, '--json']); "
+        "print(json.dumps([rc, sorted(loaded), sorted(sys.modules)]), file=sys.stderr)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120)
+    rc, on_import, after_score = json.loads(done.stderr.decode().splitlines()[-1])
+    assert rc == 0
+    assert not {"scorelens.api", "scorelens.core", "scorelens.cli.options", "numpy", "rapidfuzz", "regex"} & set(on_import)
+    others = {f"scorelens.cli.{name}" for name in ("check", "compare", "agree", "qa", "serve")}
+    unused = {"scorelens.api.agreement", "scorelens.api.corpus", "scorelens.core.qa", "nltk", "translate"}
+    assert not (others | unused) & set(after_score)
+    assert "scorelens.cli.score" in after_score
+
+
 def test_output_to_a_closed_pipe_is_quiet(tmp_path):
     # `scorelens check ... | head -1`: the reader leaves early; no BrokenPipeError traceback.
     # Far more output than a pipe buffers, so the write really fails.

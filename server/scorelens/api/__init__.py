@@ -6,12 +6,11 @@ Its functions take the command line's options by the same names, and their resul
 ``to_dict()`` is the command line's JSON.
 """
 
-from .agreement import Agreement, Disagreement, agree
+from typing import TYPE_CHECKING, Any
+
+# Modules of this package as well as its functions: imported here, so that the names are the
+# functions whichever of the package's modules is imported first.
 from .compare import compare
-from .corpus import Corpus
-from .options import DEFAULT_METRICS, OptionError
-from .results import Bleu, Cer, Chrf, Perplexity, Rouge, Scores, SegmentScores, Ter, Wer
-from .scoring import score, sentence_scores
 from .statistics import Statistics, statistics
 
 __all__ = [
@@ -38,11 +37,29 @@ __all__ = [
     "qa",
 ]
 
+if TYPE_CHECKING:
+    from .agreement import Agreement, Disagreement, agree
+    from .corpus import Corpus
+    from .options import DEFAULT_METRICS, OptionError
+    from .qa_checks import qa
+    from .results import Bleu, Cer, Chrf, Perplexity, Rouge, Scores, SegmentScores, Ter, Wer
+    from .scoring import score, sentence_scores
 
-def __getattr__(name: str):
-    # the QA checks (and translate-toolkit) load on first use: the command line imports this package
-    if name == "qa":
-        from .qa_checks import qa
+# The rest loads on first use: each command of the command line imports only the modules it needs
+# (and the QA checks load translate-toolkit).
+_LAZY = {
+    **dict.fromkeys(("Agreement", "Disagreement", "agree"), "agreement"),
+    "Corpus": "corpus",
+    **dict.fromkeys(("DEFAULT_METRICS", "OptionError"), "options"),
+    "qa": "qa_checks",
+    **dict.fromkeys(("Bleu", "Cer", "Chrf", "Perplexity", "Rouge", "Scores", "SegmentScores", "Ter", "Wer"), "results"),
+    **dict.fromkeys(("score", "sentence_scores"), "scoring"),
+}
 
-        return qa
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -13,20 +13,21 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import os
 import sys
 from typing import Sequence
 
 from .. import __version__
-from ..core import TokenizerUnavailable
-from ..core.bleu_nltk import SmoothingError
-from ..core.rouge155 import ScriptDies
-from . import agree, check, compare, score, serve
 from .errors import EXIT_ERROR, CliError
-from .options import scoring_options
+
+# In --help's order; each but sacrebleu is a module here with add_parser(commands) and its run.
+COMMANDS = ("score", "check", "compare", "agree", "sacrebleu", "serve")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with ``command``, that command's alone: only its module (and what
+    it needs of the API and the core) is imported, and only its options are built."""
     parser = argparse.ArgumentParser(
         prog="scorelens",
         description="Score hypotheses against references: BLEU, chrF and TER (as sacreBLEU), ROUGE-1..9, "
@@ -36,19 +37,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"scorelens {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    shared = scoring_options()
-
-    score.add_parser(commands, shared)
-    check.add_parser(commands, shared)
-    compare.add_parser(commands)
-    agree.add_parser(commands)
-    # listed for --help only: main() hands `scorelens sacrebleu ...` to its own parser
-    commands.add_parser(
-        "sacrebleu",
-        add_help=False,
-        help="sacreBLEU 2.x's own command line and output for local files (scorelens sacrebleu --help)",
-    )
-    serve.add_parser(commands)
+    for name in COMMANDS if command is None else (command,):
+        if name == "sacrebleu":
+            # listed for --help only: main() hands `scorelens sacrebleu ...` to its own parser
+            commands.add_parser(
+                "sacrebleu",
+                add_help=False,
+                help="sacreBLEU 2.x's own command line and output for local files (scorelens sacrebleu --help)",
+            )
+        else:
+            importlib.import_module(f"{__name__}.{name}").add_parser(commands)
     return parser
 
 
@@ -58,22 +56,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         from . import sacrebleu
 
         return sacrebleu.main(argv[1:])
+    # the first argument names the command (the top level has no option taking a value);
+    # without one (--help, --version, a misspelt command) every command is built
+    command = argv[0] if argv[:1] and argv[0] in COMMANDS else None
+    collecting = gc.isenabled()
+    if command != "serve":
+        # A command that scores once and exits holds millions of acyclic objects (a corpus's
+        # records, and the modules' as they load), which the cyclic garbage collector would walk
+        # for nothing: 0.1 s on 100,000 lines. Its worker processes, forked from here, inherit this.
+        gc.disable()
+    if command in ("score", "check", "agree"):
+        # OpenBLAS starts a thread per core as NumPy loads (40-60 ms of a process's start);
+        # scoring multiplies no matrices (compare's resampling does, and keeps them).
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
-        args, unknown = build_parser().parse_known_args(argv)
+        return _run(command, argv)
+    finally:
+        if collecting:  # main() called in a process that goes on (tests)
+            gc.enable()
+
+
+def _run(command: str | None, argv: list[str]) -> int:
+    try:
+        args, unknown = build_parser(command).parse_known_args(argv)
         if unknown:  # argparse would blame them on the top-level parser and show its usage
             args.parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     except SystemExit as exc:  # --help, --version and usage errors; argparse has printed them
         return exc.code if isinstance(exc.code, int) else EXIT_ERROR
-    collecting = gc.isenabled()
-    if args.run is not serve.run_serve:
-        # A command that scores once and exits holds millions of acyclic objects (a corpus's
-        # records), which the cyclic garbage collector would walk for nothing: 0.1 s on
-        # 100,000 lines. Its worker processes, forked from here, inherit this.
-        gc.disable()
-    if args.run in (score.run_score, check.run_check, agree.run_agree):
-        # OpenBLAS starts a thread per core as NumPy loads (40-60 ms of a process's start);
-        # scoring multiplies no matrices (compare's resampling does, and keeps them).
-        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    # loaded by the command's module already (the core is not, for --help and --version)
+    from ..core import TokenizerUnavailable
+    from ..core.bleu_nltk import SmoothingError
+    from ..core.rouge155 import ScriptDies
+
     try:
         return args.run(args)
     # a tokenizer loads when first used, deep in the core; a flavour refuses what its oracle refuses
@@ -87,9 +101,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 128 + 13  # as a shell reports a process ended by SIGPIPE
-    finally:
-        if collecting:  # main() called in a process that goes on (tests)
-            gc.enable()
 
 
 def run() -> None:

@@ -26,16 +26,16 @@ from .documents import FormattedRun, Run, evaluation
 from .located import Located
 from . import qa
 from .errors import EXIT_ERROR, EXIT_OK, EXIT_THRESHOLD, CliError, NoReference
-from .options import finite
+from .options import finite, scoring_options
 from .scores_text import notes, summary_lines
 
 BYTE_ORDER_MARK = "pairing.byte-order-mark"
 
 
-def add_parser(commands, shared: argparse.ArgumentParser) -> None:
+def add_parser(commands) -> None:
     check = commands.add_parser(
         "check",
-        parents=[shared],
+        parents=[scoring_options()],
         help="findings as path:line:col lines, scores, and quality gates",
         description="Every place hypothesis and references differ (the findings the editor shows), then "
         "the scores. Exits 1 when a threshold is crossed.",

@@ -10,14 +10,14 @@ from ..api.options import PPL, OptionError
 from ..api.results import Scores
 from .documents import Run, checked_options, evaluation
 from .errors import EXIT_OK, CliError
-from .options import job_count
+from .options import job_count, scoring_options
 from .scores_text import format_chrf, notes, rouge_label, score_lines, summary_lines
 
 
-def add_parser(commands, shared: argparse.ArgumentParser) -> None:
+def add_parser(commands) -> None:
     score = commands.add_parser(
         "score",
-        parents=[shared],
+        parents=[scoring_options()],
         help="corpus scores with their signatures",
         description="Corpus scores with their signatures. Line i of HYP is scored against line i of every REF.",
     )

@@ -82,8 +82,12 @@ _SPACE_TOKENIZERS = ("13a", "intl", "none")
 
 def _mostly_unspaced(text: str) -> bool:
     text = text[:100_000]  # enough to tell the script of a long file
-    visible = len(text) - sum(map(str.isspace, text))
-    return visible > 0 and len(_UNSPACED_SCRIPT.findall(text)) > visible / 3
+    visible = len("".join(text.split()))
+    # each letter of those scripts is 3 or 4 bytes in UTF-8: a text with fewer bytes beyond one a
+    # character than that (any in Latin script) has too few of them, told without looking
+    if len(text.encode("utf-8", "surrogatepass")) - len(text) <= 2 * visible / 3:
+        return False
+    return len(_UNSPACED_SCRIPT.findall(text)) > visible / 3
 
 
 def notes(ev: Run) -> list[str]:
