@@ -83,7 +83,11 @@ async def case(name: str, make, n: int, ext: str, edit) -> None:
     ls.reviews[uri] = review
     ls.load(review)
     assert review.corpus is not None, review.problems
-    review.corpus.refresh()
+    ls.scheduler.schedule(review, delay=0)  # the first scoring, and what it builds ahead after
+    await review.task
+    for task in (review.hints_task, review.table_task):
+        if task is not None:
+            await asyncio.wait({task})
     longest = 0.0
     ticking = True
 
