@@ -120,7 +120,7 @@ def did_change(ls, params: types.DidChangeTextDocumentParams) -> None:
         elif is_formatted(review.pairing) and not ls.reread(review):
             ls.scheduler.schedule(review, delay=0)  # loaded again from scratch
         elif review.settings.run == "onType" or review.unread_edits:
-            # (run on save, the documents are still read now: requests wait for their places)
+            # (run on save too: until the documents are read again, the segments' places are stale)
             ls.scheduler.schedule(review)
     agreement.changed(ls, doc.uri)
 
