@@ -74,6 +74,13 @@ def _held(ls, text: str = None) -> tuple[Review, str]:
 async def _edit(ls, uri: str, *changes: tuple[int, int, int, int, str]) -> None:
     """One didChange of ``(line, column, end line, end column, text)`` changes (UTF-16 columns),
     and the reading of the documents whole it may leave to the re-score."""
+    _change(ls, uri, *changes)
+    for review in list(ls.reviews.values()):
+        await ls.read_again(review)
+    _settle()
+
+
+def _change(ls, uri: str, *changes: tuple[int, int, int, int, str]) -> None:
     doc = ls.documents.open[uri]
     handlers.did_change(
         ls,
@@ -85,9 +92,6 @@ async def _edit(ls, uri: str, *changes: tuple[int, int, int, int, str]) -> None:
             ],
         ),
     )
-    for review in list(ls.reviews.values()):
-        await ls.read_again(review)
-    _settle()
 
 
 def _at(ls, uri: str, line: int, marker: str, skip: int = 0) -> tuple[int, int]:
@@ -272,3 +276,19 @@ def test_the_edited_lines_are_those_any_edit_touched(edits, expected):
     for edit in edits:
         note_edit(edited, "u", edit)
     assert edited["u"] == expected
+
+
+async def test_an_edit_while_the_documents_are_read_whole_has_them_read_again(ls):
+    review, uri = _held(ls)
+    _change(ls, uri, (2, 0, 2, 0, "\n"))  # a line more: read whole, by the re-score
+    assert not ls.reads and review.unread_edits == 1
+    reading = asyncio.ensure_future(ls.read_again(review))
+    await asyncio.sleep(0)  # the thread reads the text with the blank line
+    assert review.reading is not None
+    _change(ls, uri, (*_at(ls, uri, 1, "postman"), *_at(ls, uri, 1, "postman", 7), "mailman"))
+    await reading
+    _settle()
+    # the first reading was stale when it came back: not put in place, the documents read again
+    assert ls.reads == [6, 6] and review.unread_edits == 0 and review.reading is None
+    assert review.corpus.texts_of(0)[1] == "a dog barked at the mailman"
+    _as_read_whole(ls, review)
