@@ -159,3 +159,56 @@ async def test_a_trn_edit_that_changes_more_than_a_transcript(client, tmp_path, 
     assert _places(diags) == _places(fresh)
     assert [d for d in diags if d.code.startswith(("pairing.", "format.")) and d.range.start.line == 4]
     assert words, "the other utterances are still scored"
+
+
+def _enter(doc: Typed, line: int, marker: str) -> None:
+    at = doc.at(line, marker)
+    doc.edit(line, at, at, "\n")
+
+
+def _join(doc: Typed, line: int) -> None:
+    doc.edit(line, len(doc.lines[line]), 0, " ", end_line=line + 1)
+
+
+def _paste(doc: Typed, line: int, marker: str, text: str) -> None:
+    at = doc.at(line, marker)
+    doc.edit(line, at, at, text)
+
+
+# Edits that change a document's line count (and any edit of CSV, subtitles, XLIFF) are read by
+# the re-score, whole, in a thread (#36): an Enter, a join of two lines, a paste of several lines
+LINE_COUNT_EDITS = {
+    "eval.jsonl": [
+        lambda doc: _enter(doc, 1, "{"),  # a blank line before a record
+        lambda doc: _enter(doc, 3, "turning point"),  # a record broken in two
+        lambda doc: _join(doc, 3),  # and mended
+        lambda doc: _paste(doc, 0, "{", '{"id": "p1", "prediction": "a pasted line", "reference": "the pasted line"}\n{"id": "p2", "prediction": "and one more", "reference": "and one more"}\n'),
+    ],
+    "news.csv": [
+        lambda doc: _enter(doc, 2, "news-02"),
+        lambda doc: _join(doc, 3),
+        lambda doc: _paste(doc, 1, "news-01", "p1,Quelle,a pasted row,the pasted row\np2,Quelle,\"two\nlines\",two lines\n"),
+    ],
+    "call.hyp.srt": [
+        lambda doc: _enter(doc, 2, "north field"),
+        lambda doc: _join(doc, 2),
+        lambda doc: _join(doc, 2),
+        lambda doc: _paste(doc, 7, "calling", "i am\nvery much\n"),
+    ],
+    "news.hyp.xlf": [
+        lambda doc: _enter(doc, 6, "has approved"),
+        lambda doc: _join(doc, 5),
+        lambda doc: _paste(doc, 10, "should cost", "really\nand truly "),
+    ],
+}
+
+
+@pytest.mark.parametrize("name", LINE_COUNT_EDITS)
+async def test_enter_joins_and_pastes_score_as_a_fresh_open_and_check(client, tmp_path, name):
+    doc = Typed(client, name, name.rsplit(".", 1)[1])
+    await doc.seen()
+    for k, edit in enumerate(LINE_COUNT_EDITS[name]):
+        edit(doc)
+        words, diags = await doc.seen()
+        assert words == doc.checked(tmp_path / str(k)), (name, k, doc.text())
+        assert _places(diags) == _places(await doc.fresh()), (name, k)

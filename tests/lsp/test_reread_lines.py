@@ -71,8 +71,16 @@ def _held(ls, text: str = None) -> tuple[Review, str]:
     return _open(ls, uri, _jsonl() if text is None else text, Pairing(uri, (uri,), HELD, held=True)), uri
 
 
-def _edit(ls, uri: str, *changes: tuple[int, int, int, int, str]) -> None:
-    """One didChange of ``(line, column, end line, end column, text)`` changes (UTF-16 columns)."""
+async def _edit(ls, uri: str, *changes: tuple[int, int, int, int, str]) -> None:
+    """One didChange of ``(line, column, end line, end column, text)`` changes (UTF-16 columns),
+    and the reading of the documents whole it may leave to the re-score."""
+    _change(ls, uri, *changes)
+    for review in list(ls.reviews.values()):
+        await ls.read_again(review)
+    _settle()
+
+
+def _change(ls, uri: str, *changes: tuple[int, int, int, int, str]) -> None:
     doc = ls.documents.open[uri]
     handlers.did_change(
         ls,
@@ -84,7 +92,6 @@ def _edit(ls, uri: str, *changes: tuple[int, int, int, int, str]) -> None:
             ],
         ),
     )
-    _settle()
 
 
 def _at(ls, uri: str, line: int, marker: str, skip: int = 0) -> tuple[int, int]:
@@ -119,28 +126,28 @@ async def test_typing_in_a_field_reads_that_line_alone(ls):
     corpus = review.corpus
     # lengthen record b's prediction, before a non-BMP character's line and after it
     line, col = _at(ls, uri, 1, "a dog")
-    _edit(ls, uri, (line, col, line, col, "so "))
+    await _edit(ls, uri, (line, col, line, col, "so "))
     assert ls.reads == [1]
     assert review.corpus is corpus and corpus.texts_of(0)[1] == "so a dog barked at the postman"
     _as_read_whole(ls, review)
     # shorten it, then type an escape and a quote, JSON-escaped as a user would type them
     line, col = _at(ls, uri, 1, "so a dog barked at")
-    _edit(ls, uri, (line, col, line, col + len("so a dog "), ""))
+    await _edit(ls, uri, (line, col, line, col + len("so a dog "), ""))
     line, col = _at(ls, uri, 1, "barked")
-    _edit(ls, uri, (line, col, line, col, 'caf\\u00e9 \\"x\\" '))
+    await _edit(ls, uri, (line, col, line, col, 'caf\\u00e9 \\"x\\" '))
     assert ls.reads == [1, 1, 1]
     assert corpus.texts_of(0)[1] == 'café "x" barked at the postman'
     _as_read_whole(ls, review)
     # two changes in one notification, on two lines: the lines between are read too
     c_line, c_col = _at(ls, uri, 2, "is good")
     d_line, d_col = _at(ls, uri, 3, "three")
-    _edit(ls, uri, (d_line, d_col, d_line, d_col + 5, "four"), (c_line, c_col, c_line, c_col + 2, "is very"))
+    await _edit(ls, uri, (d_line, d_col, d_line, d_col + 5, "four"), (c_line, c_col, c_line, c_col + 2, "is very"))
     assert ls.reads == [1, 1, 1, 2]
     assert list(corpus.texts_of(0)[2:]) == ['café "noir" is very good', "one two four"]
     _as_read_whole(ls, review)
     # an edit outside the texts (another field) moves their characters, not their texts
     line, col = _at(ls, uri, 1, "😀")
-    _edit(ls, uri, (line, col, line, col + 2, "xyz"))
+    await _edit(ls, uri, (line, col, line, col + 2, "xyz"))
     assert ls.reads == [1, 1, 1, 2, 1]
     _as_read_whole(ls, review)
 
@@ -149,7 +156,7 @@ async def test_an_unreadable_line_that_stays_unreadable_is_read_alone(ls):
     review, uri = _held(ls, _jsonl() + '{"id": "e", "prediction": "oops\n' + json.dumps(RECORDS[0]) + "\n")
     [problem] = review.record_problems
     line, col = _at(ls, uri, 4, '"prediction"')
-    _edit(ls, uri, (line, col, line, col, '"x": 1, '))
+    await _edit(ls, uri, (line, col, line, col, '"x": 1, '))
     assert ls.reads == [1]
     [after] = review.record_problems
     assert after.line == 4 and after.message != problem.message  # json's column moved
@@ -171,7 +178,7 @@ async def test_an_unreadable_line_that_stays_unreadable_is_read_alone(ls):
 )
 async def test_an_edit_that_changes_more_than_texts_reads_the_document_whole(ls, what, change):
     review, uri = _held(ls)
-    _edit(ls, uri, change(ls, uri))
+    await _edit(ls, uri, change(ls, uri))
     assert ls.reads and ls.reads[-1] == len(ls.documents.open[uri].lines), what
     _as_read_whole(ls, review)
 
@@ -179,7 +186,7 @@ async def test_an_edit_that_changes_more_than_texts_reads_the_document_whole(ls,
 async def test_fixing_a_broken_line_reads_the_document_whole(ls):
     review, uri = _held(ls, _jsonl() + '{"id": "e", "prediction": "oops", "reference": "oops"\n')
     line = len(ls.documents.open[uri].lines) - 2
-    _edit(ls, uri, (line, len(ls.documents.open[uri].lines[line]), line, len(ls.documents.open[uri].lines[line]), "}"))
+    await _edit(ls, uri, (line, len(ls.documents.open[uri].lines[line]), line, len(ls.documents.open[uri].lines[line]), "}"))
     assert ls.reads[-1] == len(ls.documents.open[uri].lines)
     assert not review.record_problems and len(review.corpus.texts_of(0)) == 5
     _as_read_whole(ls, review)
@@ -193,12 +200,12 @@ async def test_an_open_reference_is_read_again_where_it_is_typed_in(ls, tmp_path
     review = _open(ls, hyp, hyp_text, Pairing(hyp, (ref,), "test"))
     # record "b" is the reference file's third line, paired with the hypothesis's second
     line, col = _at(ls, ref, 2, "mailman")
-    _edit(ls, ref, (line, col, line, col + 4, "post"))
+    await _edit(ls, ref, (line, col, line, col + 4, "post"))
     assert ls.reads == [1]
     assert review.corpus.texts_of(1)[1] == "the dog barked at the postman"
     _as_read_whole(ls, review)
     line, col = _at(ls, hyp, 3, "three")
-    _edit(ls, hyp, (line, col, line, col + 5, "four"))
+    await _edit(ls, hyp, (line, col, line, col + 5, "four"))
     assert ls.reads == [1, 1]
     _as_read_whole(ls, review)
 
@@ -209,12 +216,12 @@ async def test_a_closed_reference_changed_on_disk_is_read_again(ls, tmp_path):
     hyp, ref = hyp_path.as_uri(), ref_path.as_uri()
     review = _open(ls, hyp, (SAMPLES / "call.hyp.trn").read_text(encoding="utf-8"), Pairing(hyp, (ref,), "test"))
     line, col = _at(ls, hyp, 3, "can i")
-    _edit(ls, hyp, (line, col, line, col, "so "))
+    await _edit(ls, hyp, (line, col, line, col, "so "))
     assert ls.reads == [1]
     _as_read_whole(ls, review)
     ref_path.write_text(ref_path.read_text(encoding="utf-8").replace("mister", "mr") + "\n", encoding="utf-8")
     line, col = _at(ls, hyp, 3, "so ")
-    _edit(ls, hyp, (line, col, line, col + 3, ""))
+    await _edit(ls, hyp, (line, col, line, col + 3, ""))
     assert ls.reads[1:] == [9, 10]  # both read whole
     _as_read_whole(ls, review)
 
@@ -233,7 +240,7 @@ async def test_trn(ls, tmp_path, what, change, alone):
     ref.write_text((SAMPLES / "call.ref.trn").read_text(encoding="utf-8"), encoding="utf-8")
     hyp = (tmp_path / "call.hyp.trn").as_uri()
     review = _open(ls, hyp, (SAMPLES / "call.hyp.trn").read_text(encoding="utf-8"), Pairing(hyp, (ref.as_uri(),), "test"))
-    _edit(ls, hyp, change(ls, hyp))
+    await _edit(ls, hyp, change(ls, hyp))
     assert (ls.reads == [1]) == alone, what
     assert alone or ls.reads[-1] == len(ls.documents.open[hyp].lines)
     _as_read_whole(ls, review)
@@ -269,3 +276,19 @@ def test_the_edited_lines_are_those_any_edit_touched(edits, expected):
     for edit in edits:
         note_edit(edited, "u", edit)
     assert edited["u"] == expected
+
+
+async def test_an_edit_while_the_documents_are_read_whole_has_them_read_again(ls):
+    review, uri = _held(ls)
+    _change(ls, uri, (2, 0, 2, 0, "\n"))  # a line more: read whole, by the re-score
+    assert not ls.reads and review.unread_edits == 1
+    reading = asyncio.ensure_future(ls.read_again(review))
+    await asyncio.sleep(0)  # the thread reads the text with the blank line
+    assert review.reading is not None
+    _change(ls, uri, (*_at(ls, uri, 1, "postman"), *_at(ls, uri, 1, "postman", 7), "mailman"))
+    await reading
+    _settle()
+    # the first reading was stale when it came back: not put in place, the documents read again
+    assert ls.reads == [6, 6] and review.unread_edits == 0 and review.reading is None
+    assert review.corpus.texts_of(0)[1] == "a dog barked at the mailman"
+    _as_read_whole(ls, review)

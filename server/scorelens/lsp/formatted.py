@@ -7,7 +7,8 @@ that changed, so only those segments are scored again.
 A document of one-line records (JSONL, TRN, STM) paired by id or position is read again only
 where it was edited, when the edit keeps its line count (typing within lines):
 :func:`reread_lines`. Reading a 100,000-record JSONL whole takes seconds, too long for a
-keystroke on the event loop.
+keystroke on the event loop: any other edit's whole read (:func:`read_sides`) is done by the
+re-score in a thread, and put in place with :func:`update`.
 """
 
 from __future__ import annotations

@@ -103,9 +103,10 @@ def did_change(ls, params: types.DidChangeTextDocumentParams) -> None:
                     if review.layouts is None:  # plain text: the corpus holds sacreBLEU's lines of it
                         review.corpus.replace_lines(side, scored.start, scored.end, scored.lines)
                     review.edited(side, edit.start)
-                if review.layouts is not None:  # a formatted document: read again below (reread)
+                if review.layouts is not None:  # a formatted document: read again below (reread), its version with it
                     note_edit(review.edited_lines, doc.uri, edit)
-                review.versions[doc.uri] = doc.version
+                else:
+                    review.versions[doc.uri] = doc.version
     for review, was_over in zip(reviews, over):
         if review in sourced:
             if not qa.source_changed(review, doc.uri, doc.text):
@@ -118,7 +119,8 @@ def did_change(ls, params: types.DidChangeTextDocumentParams) -> None:
             ls.scheduler.schedule(review, delay=0)
         elif is_formatted(review.pairing) and not ls.reread(review):
             ls.scheduler.schedule(review, delay=0)  # loaded again from scratch
-        elif review.settings.run == "onType":
+        elif review.settings.run == "onType" or review.unread_edits:
+            # (run on save too: until the documents are read again, the segments' places are stale)
             ls.scheduler.schedule(review)
     agreement.changed(ls, doc.uri)
 

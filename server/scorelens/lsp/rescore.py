@@ -38,6 +38,7 @@ async def rescore(ls, review: Review) -> bool:
         progress = _Progress(ls, review)
         sliced = False
         try:
+            await ls.read_again(review)  # a formatted review's documents, if an edit left them unread
             sliced = await review.refresh(lambda done, total: progress.report(done, total, started), ls.worker, ls.scheduler.next_slice)
             if review.corpus is not None:
                 review.corpus.scores()  # (a corpus figure can fail where no segment did)

@@ -98,6 +98,18 @@ class Pace:
 
 
 @dataclass
+class Reading:
+    """A formatted review's documents being read whole in a thread, as they were after its
+    ``edits``-th unread edit: what reading them gives (formatted.Sides), the readings that
+    made, and the documents' versions read."""
+
+    edits: int
+    future: asyncio.Future
+    readings: dict
+    versions: dict[str, int]
+
+
+@dataclass
 class Review:
     uri: str
     pairing: Pairing
@@ -154,6 +166,9 @@ class Review:
     # within lines updates, and the lines edited since, per document (formatted.Edited)
     last_read: object | None = None
     edited_lines: dict = field(default_factory=dict)
+    # edits since whose documents are to be read whole (Server.read_again), and that reading
+    unread_edits: int = 0
+    reading: Reading | None = None
 
     def edited(self, side: int, line: int) -> None:
         """An edit at ``line`` of a side; a place edited twice in a row is followed."""

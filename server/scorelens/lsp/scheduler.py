@@ -123,6 +123,8 @@ class Scheduler:
         corpus, task = review.corpus, review.task
         if corpus is None:
             return True
+        if review.unread_edits and task is not None and not task.done():
+            return False  # the re-score reads the documents first: the segments' places are stale
         if (corpus.pending <= SCORE_IN_REQUEST and not corpus.long_pending()) or task is None or task.done():
             corpus.refresh()
             return True

@@ -44,7 +44,7 @@ from .pairing import Pairing, Pairings, files_in, named_like_reference
 from .positions import Columns
 from .protocol import ScoreLensProtocol
 from .rescore import rescore
-from .reviews import Problem, Review
+from .reviews import Problem, Reading, Review
 from .scheduler import Scheduler
 from .settings import Settings, language_of, parse
 from .wire import BoundedReader, MessageReader, strict_converter
@@ -235,6 +235,7 @@ class ScoreLensServer(LanguageServer):
         review.readings = {}
         review.last_read = None
         review.edited_lines = {}
+        review.unread_edits, review.reading = 0, None
         pairing = review.pairing
         # (a source outside is the QA checks' to refuse: the scores do not need it)
         refused = () if review.settings.allow_outside_workspace else tuple(r for r in pairing.outside if r in pairing.references)
@@ -315,12 +316,14 @@ class ScoreLensServer(LanguageServer):
         return Corpus(sides.texts[0] + [""], [t + [""] for t in sides.texts[1:]], config)
 
     def reread(self, review: Review) -> bool:
-        """A document of a formatted review changed: read the documents again and hand the corpus
-        the texts that changed. False if the review had to be loaded again instead (a reference
-        field came or went, or a document can no longer be read).
+        """A document of a formatted review changed: hand the corpus the texts that changed.
+        False if the review had to be loaded again instead (a document that could not be read
+        may be readable now).
 
-        Typing within lines of one-line records (JSONL, TRN, STM) reads only the edited lines
-        (:func:`.formatted.reread_lines`); any other edit reads the documents whole."""
+        Typing within lines of one-line records (JSONL, TRN, STM) reads only the edited lines,
+        here (:func:`.formatted.reread_lines`). Any other edit leaves the documents to be read
+        whole by the re-score, in a thread (:meth:`read_again`): that takes seconds on a large
+        pair, and the event loop is never blocked. Until then the review keeps what it last read."""
         edited, review.edited_lines = review.edited_lines, {}
         if review.corpus is None:
             # an edit can make a document readable, or give its records reference fields
@@ -329,25 +332,54 @@ class ScoreLensServer(LanguageServer):
                 return False
             return True
         if (
-            review.last_read is not None
+            not review.unread_edits
+            and review.last_read is not None
             and self._as_read(review, edited)
             and reread_lines(review.last_read, review.readings, edited, {uri: self.documents.open[uri].lines for uri in edited}, review.corpus)
         ):
             review.record_problems = review.last_read.problems
+            review.versions.update((uri, self.documents.open[uri].version) for uri in edited)
             return True
-        try:
-            uris = dict.fromkeys((review.uri, *review.pairing.references))
-            texts = {uri: self.documents.text(uri, review.settings.max_file_bytes) for uri in uris}
-            sides = read_sides(review.pairing, texts, review.readings)
-        except (UnreadableText, FormatError):
-            sides = None
-        if sides is None or sides.references != review.pairing.references:
-            self.load(review)
-            return False
-        update(review.corpus, sides)
-        review.last_read = sides
-        review.layouts, review.record_problems = sides.layouts, sides.problems
+        review.unread_edits += 1
         return True
+
+    async def read_again(self, review: Review) -> None:
+        """Read a formatted review's documents whole after the edits :meth:`reread` left unread,
+        in a thread on a snapshot of their texts, and put the result in place on the event loop
+        (the corpus is handed only the texts that changed, :func:`.formatted.update`). An edit
+        while the thread reads makes its result stale: the documents are read again. One thread
+        reads at a time: a re-score cancelled by an edit leaves its thread's reading to the next."""
+        while review.unread_edits and review.corpus is not None and self.reviews.get(review.uri) is review:
+            job = review.reading
+            if job is not None and job.edits != review.unread_edits and not job.future.done():
+                await asyncio.shield(job.future)  # a stale reading still under way: not two at once
+                continue
+            if job is None or job.edits != review.unread_edits:
+                uris = dict.fromkeys((review.uri, *review.pairing.references))
+                try:
+                    texts = {uri: self.documents.text(uri, review.settings.max_file_bytes) for uri in uris}
+                except UnreadableText:
+                    self.load(review)
+                    return
+                readings = dict(review.readings)  # the thread adds to its own copy
+                versions = {uri: self.documents.open[uri].version for uri in uris if uri in self.documents.open}
+                future = asyncio.ensure_future(asyncio.to_thread(read_sides, review.pairing, texts, readings))
+                _uncollected_until(future)
+                job = review.reading = Reading(review.unread_edits, future, readings, versions)
+            try:
+                sides = await asyncio.shield(job.future)
+            except FormatError:
+                sides = None
+            if review.reading is not job or job.edits != review.unread_edits or self.reviews.get(review.uri) is not review:
+                continue  # edited (or loaded again) meanwhile: its texts are stale
+            review.reading, review.unread_edits = None, 0
+            if sides is None or sides.references != review.pairing.references:
+                self.load(review)  # a reference field came or went, or a document can no longer be read
+                return
+            update(review.corpus, sides)
+            review.readings, review.last_read = job.readings, sides
+            review.layouts, review.record_problems = sides.layouts, sides.problems
+            review.versions.update(job.versions)
 
     def _as_read(self, review: Review, edited: dict) -> bool:
         """Whether the review's documents are as last read but for the ``edited`` ones, which
@@ -389,6 +421,23 @@ class ScoreLensServer(LanguageServer):
         for uri in list(self.documents.open):
             await self.track(uri, reuse)
         await agreement.rebuild(self)
+
+
+def _uncollected_until(future: asyncio.Future) -> None:
+    """No garbage collection while a thread reads documents whole: the collector holds the
+    interpreter lock while it walks every object, and the reading makes hundreds of thousands,
+    so a full collection in the thread would block the event loop (up to 0.7 s at 100,000
+    records). They are acyclic (reference counting frees them) and frozen once made, as the
+    re-score's (see Review.refresh)."""
+    if not gc.isenabled():
+        return
+
+    def collect(_) -> None:
+        gc.freeze()
+        gc.enable()
+
+    gc.disable()
+    future.add_done_callback(collect)
 
 
 def _merge(base: dict, override: dict) -> dict:
