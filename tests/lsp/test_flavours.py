@@ -59,6 +59,12 @@ FLAVOURS = {
         ["-m", "wer,cer", "--wer-transform", "whisper-english"],
         "asr/call.hyp.txt",
     ),
+    # jiwer's wer_contiguous / cer_contiguous: a paragraph's lines joined by a space
+    "contiguous": (
+        {"metrics": ["wer", "cer"], "segmentation": "paragraph"},
+        ["-m", "wer,cer", "--segmentation", "paragraph"],
+        "summarization/articles.hyp.txt",
+    ),
 }
 
 
@@ -138,7 +144,7 @@ async def test_every_feature_shows_the_clis_numbers(client, flavour):
     titles = [lens.command.title for lens in lenses]
     assert titles[0].startswith(f"ScoreLens: {short(wanted)} (")
     signatures = {figures["signature"] for figures in wanted.values() if isinstance(figures, dict)}
-    named = [s for s in signatures if "|impl:" in s or "transform:whisper" in s]
+    named = [s for s in signatures if "|impl:" in s or "transform:whisper" in s or "_contiguous|" in s]
     assert named, "the flavour is named in a signature"
     if any("|impl:" in s for s in named):  # and on the lens
         assert any(t.split(" ", 1)[1] in named for t in titles[1:] if t.startswith(("BLEU ", "ROUGE "))), titles
@@ -164,7 +170,7 @@ async def test_every_feature_shows_the_clis_numbers(client, flavour):
             assert signature in text
 
 
-@pytest.mark.parametrize("flavour", ["nltk", "rouge", "rouge-1.5.5", "whisper"])
+@pytest.mark.parametrize("flavour", ["nltk", "rouge", "rouge-1.5.5", "whisper", "contiguous"])
 async def test_an_edit_rescores_as_a_fresh_open(client, flavour, tmp_path):
     settings, options, hypothesis = FLAVOURS[flavour]
     (client.workspace / "stop.txt").write_text(STOPWORDS, encoding="utf-8")

@@ -14,10 +14,10 @@ from typing import Any
 import attrs
 import cattrs
 
-from ..core import METRICS, SEGMENTATIONS, WER_TRANSFORMS, BleuConfig, ChrfConfig, RougeConfig, ScoringConfig, TerConfig
+from ..core import METRICS, SEGMENTATIONS, BleuConfig, ChrfConfig, RougeConfig, ScoringConfig, TerConfig
 from ..core.bleu import SMOOTH_DEFAULTS
 from ..core.bleu_nltk import DEFAULT_WEIGHTS, SMOOTHING_METHODS, NltkBleuConfig
-from ..core.config import FLAVOUR_METRICS
+from ..core.config import FLAVOUR_METRICS, wer_transform
 from ..core.flavours import BLEU_IMPLS, ROUGE_IMPLS
 from ..core.rouge155 import MULTI_REF, Rouge155Config
 from ..core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
@@ -102,7 +102,7 @@ class TerSettings:
 
 @attrs.frozen
 class WerSettings:
-    transform: str = attrs.field(default="default", validator=_in(WER_TRANSFORMS))
+    transform: str = attrs.field(default="default", validator=lambda _self, _attribute, value: _wer_transform(value))
     sclite_case: str = attrs.field(default="ascii", validator=_in(SCLITE_CASES))  # TRN/STM/CTM: sclite -e utf-8 TABLE
 
 
@@ -185,6 +185,13 @@ def _bool(value: Any, _type: type) -> bool:
     if not isinstance(value, bool):
         raise ValueError(f"expected true or false, not {value!r}")
     return value
+
+
+def _wer_transform(value: Any) -> None:
+    """One of the named transforms or a comma list of jiwer's steps (core.config.wer_transform)."""
+    if not isinstance(value, str):
+        raise ValueError(f"expected a string, not {value!r}")
+    wer_transform(value)
 
 
 def _int(value: Any, _type: type) -> int:
