@@ -494,3 +494,33 @@ def test_wer_contiguous_is_a_transform_name(run, tmp_path):
     assert "transform:wer_contiguous" in got["wer"]["signature"]
     bad = run("score", hyp, "-r", ref, "-m", "wer", "--wer-transform", "contiguous")
     assert bad.code == 2 and "wer_contiguous" in bad.err
+
+
+# -- WER after jiwer's named steps --------------------------------------------------------------
+
+
+def test_jiwer_steps_equal_jiwers_composed_transforms(run, tmp_path):
+    steps = "lowercase,expand-common-english-contractions,remove-kaldi-non-words,remove-punctuation,remove-multiple-spaces,strip"
+    named = [jiwer.ToLowerCase(), jiwer.ExpandCommonEnglishContractions(), jiwer.RemoveKaldiNonWords(), jiwer.RemovePunctuation(), jiwer.RemoveMultipleSpaces(), jiwer.Strip()]
+    words, chars = jiwer.Compose([*named, jiwer.ReduceToListOfListOfWords()]), jiwer.Compose([*named, jiwer.ReduceToListOfListOfChars()])
+    expected = jiwer.process_words(ASR_REFS, ASR_HYPS, reference_transform=words, hypothesis_transform=words)
+    hyp, ref = write(tmp_path, "hyp.txt", ASR_HYPS), write(tmp_path, "ref.txt", ASR_REFS)
+    got = cli_json(run, hyp, "-r", ref, "-m", "wer,cer", "--wer-transform", steps)
+    assert (got["wer"]["hits"], got["wer"]["substitutions"], got["wer"]["deletions"], got["wer"]["insertions"]) == (
+        expected.hits,
+        expected.substitutions,
+        expected.deletions,
+        expected.insertions,
+    )
+    assert got["cer"]["cer"] == pytest.approx(jiwer.cer(ASR_REFS, ASR_HYPS, reference_transform=chars, hypothesis_transform=chars), abs=1e-12)
+    assert got["wer"]["signature"].split("|")[2] == "transform:" + steps.replace(",", "+")
+    assert got == scorelens.score(ASR_HYPS, ASR_REFS, "wer,cer", wer_transform=steps).to_dict()
+
+
+def test_an_unknown_step_is_one_clear_error(run, tmp_path):
+    hyp, ref = write(tmp_path, "hyp.txt", ["a b"]), write(tmp_path, "ref.txt", ["a c"])
+    bad = run("score", hyp, "-r", ref, "-m", "wer", "--wer-transform", "lowercase,remove-punct")
+    assert bad.code == 2
+    assert "unknown WER transform step 'remove-punct'" in bad.err and "Traceback" not in bad.err
+    with pytest.raises(OptionError, match="remove-punct"):
+        scorelens.score(["a b"], ["a c"], "wer", wer_transform="lowercase,remove-punct")

@@ -100,9 +100,16 @@ class TerSettings:
     case_sensitive: bool = False
 
 
+def _wer_transform(value: Any) -> None:
+    """One of the named transforms or a comma list of jiwer's steps (core.config.wer_transform)."""
+    if not isinstance(value, str):
+        raise ValueError(f"expected a string, not {value!r}")
+    wer_transform(value)
+
+
 @attrs.frozen
 class WerSettings:
-    transform: str = attrs.field(default="default", validator=lambda _self, _attribute, value: _wer_transform(value))
+    transform: str = attrs.field(default="default", validator=lambda _settings, _field, value: _wer_transform(value))
     sclite_case: str = attrs.field(default="ascii", validator=_in(SCLITE_CASES))  # TRN/STM/CTM: sclite -e utf-8 TABLE
 
 
@@ -185,13 +192,6 @@ def _bool(value: Any, _type: type) -> bool:
     if not isinstance(value, bool):
         raise ValueError(f"expected true or false, not {value!r}")
     return value
-
-
-def _wer_transform(value: Any) -> None:
-    """One of the named transforms or a comma list of jiwer's steps (core.config.wer_transform)."""
-    if not isinstance(value, str):
-        raise ValueError(f"expected a string, not {value!r}")
-    wer_transform(value)
 
 
 def _int(value: Any, _type: type) -> int:
