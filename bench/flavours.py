@@ -39,7 +39,7 @@ SEED = 37
 
 
 def pairs(lines: int) -> tuple[list[str], list[str]]:
-    read = lambda name: (TED / name).read_text(encoding="utf-8").split("\n")[:-1]  # noqa: E731
+    read = lambda name: (TED / name).read_text(encoding="utf-8").split("\n")[:-1]
     hyps, refs = read("ted.sys1.eng"), read("ted.ref.eng")
     rng = random.Random(SEED)
     # two lines joined, so that the texts are distinct (as in a real document), not 2,445 repeated
@@ -63,12 +63,11 @@ def main(argv=None) -> None:
         sys.exit(f"bench/flavours.py needs {TED} (../shared/data next to the repository)")
 
     import jiwer
+    import scorelens
     from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu
     from rouge import Rouge
     from rouge_metric import PyRouge
     from whisper_normalizer.english import EnglishTextNormalizer
-
-    import scorelens
 
     hyps, refs = pairs(args.lines)
     n = f"{args.lines:,}"

@@ -16,12 +16,12 @@ import unicodedata
 from collections.abc import Callable
 from functools import cache
 
-__all__ = ["STEPS", "composed", "is_steps", "parse", "words"]
+__all__ = ["CONTRACTIONS", "STEPS", "composed", "is_steps", "parse", "punctuation", "signature_name", "words"]
 
 _MULTIPLE_SPACES = re.compile(r"\s\s+")
 _KALDI_NON_WORD = re.compile(r"[<\[][^>\]]*[>\]]")
 # ExpandCommonEnglishContractions' substitutions, in its order
-_CONTRACTIONS = [
+CONTRACTIONS = [
     (re.compile(pattern), replacement)
     for pattern, replacement in (
         (r"won't", "will not"),
@@ -40,20 +40,20 @@ _CONTRACTIONS = [
 
 
 @cache
-def _punctuation() -> dict[int, None]:
+def punctuation() -> dict[int, None]:
     """RemovePunctuation's characters: every code point whose category starts with P."""
     return {i: None for i in range(sys.maxunicode + 1) if unicodedata.category(chr(i)).startswith("P")}
 
 
 def _expand_contractions(text: str) -> str:
-    for pattern, replacement in _CONTRACTIONS:
+    for pattern, replacement in CONTRACTIONS:
         text = pattern.sub(replacement, text)
     return text
 
 
 STEPS: dict[str, Callable[[str], str]] = {
     "lowercase": str.lower,  # ToLowerCase
-    "remove-punctuation": lambda text: text.translate(_punctuation()),
+    "remove-punctuation": lambda text: text.translate(punctuation()),
     "remove-multiple-spaces": lambda text: _MULTIPLE_SPACES.sub(" ", text),
     "strip": str.strip,
     "expand-common-english-contractions": _expand_contractions,

@@ -6,9 +6,8 @@ import math
 from dataclasses import replace
 from pathlib import PurePosixPath
 
-from ..core import CorpusScores, RougeScore, SegmentScores, rates
+from ..core import CorpusScores, RougeScore, SegmentScores, rates, wer_normalizers
 from ..core import findings as codes
-from ..core import wer_normalizers
 from ..core.corpus import LONG_SEGMENT_CHARS
 from ..core.findings import differing_words
 from ..core.flavours import FLAVOUR_FAILURES
