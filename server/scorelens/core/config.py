@@ -64,6 +64,9 @@ class ScoringConfig:
     # (core/wer_sclite FOLDS); jiwer's rules ignore it
     sclite_case: str = "ascii"
     segmentation: str = "line"
+    # segments of several lines made before the texts got here (as paragraphs or documents are):
+    # WER and CER read their lines as segmentation paragraph|document would
+    lines_joined: bool = False
     bleu_impl: str = "sacrebleu"  # or a flavour's name (core/flavours)
     nltk_bleu: NltkBleuConfig = field(default_factory=NltkBleuConfig)  # with bleu_impl "nltk"
     rouge_impl: str = "rouge-score"  # or a flavour's name (core/flavours)
@@ -109,7 +112,7 @@ class ScoringConfig:
         """Whether WER and CER read a segment's lines as one sentence joined by spaces, as jiwer's
         ``wer_contiguous`` / ``cer_contiguous`` (``ReduceToSingleSentence``): when asked, and for
         segments of several lines (a newline would otherwise be part of a word, as jiwer's default reads it)."""
-        return self.wer_rules == "jiwer" and (self.wer_transform in CONTIGUOUS or self.segmentation != "line")
+        return self.wer_rules == "jiwer" and (self.wer_transform in CONTIGUOUS or self.segmentation != "line" or self.lines_joined)
 
     def wer_transform_name(self, unit: str) -> str:
         """The transform a WER (``unit`` word) or CER (char) signature names: jiwer's own
