@@ -19,8 +19,6 @@ from peers import (
     corpus,
     corpus_chrf,
     file_lines,
-    process_characters,
-    process_words,
     read,
     rouge_mean,
     rouge_pairs,

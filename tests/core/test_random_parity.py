@@ -15,8 +15,6 @@ from peers import (
     config,
     corpus_chrf,
     file_lines,
-    process_characters,
-    process_words,
     rouge_mean,
     rouge_pairs,
     scorer,
