@@ -440,3 +440,87 @@ def test_rouge155_findings_edits_and_refusals(run, tmp_path):
     # a reference without a token stops the script under ROUGE-W; here, a clear error
     dies = run("score", hyp, "-r", write(tmp_path, "empty.txt", ["--", "the"]), "-m", "rougeW", "--rouge-impl", "rouge-1.5.5")
     assert dies.code != 0 and "Illegal division by zero" in dies.err
+
+
+# -- WER of segments of several lines: jiwer's wer_contiguous / cer_contiguous ---------------------
+
+
+def _contiguous(refs: list[list[str]], hyps: list[list[str]]):
+    words = jiwer.process_words(
+        [" ".join(r) for r in refs], [" ".join(h) for h in hyps]
+    )  # the same as each list through wer_contiguous, for lines without outer spaces
+    per_pair = [
+        jiwer.process_words(r, h, reference_transform=jiwer.wer_contiguous, hypothesis_transform=jiwer.wer_contiguous) for r, h in zip(refs, hyps)
+    ]
+    chars = sum(
+        jiwer.process_characters(r, h, reference_transform=jiwer.cer_contiguous, hypothesis_transform=jiwer.cer_contiguous).substitutions
+        for r, h in zip(refs, hyps)
+    )
+    return words, per_pair, chars
+
+
+@pytest.mark.parametrize("segmentation", ["paragraph", "document"])
+def test_paragraph_wer_is_jiwers_contiguous(run, tmp_path, segmentation):
+    """``score --segmentation paragraph|document``: each segment's lines joined by a space, as jiwer's
+    contiguous transforms; the two sides' paragraphs have different numbers of lines."""
+    refs = [["hello", "this", "sentence", "is fractured"], ["Good morning,", "ladies and gentlemen."], ["one two", "three"]]
+    hyps = [["this sentence"], ["good morning ladies", "and gentlemen"], ["one", "two three four"]]
+    if segmentation == "document":
+        refs, hyps = [sum(refs, [])], [sum(hyps, [])]
+    hyp, ref = write(tmp_path, "hyp.txt", ["\n".join(h) + "\n" for h in hyps]), write(tmp_path, "ref.txt", ["\n".join(r) + "\n" for r in refs])
+    got = cli_json(run, hyp, "-r", ref, "-m", "wer,cer", "--segmentation", segmentation)
+    words, per_pair, char_subs = _contiguous(refs, hyps)
+    assert (got["wer"]["hits"], got["wer"]["substitutions"], got["wer"]["deletions"], got["wer"]["insertions"]) == (
+        words.hits,
+        words.substitutions,
+        words.deletions,
+        words.insertions,
+    )
+    assert got["wer"]["wer"] == pytest.approx(words.wer, abs=1e-12)
+    assert got["cer"]["substitutions"] == char_subs
+    assert got["wer"]["signature"].split("|")[2] == "transform:wer_contiguous"
+    assert got["cer"]["signature"].split("|")[2] == "transform:cer_contiguous"
+    rows = cli_rows(run, hyp, "-r", ref, "-m", "wer", "--segmentation", segmentation)
+    assert [row["wer"]["wer"] for row in rows] == pytest.approx([p.wer for p in per_pair], abs=1e-12)
+    # the API, given the same files' texts, agrees
+    api = scorelens.score(Path(hyp).read_text().splitlines(), Path(ref).read_text().splitlines(), "wer,cer", segmentation=segmentation)
+    assert api.to_dict() == got
+
+
+def test_wer_contiguous_is_a_transform_name(run, tmp_path):
+    hyp, ref = write(tmp_path, "hyp.txt", ["a b"]), write(tmp_path, "ref.txt", ["a c"])
+    got = cli_json(run, hyp, "-r", ref, "-m", "wer", "--wer-transform", "wer_contiguous")
+    assert got["wer"]["substitutions"] == 1
+    assert "transform:wer_contiguous" in got["wer"]["signature"]
+    bad = run("score", hyp, "-r", ref, "-m", "wer", "--wer-transform", "contiguous")
+    assert bad.code == 2 and "wer_contiguous" in bad.err
+
+
+# -- WER after jiwer's named steps --------------------------------------------------------------
+
+
+def test_jiwer_steps_equal_jiwers_composed_transforms(run, tmp_path):
+    steps = "lowercase,expand-common-english-contractions,remove-kaldi-non-words,remove-punctuation,remove-multiple-spaces,strip"
+    named = [jiwer.ToLowerCase(), jiwer.ExpandCommonEnglishContractions(), jiwer.RemoveKaldiNonWords(), jiwer.RemovePunctuation(), jiwer.RemoveMultipleSpaces(), jiwer.Strip()]
+    words, chars = jiwer.Compose([*named, jiwer.ReduceToListOfListOfWords()]), jiwer.Compose([*named, jiwer.ReduceToListOfListOfChars()])
+    expected = jiwer.process_words(ASR_REFS, ASR_HYPS, reference_transform=words, hypothesis_transform=words)
+    hyp, ref = write(tmp_path, "hyp.txt", ASR_HYPS), write(tmp_path, "ref.txt", ASR_REFS)
+    got = cli_json(run, hyp, "-r", ref, "-m", "wer,cer", "--wer-transform", steps)
+    assert (got["wer"]["hits"], got["wer"]["substitutions"], got["wer"]["deletions"], got["wer"]["insertions"]) == (
+        expected.hits,
+        expected.substitutions,
+        expected.deletions,
+        expected.insertions,
+    )
+    assert got["cer"]["cer"] == pytest.approx(jiwer.cer(ASR_REFS, ASR_HYPS, reference_transform=chars, hypothesis_transform=chars), abs=1e-12)
+    assert got["wer"]["signature"].split("|")[2] == "transform:" + steps.replace(",", "+")
+    assert got == scorelens.score(ASR_HYPS, ASR_REFS, "wer,cer", wer_transform=steps).to_dict()
+
+
+def test_an_unknown_step_is_one_clear_error(run, tmp_path):
+    hyp, ref = write(tmp_path, "hyp.txt", ["a b"]), write(tmp_path, "ref.txt", ["a c"])
+    bad = run("score", hyp, "-r", ref, "-m", "wer", "--wer-transform", "lowercase,remove-punct")
+    assert bad.code == 2
+    assert "unknown WER transform step 'remove-punct'" in bad.err and "Traceback" not in bad.err
+    with pytest.raises(OptionError, match="remove-punct"):
+        scorelens.score(["a b"], ["a c"], "wer", wer_transform="lowercase,remove-punct")

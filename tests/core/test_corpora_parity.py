@@ -10,6 +10,7 @@ import re
 
 import pytest
 from peers import (
+    contiguous,
     assert_chrf,
     assert_counts,
     assert_parity,
@@ -18,8 +19,6 @@ from peers import (
     corpus,
     corpus_chrf,
     file_lines,
-    process_characters,
-    process_words,
     read,
     rouge_mean,
     rouge_pairs,
@@ -162,9 +161,9 @@ def test_earnings21_documents(shared, system, call):
     c = Corpus(hyp, [ref], config({"wer", "cer"}, segmentation="document"))
     s = c.scores()
     assert s.segments == 1
-    # jiwer on the whole texts, as a user would call it on the two files
-    assert_counts(s.wer, process_words(ref, hyp), f"{system}/{call} WER")
-    assert_counts(s.cer, process_characters(ref, hyp), f"{system}/{call} CER")
+    # jiwer's contiguous transforms of the two files' lines
+    assert_counts(s.wer, contiguous(ref, hyp), f"{system}/{call} WER")
+    assert_counts(s.cer, contiguous(ref, hyp, "char"), f"{system}/{call} CER")
 
 
 @pytest.mark.parametrize("system", ["amazon", "google"])
@@ -180,8 +179,8 @@ def test_earnings21_lowercase_transform(shared, call):
     ref = read(shared("earnings21", "reference", f"{call}.txt"))
     hyp = read(shared("earnings21", "google", f"{call}.txt"))
     s = Corpus(hyp, [ref], config({"wer", "cer"}, segmentation="document", wer_transform="lowercase")).scores()
-    assert_counts(s.wer, process_words(ref, hyp, lowercase=True))
-    assert_counts(s.cer, process_characters(ref, hyp, lowercase=True))
+    assert_counts(s.wer, contiguous(ref, hyp, lowercase=True))
+    assert_counts(s.cer, contiguous(ref, hyp, "char", lowercase=True))
 
 
 # -- NIST SCTK sclite utterances ---------------------------------------------------------------

@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 from peers import (
+    contiguous,
     assert_chrf,
     assert_counts,
     assert_parity,
@@ -14,8 +15,6 @@ from peers import (
     config,
     corpus_chrf,
     file_lines,
-    process_characters,
-    process_words,
     rouge_mean,
     rouge_pairs,
     scorer,
@@ -175,8 +174,8 @@ def test_paragraphs_all_metrics(pairs, stem):
     assert_rouge(s.rouge_n["rouge1"], rouge_mean(pairs_, "rouge1"))
     assert_rouge(s.rouge_n["rouge2"], rouge_mean(pairs_, "rouge2"))
     if n:
-        assert_counts(s.wer, process_words(refs, hyps))
-        assert_counts(s.cer, process_characters(refs, hyps))
+        assert_counts(s.wer, contiguous(refs, hyps))
+        assert_counts(s.cer, contiguous(refs, hyps, "char"))
         assert_chrf(s.chrf, corpus_chrf(hyps, [refs]))
 
 
@@ -191,13 +190,13 @@ def test_wer_cer(data, transform):
 @examples(200)
 @given(hyp=line(), ref=line(), transform=st.sampled_from(["default", "lowercase"]))
 def test_wer_cer_document(hyp, ref, transform):
-    """jiwer on whole texts, including a single newline inside (not a word separator for jiwer)."""
+    """jiwer's contiguous transforms of whole texts' lines, a single newline inside."""
     hyp, ref = hyp.replace("\t", "\n", 1), ref.replace("  ", "\n", 1)
     s = Corpus(hyp, [ref], config({"wer", "cer"}, segmentation="document", wer_transform=transform)).scores()
     lowercase = transform == "lowercase"
     if s.segments:
-        assert_counts(s.wer, process_words(ref, hyp, lowercase))
-        assert_counts(s.cer, process_characters(ref, hyp, lowercase))
+        assert_counts(s.wer, contiguous(ref, hyp, lowercase=lowercase))
+        assert_counts(s.cer, contiguous(ref, hyp, "char", lowercase))
 
 
 @examples(200)

@@ -59,6 +59,12 @@ FLAVOURS = {
         ["-m", "wer,cer", "--wer-transform", "whisper-english"],
         "asr/call.hyp.txt",
     ),
+    # jiwer's wer_contiguous / cer_contiguous: a paragraph's lines joined by a space
+    "contiguous": (
+        {"metrics": ["wer", "cer"], "segmentation": "paragraph"},
+        ["-m", "wer,cer", "--segmentation", "paragraph"],
+        "summarization/articles.hyp.txt",
+    ),
 }
 
 
@@ -138,7 +144,7 @@ async def test_every_feature_shows_the_clis_numbers(client, flavour):
     titles = [lens.command.title for lens in lenses]
     assert titles[0].startswith(f"ScoreLens: {short(wanted)} (")
     signatures = {figures["signature"] for figures in wanted.values() if isinstance(figures, dict)}
-    named = [s for s in signatures if "|impl:" in s or "transform:whisper" in s]
+    named = [s for s in signatures if "|impl:" in s or "transform:whisper" in s or "_contiguous|" in s]
     assert named, "the flavour is named in a signature"
     if any("|impl:" in s for s in named):  # and on the lens
         assert any(t.split(" ", 1)[1] in named for t in titles[1:] if t.startswith(("BLEU ", "ROUGE "))), titles
@@ -164,7 +170,7 @@ async def test_every_feature_shows_the_clis_numbers(client, flavour):
             assert signature in text
 
 
-@pytest.mark.parametrize("flavour", ["nltk", "rouge", "rouge-1.5.5", "whisper"])
+@pytest.mark.parametrize("flavour", ["nltk", "rouge", "rouge-1.5.5", "whisper", "contiguous"])
 async def test_an_edit_rescores_as_a_fresh_open(client, flavour, tmp_path):
     settings, options, hypothesis = FLAVOURS[flavour]
     (client.workspace / "stop.txt").write_text(STOPWORDS, encoding="utf-8")
@@ -313,3 +319,30 @@ def sentence_bleu_of(folder, options: list[str], segment: int) -> float:
     (folder / "one.hyp.txt").write_text(lines[0] + "\n", encoding="utf-8")
     (folder / "one.ref.txt").write_text(lines[1] + "\n", encoding="utf-8")
     return cli(folder, "one.hyp.txt", options, "-sl")[0]["bleu"]["score"]
+
+
+STEPS = "lowercase,expand-common-english-contractions,remove-punctuation,remove-multiple-spaces,strip"
+
+
+async def test_jiwer_steps_findings_on_the_original_words_and_the_scored_texts_in_the_hover(client):
+    from test_server import by_code
+
+    folder = pair(client, "steps", "Hello, wrld! We're here.\nIt's  fine\n", "hello world we are here\nit is fine\n")
+    configure(client, metrics=["wer", "cer"], wer={"transform": STEPS})
+    uri = open_doc(client, folder / "steps.hyp.txt")
+    got = await scores(client, uri, until=lambda p: p["scores"] is not None)
+    assert same(got["scores"], cli(client.workspace, "steps/steps.hyp.txt", ["-m", "wer,cer", "--wer-transform", STEPS]))
+    assert got["scores"]["wer"]["signature"].split("|")[2] == "transform:" + STEPS.replace(",", "+")
+    assert (got["scores"]["wer"]["substitutions"], got["scores"]["wer"]["hits"]) == (1, 7)
+    (sub,) = by_code(await diagnostics(client, uri), "wer.substitution")
+    assert (sub.range.start.line, sub.range.start.character, sub.range.end.character) == (0, 7, 12)  # "wrld!"
+    text = await hover(client, uri, 0)
+    assert f"hypothesis as scored ({STEPS}): hello wrld we are here" in text
+    assert f"reference as scored ({STEPS}): hello world we are here" in text
+    assert not client.messages, [m.message for m in client.messages]
+
+    # an unknown step: one message naming it, and jiwer's default transform meanwhile
+    configure(client, metrics=["wer"], wer={"transform": "lowercase,remove-punct"})
+    got = await scores(client, uri, until=lambda p: p["scores"] and "transform:default" in p["scores"]["wer"]["signature"])
+    told = [m.message for m in client.messages]
+    assert len(told) == 1 and "remove-punct" in told[0] and "scorelens.wer.transform" in told[0], told

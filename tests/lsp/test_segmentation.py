@@ -70,9 +70,9 @@ def open_raw(client, path) -> str:
     return uri
 
 
-def cli(cwd, hyp: str, ref: str) -> dict:
+def cli(cwd, hyp: str, ref: str, options: list[str] = OPTIONS) -> dict:
     done = subprocess.run(
-        [sys.executable, "-m", "scorelens", "score", hyp, "-r", ref, *OPTIONS, "--json"], cwd=cwd, capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "scorelens", "score", hyp, "-r", ref, *options, "--json"], cwd=cwd, capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
@@ -166,3 +166,20 @@ async def test_typing_a_lone_cr_a_newline_after_it_and_deleting_it(client):
         fresh = open_raw(client, fresh_path)
         assert same((await scores(client, fresh, until=lambda p: p["scores"] is not None))["scores"], got["scores"])
         assert await substituted(client, uri) == await substituted(client, fresh), (version, repr(text))
+
+
+async def test_paragraphs_score_as_the_cli_and_jiwers_contiguous_transforms(client):
+    """A paragraph's lines are joined by a space for WER and CER (jiwer's wer_contiguous): the
+    editor's scores equal ``score --segmentation paragraph --json``, and a substitution next to a
+    line end lands on its own word, the lines' counts differing between the sides."""
+    hyp = "hello this\nsentence is\nfractured\n\nthe cat sat\ndown today\n"
+    ref = "hello\nthis\nsentence\nis fractured\n\nthe dog\nsat down\ntoday\n"
+    configure(client, metrics=["wer", "cer"], segmentation="paragraph")
+    hyp_path, ref_path = write(client.workspace / "seg", "paragraphs", hyp, ref)
+    uri = open_raw(client, hyp_path)
+    got = await scores(client, uri, until=lambda p: p["scores"] is not None)
+    wanted = cli(hyp_path.parent, hyp_path.name, ref_path.name, ["-m", "wer,cer", "--segmentation", "paragraph"])
+    assert same(got["scores"], wanted)
+    assert (wanted["wer"]["hits"], wanted["wer"]["substitutions"], wanted["wer"]["deletions"], wanted["wer"]["insertions"]) == (9, 1, 0, 0)
+    assert "transform:wer_contiguous" in wanted["wer"]["signature"]
+    assert await substituted(client, uri) == places(client, hyp, ["cat"])

@@ -9,7 +9,7 @@ recall swap, F does not); BLEU, chrF, TER and ROUGE-Lsum are scored both ways.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import permutations
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
@@ -162,8 +162,9 @@ def agreement(annotations: Sequence[Annotation], names: list[str], metrics: list
         raise OptionError("top", f"expected a number of segments, 0 or more, not {top!r}")
     if not annotations[0].texts:
         raise ValueError("no segments to compare")
+    joined = options["segmentation"] != "line"
     options = {**options, "segmentation": "line"}  # the texts are segments already
-    config = scoring_config(metrics, options)
+    config = replace(scoring_config(metrics, options), lines_joined=joined)
     scored = Cells(metrics[0])
     fast = [m for m in metrics if m in ALIGNED_ONCE and config.wer_rules == "jiwer"]
     for metric in fast:

@@ -284,8 +284,8 @@ def _made(cls, **fields: tuple[str, Any]):
 
 def check_choices(o: dict[str, Any]) -> None:
     """Choices the configs do not check themselves (the command line's argparse checks them too)."""
-    from ..core import SEGMENTATIONS, WER_TRANSFORMS
-    from ..core.config import WER_RULES
+    from ..core import SEGMENTATIONS
+    from ..core.config import WER_RULES, wer_transform
     from ..core.wer_sclite import FOLDS as SCLITE_CASES
     from ..core.flavours import BLEU_IMPLS, ROUGE_IMPLS
     from ..core.tokenizers import BLEU_TOKENIZERS
@@ -293,7 +293,6 @@ def check_choices(o: dict[str, Any]) -> None:
     for name, choices in (
         ("tokenize", (*BLEU_TOKENIZERS, None)),
         ("smooth_method", tuple(SMOOTH_DEFAULTS)),
-        ("wer_transform", WER_TRANSFORMS),
         ("wer_rules", WER_RULES),
         ("sclite_case", SCLITE_CASES),
         ("bleu_impl", BLEU_IMPLS),
@@ -303,3 +302,7 @@ def check_choices(o: dict[str, Any]) -> None:
         if o[name] not in choices:
             shown = ", ".join(c for c in choices if c is not None)
             raise OptionError(name, f"unknown value {o[name]!r}; one of {shown}")
+    try:
+        wer_transform(o["wer_transform"])
+    except (TypeError, ValueError) as e:
+        raise OptionError("wer_transform", str(e)) from None

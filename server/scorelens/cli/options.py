@@ -12,6 +12,7 @@ from typing import Any, Sequence
 from ..api.options import ALL_METRICS, DEFAULT_METRICS, DEFAULTS
 from ..api.pool import available_cpus
 from ..core import SEGMENTATIONS, WER_TRANSFORMS, ChrfConfig, FluencyConfig
+from ..core.config import wer_transform
 from ..core.bleu import SMOOTH_DEFAULTS
 from ..core.config import WER_RULES
 from ..core.corpus import POOL_MINIMUM
@@ -33,6 +34,13 @@ def _metric_list(value: str) -> list[str]:
         hint = " (a file? put -m after HYP)" if os.path.exists(unknown[0]) else ""
         raise argparse.ArgumentTypeError(f"unknown metric {unknown[0]!r}{hint}; choose from {','.join(ALL_METRICS)}")
     return list(dict.fromkeys(by_lower[n.lower()] for n in names))
+
+
+def _wer_transform(value: str) -> str:
+    try:
+        return wer_transform(value)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 class _Metrics(argparse.Action):
@@ -336,10 +344,12 @@ def _wer_options(p: argparse.ArgumentParser) -> None:
     wer = p.add_argument_group("WER and CER (as jiwer)")
     wer.add_argument(
         "--wer-transform",
-        choices=WER_TRANSFORMS,
+        type=_wer_transform,
+        metavar="{" + ",".join(WER_TRANSFORMS) + "} or STEP,STEP,…",
         default="default",
-        help="jiwer's default transform, the same after lowercasing, or after Whisper's English or basic text "
-        "normaliser (whisper-english, whisper-basic: as ASR leaderboards score; CER too)",
+        help="jiwer's default transform, the same after lowercasing, jiwer's wer_contiguous / cer_contiguous (a segment's "
+        "lines joined by a space, as with --segmentation paragraph|document always), or after Whisper's English or basic "
+        "text normaliser (whisper-english, whisper-basic: as ASR leaderboards score; CER too)",
     )
     wer.add_argument(
         "--wer-rules",

@@ -12,7 +12,8 @@ from .flavours import BLEU_FLAVOURS, BLEU_IMPLS, ROUGE_FLAVOURS, ROUGE_IMPLS, RO
 from .rouge import ROUGE_N, RougeConfig
 from .rouge155 import Rouge155Config
 from .ter import TerConfig
-from .wer_normalizers import NORMALIZERS
+from .wer_normalizers import NORMALIZERS, normalizing
+from .wer_steps import is_steps, parse, signature_name
 
 METRICS = ("bleu", "rougeL", "rougeLsum", "wer", "cer", "chrf", "ter", *ROUGE_N)
 HUNDREDS = ("bleu", "chrf", "ter")  # metrics on sacreBLEU's 0-100 scale; the rest are on 0-1
@@ -23,11 +24,23 @@ SYMMETRIC = ("rougeL", *ROUGE_N)
 # flavour (the editor's settings) does not offer them either
 FLAVOUR_METRICS = ROUGE_WSU
 SEGMENTATIONS = ("line", "paragraph", "document")
+# jiwer's wer_contiguous / cer_contiguous: its default, a segment's lines joined by a space (one sentence)
+CONTIGUOUS = ("wer_contiguous", "cer_contiguous")
 # jiwer's default transform, after lowercasing, or after a Whisper normaliser (core/wer_normalizers)
-WER_TRANSFORMS = ("default", "lowercase", *NORMALIZERS)
+WER_TRANSFORMS = ("default", "lowercase", *CONTIGUOUS, *NORMALIZERS)
 # how WER aligns words: as jiwer (plain words) or as NIST sclite (its notation, costs and ties:
 # core/wer_sclite); sclite-optional is sclite -D: a word in parentheses may be left out at no cost
 WER_RULES = ("jiwer", "sclite", "sclite-optional")
+
+
+def wer_transform(name: str) -> str:
+    """A WER transform's name, checked: one of :data:`WER_TRANSFORMS` or a comma list of jiwer's
+    steps (core/wer_steps); a ValueError says which part is unknown."""
+    if is_steps(name):
+        parse(name)
+    elif name not in WER_TRANSFORMS:
+        raise ValueError(f"unknown WER transform {name!r}; one of {', '.join(WER_TRANSFORMS)}, or a comma list of jiwer's steps")
+    return name
 
 
 class ConfigError(ValueError):
@@ -51,6 +64,9 @@ class ScoringConfig:
     # (core/wer_sclite FOLDS); jiwer's rules ignore it
     sclite_case: str = "ascii"
     segmentation: str = "line"
+    # segments of several lines made before the texts got here (as paragraphs or documents are):
+    # WER and CER read their lines as segmentation paragraph|document would
+    lines_joined: bool = False
     bleu_impl: str = "sacrebleu"  # or a flavour's name (core/flavours)
     nltk_bleu: NltkBleuConfig = field(default_factory=NltkBleuConfig)  # with bleu_impl "nltk"
     rouge_impl: str = "rouge-score"  # or a flavour's name (core/flavours)
@@ -64,8 +80,10 @@ class ScoringConfig:
             raise ValueError(f"unknown metric {sorted(unknown)[0]!r}; one of {', '.join(METRICS + FLAVOUR_METRICS)}")
         if self.segmentation not in SEGMENTATIONS:
             raise ValueError(f"unknown segmentation {self.segmentation!r}; one of {', '.join(SEGMENTATIONS)}")
-        if self.wer_transform not in WER_TRANSFORMS:
-            raise ValueError(f"unknown WER transform {self.wer_transform!r}; one of {', '.join(WER_TRANSFORMS)}")
+        try:
+            wer_transform(self.wer_transform)
+        except ValueError as e:
+            raise ConfigError("wer_transform", str(e)) from None
         if self.wer_rules not in WER_RULES:
             raise ValueError(f"unknown WER rules {self.wer_rules!r}; one of {', '.join(WER_RULES)}")
         if self.sclite_case != "ascii":
@@ -85,9 +103,28 @@ class ScoringConfig:
             other = [k for k in rouge_keys if k not in kept]
             if other:
                 raise ConfigError("metrics", f"rouge_impl {self.rouge_impl!r} has no {other[0]}; it computes {', '.join(kept)}")
-        if self.wer_transform in NORMALIZERS and self.wer_rules != "jiwer":
+        if (normalizing(self.wer_transform) or self.wer_transform in CONTIGUOUS) and self.wer_rules != "jiwer":
             # sclite reads its own notation in the texts as written; a normaliser would rewrite it
             raise ConfigError("wer_transform", f"the {self.wer_transform} transform is for jiwer's rules, not {self.wer_rules}'s")
+
+    @property
+    def wer_contiguous(self) -> bool:
+        """Whether WER and CER read a segment's lines as one sentence joined by spaces, as jiwer's
+        ``wer_contiguous`` / ``cer_contiguous`` (``ReduceToSingleSentence``): when asked, and for
+        segments of several lines (a newline would otherwise be part of a word, as jiwer's default reads it)."""
+        return self.wer_rules == "jiwer" and (self.wer_transform in CONTIGUOUS or self.segmentation != "line" or self.lines_joined)
+
+    def wer_transform_name(self, unit: str) -> str:
+        """The transform a WER (``unit`` word) or CER (char) signature names: jiwer's own
+        contiguous transform's name where it is one, else ``+contiguous`` after the transform."""
+        name = self.wer_transform
+        if is_steps(name):
+            name = signature_name(name)  # its steps joined by +
+        if not self.wer_contiguous or name in NORMALIZERS:  # a normaliser turns a newline into a space itself
+            return name
+        if name in ("default", *CONTIGUOUS):
+            return "wer_contiguous" if unit == "word" else "cer_contiguous"
+        return f"{name}+contiguous"
 
     @cached_property
     def bleu_flavour(self):

@@ -12,7 +12,7 @@ from typing import Iterator, Sequence
 from . import bleu, rouge, ter, wer, wer_normalizers, wer_sclite
 from .config import ScoringConfig
 from .segment import Analysis, SegmentStatistics
-from .tokenizers import Span, jiwer_words, lower
+from .tokenizers import Span, contiguous_words, jiwer_words, lower
 
 UNMATCHED = "bleu.unmatched"
 SUBSTITUTION = "wer.substitution"
@@ -97,14 +97,16 @@ def segment_findings(
         found.extend(_sclite_findings(segment, hyp.text, refs[0].text, config.wer_rules == "sclite-optional", config.sclite_case))
     elif hyp.words is not None:
         ref = refs[0]
-        if config.wer_transform in wer_normalizers.NORMALIZERS:
+        if wer_normalizers.normalizing(config.wer_transform):
             # each normalised word on the original characters it came from ("25" on "twenty five")
-            hyp_spans = wer_normalizers.word_spans(hyp.text, config.wer_transform)
-            ref_spans = wer_normalizers.word_spans(ref.text, config.wer_transform)
+            hyp_spans = wer_normalizers.word_spans(hyp.text, config.wer_transform, contiguous=config.wer_contiguous)
+            ref_spans = wer_normalizers.word_spans(ref.text, config.wer_transform, contiguous=config.wer_contiguous)
         else:
             words = jiwer_words(config.wer_transform == "lowercase")
-            hyp_spans = words.spans(hyp.text, hyp.words)
-            ref_spans = words.spans(ref.text, ref.words)
+            # the contiguous texts have the same characters but newlines, so spans stay on the originals
+            seen = contiguous_words if config.wer_contiguous else str
+            hyp_spans = words.spans(seen(hyp.text), hyp.words)
+            ref_spans = words.spans(seen(ref.text), ref.words)
         found.extend(_word_findings(segment, hyp, ref, hyp_spans, ref_spans))
 
     if config.rouge_flavour is not None:

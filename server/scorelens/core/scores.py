@@ -153,7 +153,7 @@ def signatures(config: ScoringConfig, nrefs: int | None) -> dict[str, str]:
         found["chrf"] = chrf.signature(config.chrf, nrefs)
     for key, unit in (("wer", "word"), ("cer", "char")):
         if key in metrics:
-            found[key] = wer.signature(unit, config.wer_transform, nrefs, config.wer_rules, config.sclite_case)
+            found[key] = wer.signature(unit, config.wer_transform_name(unit), nrefs, config.wer_rules, config.sclite_case)
     if "ter" in metrics:
         found["ter"] = ter.signature(config.ter, nrefs)
     return found

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, NamedTuple, Sequ
 from . import bleu, chrf, rouge, ter, wer, wer_normalizers
 from .config import ScoringConfig
 from .rouge import ROUGE_N
-from .tokenizers import RougeScoreTokenizer, jiwer_words
+from .tokenizers import RougeScoreTokenizer, contiguous_chars, contiguous_words, jiwer_words
 
 if TYPE_CHECKING:
     import numpy as np
@@ -280,8 +280,11 @@ class Analyser:
         # a Whisper normaliser rewrites across words ("twenty five" -> "25"): jiwer's words, and
         # CER's characters, come from the whole normalised text, never word by word
         self.normalize = None
-        if config.wer_transform in wer_normalizers.NORMALIZERS:
-            self.normalize = wer_normalizers.normalizer(config.wer_transform)
+        if wer_normalizers.normalizing(config.wer_transform):
+            self.normalize = partial(wer_normalizers.normalize, name=config.wer_transform, contiguous=config.wer_contiguous)
+            split_normalized = partial(wer_normalizers.split, name=config.wer_transform)
+            self.normalized_words = lambda normalized: tuple(map(number, split_normalized(normalized)))
+            self.normalized_chars = partial(wer_normalizers.chars, name=config.wer_transform)
         self.words_by_word = self.wer and self.normalize is None
         self.cer = "cer" in metrics
         self.chrf = config.chrf if "chrf" in metrics else None
@@ -293,7 +296,13 @@ class Analyser:
             self.bleu_tokens, bleu_word = _numberers(tokenizer, number, lowercase)
         self.rouge_tokens, rouge_word = _numberers(config.rouge.tokenizer, number, False)
         jiwer = jiwer_words(self.lower).tokens
-        self.word_numbers = lambda text: tuple(map(number, jiwer(text)))
+        # a newline is part of a word to jiwer's default, a space between sentences to its
+        # contiguous transforms; a text with one is not plain, so its words always come this way
+        self.contiguous = config.wer_contiguous
+        if self.contiguous:
+            self.word_numbers = lambda text: tuple(map(number, jiwer(contiguous_words(text))))
+        else:
+            self.word_numbers = lambda text: tuple(map(number, jiwer(text)))
         self.chrf_words = lambda text: tuple(map(number, chrf.words(text)))
         word_number = (lambda word: number(word.lower())) if self.lower else number
         self.by_word = None
@@ -355,7 +364,7 @@ class Analyser:
             if self.words_by_word:
                 word_numbers = self.word_numbers(text)
         if normalized is not None and self.wer:
-            word_numbers = self.word_numbers(normalized)
+            word_numbers = self.normalized_words(normalized)
         sentences = None
         if self.rouge_lsum and "\n" in text:
             sentences = [self.rouge_tokens(s) for s in text.split("\n") if s]
@@ -363,9 +372,10 @@ class Analyser:
         chars = None
         if self.cer:
             if normalized is not None:
-                chars = normalized.strip()  # jiwer's CER of the normalised text
+                chars = self.normalized_chars(normalized)  # jiwer's CER of the normalised text
             else:
-                chars = text.lower().strip() if self.lower else text.strip()
+                cased = text.lower() if self.lower else text
+                chars = contiguous_chars(cased) if self.contiguous else cased.strip()
         chrf_text = None
         if self.chrf is not None:
             cased = text.lower() if self.chrf.lowercase else text

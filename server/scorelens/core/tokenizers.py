@@ -481,3 +481,16 @@ class JiwerWords:
 @cache
 def jiwer_words(lowercase: bool = False) -> JiwerWords:
     return JiwerWords(lowercase)
+
+
+def contiguous_words(text: str) -> str:
+    """A text of several lines as jiwer's ``wer_contiguous`` reads the list of its lines (each one
+    stripped, the non-empty ones joined by a space): its words are those of this text under
+    ``wer_default``. Of the same length, so that its words' spans are the text's."""
+    return text.replace("\n", " ")
+
+
+def contiguous_chars(text: str) -> str:
+    """The characters jiwer's ``cer_contiguous`` compares of a text of several lines: each line
+    stripped, the non-empty ones joined by a space."""
+    return " ".join(line for line in map(str.strip, text.split("\n")) if line)

@@ -22,17 +22,25 @@ from functools import cache
 
 from rapidfuzz.distance import Levenshtein
 
-from . import wer
+from . import wer, wer_steps
 from .tokenizers import Span, TokenizerUnavailable, jiwer_words
 
-__all__ = ["NORMALIZERS", "counts", "error_spans", "normalize", "normalizer", "signature", "word_spans", "words"]
+__all__ = ["NORMALIZERS", "chars", "counts", "error_spans", "normalize", "normalizer", "normalizing", "signature", "split", "word_spans", "words"]
 
 NORMALIZERS = ("whisper-english", "whisper-basic")
+
+
+def normalizing(name: str) -> bool:
+    """Whether a WER transform rewrites the whole text before jiwer splits it: a Whisper
+    normaliser, or a list of jiwer's named steps (core/wer_steps), which are scored alike."""
+    return name in NORMALIZERS or wer_steps.is_steps(name)
 
 
 @cache
 def normalizer(name: str) -> Callable[[str], str]:
     """The named normaliser (one instance: the English one loads a spelling table)."""
+    if wer_steps.is_steps(name):
+        return wer_steps.composed(name)
     if name not in NORMALIZERS:
         raise ValueError(f"unknown normaliser {name!r}; one of {', '.join(NORMALIZERS)}")
     try:
@@ -47,13 +55,31 @@ def normalizer(name: str) -> Callable[[str], str]:
         raise TokenizerUnavailable(f"{name} needs the whisper-normalizer package: pip install whisper-normalizer ({e})") from None
 
 
-def normalize(text: str, name: str) -> str:
-    return normalizer(name)(text)
+def normalize(text: str, name: str, contiguous: bool = False) -> str:
+    """The normalised text; ``contiguous``, a step list's text of several lines as jiwer's
+    ``ReduceToSingleSentence`` after the steps makes it: each line transformed, the non-empty
+    ones joined by a space (a Whisper normaliser reads a newline as a space already)."""
+    transform = normalizer(name)
+    if contiguous and "\n" in text and wer_steps.is_steps(name):
+        return " ".join(line for line in map(transform, text.split("\n")) if line)
+    return transform(text)
 
 
-def words(text: str, name: str) -> list[str]:
-    """The words jiwer scores: the normalised text split as jiwer's default transform splits."""
-    return jiwer_words().tokens(normalize(text, name))
+def split(normalized: str, name: str) -> list[str]:
+    """A normalised text's words: as jiwer's default transform splits them after a Whisper
+    normaliser, as ``ReduceToListOfListOfWords`` alone after a step list."""
+    return wer_steps.words(normalized) if wer_steps.is_steps(name) else jiwer_words().tokens(normalized)
+
+
+def chars(normalized: str, name: str) -> str:
+    """The characters CER compares of a normalised text (jiwer's ``cer_default`` strips; after a
+    step list, ``ReduceToListOfListOfChars`` alone does not)."""
+    return normalized if wer_steps.is_steps(name) else normalized.strip()
+
+
+def words(text: str, name: str, contiguous: bool = False) -> list[str]:
+    """The words jiwer scores of a text."""
+    return split(normalize(text, name, contiguous), name)
 
 
 def counts(ref: str, hyp: str, name: str) -> wer.ErrorCounts:
@@ -65,7 +91,7 @@ def counts(ref: str, hyp: str, name: str) -> wer.ErrorCounts:
 _WORD = re.compile(r"\S+")
 
 
-def word_spans(text: str, name: str, normalized: Sequence[str] | None = None) -> list[Span]:
+def word_spans(text: str, name: str, normalized: Sequence[str] | None = None, contiguous: bool = False) -> list[Span]:
     """Approximate ``[start, end)`` in ``text`` of each of its normalised :func:`words`.
 
     A word the normaliser kept or rewrote on its own (contraction, spelling, symbol) gets its
@@ -73,7 +99,7 @@ def word_spans(text: str, name: str, normalized: Sequence[str] | None = None) ->
     first to the last; one with no counterpart word by word sits on its neighbour's.
     """
     if normalized is None:
-        normalized = words(text, name)
+        normalized = words(text, name, contiguous)
     originals = [m.span() for m in _WORD.finditer(text)]
     pieces: list[str] = []
     origin: list[int] = []  # per piece, the original word it came from
@@ -128,4 +154,4 @@ def error_spans(ref: str, hyp: str, name: str) -> list[tuple[str, Span | None, S
 
 
 def signature(name: str, nrefs: int = 1) -> str:
-    return wer.signature("word", name, nrefs)
+    return wer.signature("word", wer_steps.signature_name(name) if wer_steps.is_steps(name) else name, nrefs)

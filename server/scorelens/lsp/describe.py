@@ -6,7 +6,7 @@ import math
 from dataclasses import replace
 from pathlib import PurePosixPath
 
-from ..core import CorpusScores, RougeScore, SegmentScores, rates
+from ..core import CorpusScores, RougeScore, SegmentScores, rates, wer_normalizers
 from ..core import findings as codes
 from ..core.corpus import LONG_SEGMENT_CHARS
 from ..core.findings import differing_words
@@ -181,6 +181,7 @@ def segment_description(review: Review, segment: int, markdown: bool = True, sid
         )
     if s.cer is not None:
         lines.append(f"{item}{left}CER {100 * rates(s.cer).wer:.1f}%{right}")
+    lines += _normalised_texts(corpus, segment, item, markdown, empty)
     share = contribution(review, segment)
     if share:
         lines.append(f"{item}{left}corpus{right} {share} — the corpus scores with this segment minus without it")
@@ -207,6 +208,20 @@ def segment_description(review: Review, segment: int, markdown: bool = True, sid
     else:
         lines += [f"{name}: {sig}" for name, sig in signatures.items()]
     return "\n".join(lines)
+
+
+def _normalised_texts(corpus, segment: int, item: str, markdown: bool, empty: str) -> list[str]:
+    """What WER and CER compared, where the transform rewrites the texts (a Whisper normaliser, jiwer's
+    steps): the findings sit on the original words, these are the words scored."""
+    config = corpus.config
+    if not ({"wer", "cer"} & config.metrics and corpus.references and wer_normalizers.normalizing(config.wer_transform)):
+        return []
+    escape = _escape if markdown else str
+    texts = [(label, corpus.text(k, segment)) for label, k in (("reference", 1), ("hypothesis", 0))]
+    return [
+        f"{item}{label} as scored ({config.wer_transform}): {escape(wer_normalizers.normalize(text, config.wer_transform, config.wer_contiguous)) or empty}"
+        for label, text in texts
+    ]
 
 
 def systems_description(review: Review, others, segment: int, markdown: bool = True) -> str:

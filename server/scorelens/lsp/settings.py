@@ -14,10 +14,10 @@ from typing import Any
 import attrs
 import cattrs
 
-from ..core import METRICS, SEGMENTATIONS, WER_TRANSFORMS, BleuConfig, ChrfConfig, RougeConfig, ScoringConfig, TerConfig
+from ..core import METRICS, SEGMENTATIONS, BleuConfig, ChrfConfig, RougeConfig, ScoringConfig, TerConfig
 from ..core.bleu import SMOOTH_DEFAULTS
 from ..core.bleu_nltk import DEFAULT_WEIGHTS, SMOOTHING_METHODS, NltkBleuConfig
-from ..core.config import FLAVOUR_METRICS
+from ..core.config import FLAVOUR_METRICS, wer_transform
 from ..core.flavours import BLEU_IMPLS, ROUGE_IMPLS
 from ..core.rouge155 import MULTI_REF, Rouge155Config
 from ..core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
@@ -100,9 +100,16 @@ class TerSettings:
     case_sensitive: bool = False
 
 
+def _wer_transform(value: Any) -> None:
+    """One of the named transforms or a comma list of jiwer's steps (core.config.wer_transform)."""
+    if not isinstance(value, str):
+        raise ValueError(f"expected a string, not {value!r}")
+    wer_transform(value)
+
+
 @attrs.frozen
 class WerSettings:
-    transform: str = attrs.field(default="default", validator=_in(WER_TRANSFORMS))
+    transform: str = attrs.field(default="default", validator=lambda _settings, _field, value: _wer_transform(value))
     sclite_case: str = attrs.field(default="ascii", validator=_in(SCLITE_CASES))  # TRN/STM/CTM: sclite -e utf-8 TABLE
 
 

@@ -6,19 +6,19 @@ from __future__ import annotations
 
 import re
 import string
-import sys
-import unicodedata
-from functools import cache
-from typing import Any, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from ...core.wer_steps import CONTRACTIONS, punctuation
 
 __all__ = [
     "AbstractTransform",
     "Compose",
     "ExpandCommonEnglishContractions",
-    "RemoveEmptyStrings",
-    "ReduceToListOfListOfWords",
     "ReduceToListOfListOfChars",
+    "ReduceToListOfListOfWords",
     "ReduceToSingleSentence",
+    "RemoveEmptyStrings",
     "RemoveKaldiNonWords",
     "RemoveMultipleSpaces",
     "RemovePunctuation",
@@ -150,20 +150,16 @@ class RemoveWhiteSpace(BaseRemoveTransform):
         super().__init__(list(string.whitespace), replace_token=" " if replace_by_space else "")
 
 
-@cache
-def _punctuation() -> dict[int, None]:
-    """Every code point of a Unicode punctuation category (P*), for ``str.translate``."""
-    return {c: None for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)).startswith("P")}
 
 
 class RemovePunctuation(BaseRemoveTransform):
     """Every Unicode punctuation character (categories P*) removed."""
 
     def __init__(self) -> None:
-        super().__init__([chr(c) for c in _punctuation()])
+        super().__init__([chr(c) for c in punctuation()])
 
     def process_string(self, s: str) -> str:
-        return s.translate(_punctuation())
+        return s.translate(punctuation())
 
 
 class RemoveMultipleSpaces(AbstractTransform):
@@ -190,27 +186,13 @@ class RemoveEmptyStrings(AbstractTransform):
         return [s for s in inp if s.strip()]
 
 
-# in this order: the specific forms before the general suffixes
-_CONTRACTIONS = [
-    (r"won't", "will not"),
-    (r"can\'t", "can not"),
-    (r"let\'s", "let us"),
-    (r"n\'t", " not"),
-    (r"\'re", " are"),
-    (r"\'s", " is"),
-    (r"\'d", " would"),
-    (r"\'ll", " will"),
-    (r"\'t", " not"),
-    (r"\'ve", " have"),
-    (r"\'m", " am"),
-]
 
 
 class ExpandCommonEnglishContractions(AbstractTransform):
     """English contractions written out (``won't`` -> ``will not``, ``'re`` -> `` are``...)."""
 
     def process_string(self, s: str) -> str:
-        for pattern, expansion in _CONTRACTIONS:
+        for pattern, expansion in CONTRACTIONS:
             s = re.sub(pattern, expansion, s)
         return s
 
