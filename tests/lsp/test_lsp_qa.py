@@ -163,6 +163,35 @@ async def test_a_jsonl_translation_pairs_with_its_jsonl_source_by_id(client):
     assert not [d for d in found if d.code == "qa.number"]
 
 
+async def test_typing_in_a_records_source_field_or_its_translation_checks_that_record_again(client):
+    """A JSONL record holding its source: an edit of the source field alone leaves the
+    translation's text as it was, and still re-checks the record."""
+    folder = client.workspace / "held"
+    folder.mkdir()
+    hyp = folder / "eval.jsonl"
+    records = [
+        ("a", "Save your settings.", "Speichern Sie die Einstellungen."),
+        ("b", "The printer weighs 12.5 kg.", "Der Drucker wiegt 15,5 kg."),
+        ("c", "Close the lid.", "Schließen Sie den Deckel."),
+    ]
+    hyp.write_text(
+        "".join(json.dumps({"id": i, "source": s, "prediction": p, "reference": p}, ensure_ascii=False) + "\n" for i, s, p in records), encoding="utf-8"
+    )
+    uri = open_doc(client, hyp, "jsonl")
+    numbers = lambda found: [d.range.start.line for d in found if d.code == "qa.number"]  # noqa: E731
+    assert numbers(_qa(await _settled(client, uri))) == [1]
+    line = hyp.read_text(encoding="utf-8").split("\n")[1]
+    at = line.index("12.5")  # the source says 15.5 now
+    change(client, uri, 2, (1, units(client, line[:at])), (1, units(client, line[: at + 2])), "15")
+    assert numbers(_qa(await _settled(client, uri, version=2))) == []
+    at = line.index("15,5")  # and the translation 17,5
+    change(client, uri, 3, (1, units(client, line[:at])), (1, units(client, line[: at + 2])), "17")
+    assert numbers(_qa(await _settled(client, uri, version=3))) == [1]
+    at = line.index("12.5")  # the source 17.5
+    change(client, uri, 4, (1, units(client, line[:at])), (1, units(client, line[: at + 2])), "17")
+    assert numbers(_qa(await _settled(client, uri, version=4))) == []
+
+
 async def test_a_glossary_term_missing_with_its_entry_in_the_hover_and_a_fix(client):
     client.settings["qa"] = {"glossary": "qa/glossary.tsv"}
     hyp = client.workspace / "qa" / "manual.hyp.de"

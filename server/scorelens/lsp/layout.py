@@ -164,6 +164,7 @@ class RecordLayout:
         self._starts = starts
         self._entries = entries
         self.escape = escape
+        self._edited_sources: set[int] = set()  # see take_edited_sources
         self._spans = [self._lines_of(e) for e in entries]
         self._at: dict[int, int] = {}  # line -> the segment on it (the first, for a line of two)
         for segment, (first, last) in enumerate(self._spans):
@@ -245,6 +246,12 @@ class RecordLayout:
             return None
         return [e.source.text if e.source is not None else "" for e in self._entries]
 
+    def take_edited_sources(self) -> set[int]:
+        """The segments whose record's source text changed since the last call (the QA checks
+        re-check those without reading every record's source)."""
+        edited, self._edited_sources = self._edited_sources, set()
+        return edited
+
     def source_position(self, segment: int, offset: int) -> tuple[int, int]:
         """(line, column) of an offset into the source the segment's record holds."""
         m = self._entries[segment].source.map
@@ -292,5 +299,9 @@ class LineRecordLayout(RecordLayout):
 
     def replace(self, segment: int, entry) -> None:
         """The segment's record was read again, on the same line (its text or map changed)."""
-        assert entry.line == self._entries[segment].line
+        old = self._entries[segment]
+        assert entry.line == old.line
+        if (entry.source.text if entry.source is not None else None) != (old.source.text if old.source is not None else None):
+            self._edited_sources.add(segment)
         self._entries[segment] = entry
+

@@ -40,6 +40,7 @@ class Qa:
     stream: list | None = None
     partners: list | None = None
     sources: list[str] = field(default_factory=list)  # each segment's source, as last checked
+    layout: object = None  # the hypothesis's layout those sources were read from (formatted)
     stale: bool = True  # the source document changed since
     flagged: list[int] = field(default_factory=list)  # segments with findings, ascending
     flagged_set: frozenset[int] = frozenset()
@@ -134,12 +135,19 @@ def refresh(review) -> None:
     targets = corpus.texts_of(0)
     n, before = len(targets), len(qa.document)
     ends = corpus.take_edited(0, FOLLOWER)
-    formatted = review.layouts is not None
-    if qa.stale or n != before or formatted:
+    layout = review.layouts[0] if review.layouts is not None else None
+    edited = layout.take_edited_sources() if layout is not None else set()
+    if qa.stale or n != before or layout is not qa.layout:
         sources = _sources(review, n)
         same_head, same_tail = common_ends(qa.sources, sources)
-    else:
+        qa.layout = layout
+    else:  # the same records, read again where edited: only their sources can have changed
         sources, same_head, same_tail = qa.sources, n, n
+        if edited and qa.source_uri is None:
+            for segment in edited:
+                held = layout.entry(segment).source
+                sources[segment] = held.text if held is not None else ""
+            same_head, same_tail = min(edited), n - 1 - max(edited)
     if ends is None and same_head == n == before:
         return
     start = min(ends[0] if ends is not None else n, same_head)
