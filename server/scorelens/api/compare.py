@@ -4,7 +4,7 @@ ScoreLens's per-segment statistics, and the segments where the best system diffe
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from ..summary import comparison_dict
 from .evaluation import Evaluation
@@ -12,7 +12,7 @@ from .options import DEFAULT_METRICS, OptionError, complete, default_implementat
 from .scoring import Texts, evaluation_of
 
 if TYPE_CHECKING:  # significance imports NumPy, which only comparing needs
-    from ..core.significance import Comparison
+    from ..core.significance import Comparison, Scored
 
 TESTS = ("bs", "ar")
 
@@ -112,21 +112,44 @@ def compared(
     evaluations: list[Evaluation], names: list[str], metrics: list[str], test: str, n: int, seed: int | None, segments: int
 ) -> Compared:
     """The paired test over scored evaluations (the baseline first) and the segments that changed most."""
+    corpora = [ev.corpus for ev in evaluations]
+
+    def described(system: int, segments: list[int]) -> list[tuple[int, str]]:
+        ev = evaluations[system]
+        return [(ev.first_line(i) + 1, ev.corpus.text(0, i)) for i in segments]
+
+    return compared_corpora(corpora, names, metrics, test, n, seed, segments, described)
+
+
+def compared_corpora(
+    corpora: Sequence[Scored],
+    names: list[str],
+    metrics: list[str],
+    test: str,
+    n: int,
+    seed: int | None,
+    segments: int,
+    described: Callable[[int, list[int]], list[tuple[int, str]]],
+) -> Compared:
+    """:func:`compared` of each system's segment statistics, wherever they were computed:
+    ``described(system, segments)`` gives each of those segments' first line (1-based) and
+    hypothesis, for the highlights."""
     from ..core import significance
 
     if test not in TESTS:
         raise OptionError("test", f"unknown test {test!r}; one of {', '.join(TESTS)}")
-    if len(names) != len(evaluations):
-        raise OptionError("names", f"{len(names)} names for {len(evaluations)} systems (the baseline included)")
-    corpora = [ev.corpus for ev in evaluations]
+    if len(names) != len(corpora):
+        raise OptionError("names", f"{len(names)} names for {len(corpora)} systems (the baseline included)")
     if not len(corpora[0]):
         raise ValueError("no segments to compare")
     # confidence intervals under randomization too (sacreBLEU's n_ar_confidence), as the table shows them
     comparison = significance.paired_test(corpora, metrics, test, n, seed, ar_confidence=0)
-    return Compared(names, comparison, highlights(evaluations, comparison, segments))
+    return Compared(names, comparison, highlights(corpora, comparison, segments, described))
 
 
-def highlights(evaluations: list[Evaluation], comparison: Comparison, count: int) -> Highlights | None:
+def highlights(
+    corpora: Sequence[Scored], comparison: Comparison, count: int, described: Callable[[int, list[int]], list[tuple[int, str]]]
+) -> Highlights | None:
     """The segments where the best system (on the first metric) most improves and most regresses."""
     import numpy as np
 
@@ -138,22 +161,17 @@ def highlights(evaluations: list[Evaluation], comparison: Comparison, count: int
     sign = 1 if significance.METRICS[metric].higher_is_better else -1
     scores = [r[metric].score for r in comparison.results]
     best = max(range(1, len(scores)), key=lambda i: sign * scores[i])
-    base, system = evaluations[0].corpus, evaluations[best].corpus
-    base_scores = significance.segment_scores(base, metric)
-    system_scores = significance.segment_scores(system, metric)
+    base_scores = significance.segment_scores(corpora[0], metric)
+    system_scores = significance.segment_scores(corpora[best], metric)
     gains = sign * (system_scores - base_scores)
     order = np.argsort(-gains, kind="stable")
+    improved = [int(i) for i in order[:count] if gains[i] > 0]
+    regressed = [int(i) for i in order[::-1][:count] if gains[i] < 0]
+    picked = improved + regressed
+    texts = dict(zip(picked, zip(described(best, picked), (text for _, text in described(0, picked)))))
 
     def highlight(i: int) -> Highlight:
-        return Highlight(
-            evaluations[best].first_line(i) + 1,
-            float(system_scores[i] - base_scores[i]),
-            float(base_scores[i]),
-            float(system_scores[i]),
-            base.text(0, i),
-            system.text(0, i),
-        )
+        (line, text), baseline_text = texts[i]
+        return Highlight(line, float(system_scores[i] - base_scores[i]), float(base_scores[i]), float(system_scores[i]), baseline_text, text)
 
-    improved = [highlight(int(i)) for i in order[:count] if gains[i] > 0]
-    regressed = [highlight(int(i)) for i in order[::-1][:count] if gains[i] < 0]
-    return Highlights(best, metric, improved, regressed)
+    return Highlights(best, metric, [highlight(i) for i in improved], [highlight(i) for i in regressed])

@@ -22,6 +22,7 @@ from .documents import (
     read_document,
 )
 from .errors import EXIT_OK, CliError
+from .on_dask import dask_arguments, dask_module, dask_options, refuse_on_dask
 from .options import jobs, samples, scoring_options
 
 if TYPE_CHECKING:  # significance imports NumPy, which only comparing needs
@@ -61,6 +62,7 @@ def add_parser(commands) -> None:
         "--segments", type=samples, default=3, metavar="N", help="show N most improved and N most regressed segments (default: 3)"
     )
     compare.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    dask_options(compare, "compare the records of the files, each holding the references too,")
     compare.set_defaults(run=run_compare, parser=compare)
 
 
@@ -77,10 +79,13 @@ def run_compare(args: argparse.Namespace) -> int:
         seed = significance.seed_from(os.environ.get("SACREBLEU_SEED"))
     except ValueError:
         raise CliError(f"SACREBLEU_SEED must be a number or 'none', not {os.environ['SACREBLEU_SEED']!r}") from None
-    runs = compared_runs(args, options)
-    if not runs[0].segments:
-        raise CliError(f"{args.baseline}: no segments to compare")
-    result = compared(runs, [r.documents[0].path for r in runs], args.metrics, args.test, args.paired_n, seed, args.segments)
+    if args.dask is not None:
+        result = compared_on_dask(args, seed)
+    else:
+        runs = compared_runs(args, options)
+        if not runs[0].segments:
+            raise CliError(f"{args.baseline}: no segments to compare")
+        result = compared(runs, [r.documents[0].path for r in runs], args.metrics, args.test, args.paired_n, seed, args.segments)
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False))
     else:
@@ -107,6 +112,19 @@ def compared_runs(args: argparse.Namespace, options: dict) -> list[Run | Formatt
         run.scores  # noqa: B018 -- scored here, through the worker pool when large
         runs.append(run)
     return runs
+
+
+def compared_on_dask(args: argparse.Namespace, seed: int | None) -> Compared:
+    """The files' records compared partition by partition on a Dask cluster."""
+    refuse_on_dask(args)
+    on_dask = dask_module()
+    try:
+        return on_dask.comparing.compared_files(
+            [args.baseline, *args.systems], args.dask, test=args.test, n=args.paired_n, seed=seed, segments=args.segments,
+            n_workers=args.dask_workers, **dask_arguments(args),
+        )  # fmt: skip
+    except (OptionError, KeyError, ValueError, OSError) as exc:
+        raise CliError(str(getattr(exc, "reason", exc))) from None
 
 
 def _value(metric: str, x: float, sign: str = "") -> str:

@@ -6,11 +6,12 @@ import argparse
 import json
 import sys
 
-from ..api.options import PPL, OptionError
+from ..api.options import OptionError
 from ..api.results import Scores
 from .documents import Run, checked_options, evaluation
 from .errors import EXIT_OK, CliError
-from .options import job_count, scoring_options
+from .on_dask import dask_arguments, dask_module, dask_options, refuse_on_dask
+from .options import scoring_options
 from .scores_text import format_chrf, notes, rouge_label, score_lines, summary_lines
 
 
@@ -29,14 +30,7 @@ def add_parser(commands) -> None:
         help="each segment's own scores (sentence BLEU, sentence chrF, ...) instead of the corpus's: "
         "one row per segment, or one JSON object per line with --json",
     )
-    dask = score.add_argument_group("on a Dask cluster (needs the dask extra)")
-    dask.add_argument(
-        "--dask",
-        metavar="ADDRESS",
-        help="score the records of HYP (.jsonl/.ndjson, .parquet or a Parquet folder, .tsv with a header) on the "
-        "Dask scheduler at ADDRESS, or on a local cluster started for the run with 'local'",
-    )
-    dask.add_argument("--dask-workers", type=job_count, default=2, metavar="N", help="with --dask local: worker processes (default: 2)")
+    dask_options(score, "score the records of HYP")
     score.set_defaults(run=run_score, parser=score)
 
 
@@ -61,29 +55,10 @@ def run_on_dask(args: argparse.Namespace) -> int:
     """The corpus scores of a file's records, scored partition by partition on a Dask cluster."""
     if args.hypothesis is None:
         raise CliError("--dask scores the records of a file: name it (HYP)")
-    for wrong, why in (
-        (args.sentence_level, "-sl"),
-        (args.references, "-r (references are columns: --ref-field)"),
-        (args.segmentation != "line", "--segmentation (a record is a segment)"),
-        (PPL in args.metrics, "the ppl metric"),
-    ):
-        if wrong:
-            raise CliError(f"--dask does not take {why}")
-    options = {k: v for k, v in checked_options(args).items() if not k.startswith("lm")}
+    refuse_on_dask(args, (args.sentence_level, "-sl"))
+    on_dask = dask_module()
     try:
-        from .. import dask as on_dask
-    except ImportError as exc:
-        raise CliError(f"--dask needs the dask extra (pip install 'scorelens[dask]'): {exc}") from None
-    try:
-        scores = on_dask.score_files(
-            args.hypothesis,
-            args.dask,
-            hypothesis=args.hyp_field or "hypothesis",
-            references=args.ref_field or ["reference"],
-            metrics=args.metrics,
-            n_workers=args.dask_workers,
-            **options,
-        )
+        scores = on_dask.score_files(args.hypothesis, args.dask, n_workers=args.dask_workers, **dask_arguments(args))
     except (OptionError, KeyError, ValueError, OSError) as exc:
         raise CliError(f"{args.hypothesis}: {getattr(exc, 'reason', exc)}") from None
     print(json.dumps(scores.to_dict(), ensure_ascii=False) if args.json else "\n".join(score_lines(scores)))

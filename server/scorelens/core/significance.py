@@ -65,6 +65,19 @@ class Scored(Protocol):
     def segment_statistics(self, metric: str) -> list[tuple]: ...
 
 
+@dataclass(frozen=True)
+class Gathered:
+    """A system's per-segment statistics for some metrics, computed elsewhere (in the partitions
+    of a Dask collection, say) and put together in segment order: what the tests read of it."""
+
+    config: ScoringConfig
+    references: int
+    rows: dict[str, list[tuple]]  # metric -> every segment's statistics, as metric_statistics gives them
+
+    def __len__(self) -> int:
+        return len(next(iter(self.rows.values()), ()))
+
+
 def seed_from(value: str | None) -> int | None:
     """The seed that ``SACREBLEU_SEED`` names: unset means 12345, ``none`` (any case) no seed."""
     if value is None:
@@ -463,6 +476,8 @@ def _whole(*blocks: np.ndarray) -> bool:
 
 def metric_statistics(corpus: Scored, metric: str) -> list[tuple]:
     """Every segment's statistics for one metric."""
+    if isinstance(corpus, Gathered):
+        return corpus.rows[metric]
     m = METRICS[metric]
     return m.statistics(corpus) if m.statistics else corpus.segment_statistics(m.field)
 

@@ -7,19 +7,14 @@ Each row of a ``dask.dataframe.DataFrame``, or each record (a dict) of a ``dask.
 segment: its ``hypothesis`` column (or field) holds the hypothesis, and each of its
 ``references`` columns holds one reference, so two columns are two references per segment
 (sacreBLEU's several reference streams).
-
-Needs the ``dask`` extra: ``pip install 'scorelens[dask]'``.
 """
 
 from __future__ import annotations
 
-import csv
-import json
 import os
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-# absolute imports: this module is scorelens.dask, the library is dask
 import dask
 import dask.bag as db
 import dask.dataframe as dd
@@ -30,11 +25,10 @@ from scorelens.api import statistics as texts_statistics
 from scorelens.api.options import check_choices, complete, metric_names, scoring_config
 from scorelens.core.scores import needs_records
 
+from .files import cluster, read
+from .rows import partitions, texts
+
 SPLIT_EVERY = 8  # statistics added by one task of the reduction tree
-# Partitions of the text files score_files reads: ~25,000-35,000 pairs of 20-30-word sentences, a few
-# seconds of scoring each, so a lost one is cheap to redo, and ~250 MB of a worker's memory
-# (bench/dask_scaling.py measures row groups of that many rows)
-TEXT_BLOCKSIZE = 8 * 2**20
 PathLike = str | os.PathLike
 
 
@@ -93,20 +87,15 @@ def score_files(
     ``address`` is a scheduler's address (``tcp://host:8786``), or ``"local"`` for a
     ``distributed.LocalCluster`` of ``n_workers`` processes, started and closed for this call.
     """
-    from distributed import Client, LocalCluster  # the distributed scheduler is needed here only
-
-    refs = _names(references)
-    collections = [_read(Path(p), [hypothesis, *refs]) for p in ([paths] if isinstance(paths, (str, os.PathLike)) else paths)]
+    refs = reference_names(references)
+    collections = [read(Path(p), [hypothesis, *refs]) for p in file_list(paths)]
     total = _delayed_statistics(collections, hypothesis, refs, metrics, options)
-    if address == "local":
-        with (
-            # ":0": any free port, where the default 8787 may be another cluster's
-            LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster,
-            Client(cluster, set_as_default=False) as client,
-        ):
-            return total.compute(scheduler=client).scores()
-    with Client(address, set_as_default=False) as client:
+    with cluster(address, n_workers) as client:
         return total.compute(scheduler=client).scores()
+
+
+def file_list(paths: PathLike | Sequence[PathLike]) -> list[PathLike]:
+    return [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
 
 
 def _delayed_statistics(
@@ -118,21 +107,21 @@ def _delayed_statistics(
 ) -> Delayed:
     """The statistics of the collections' partitions, added in a tree: one lazy
     :class:`~scorelens.Statistics`. The metrics and options are checked here, before any work."""
-    refs = _names(references)
-    _check(metrics, options)
+    refs = reference_names(references)
+    check(metrics, options)
     parts = [part for collection in collections for part in _partition_statistics(collection, hypothesis, refs, metrics, options)]
     if not parts:  # a collection of no partitions: the statistics of no segments
-        parts = [dask.delayed(_records_statistics)([], hypothesis, refs, metrics, options)]
+        parts = [dask.delayed(_part_statistics)([], hypothesis, refs, metrics, options)]
     while len(parts) > 1:
         parts = [dask.delayed(sum)(parts[i : i + SPLIT_EVERY]) for i in range(0, len(parts), SPLIT_EVERY)]
     return parts[0]
 
 
-def _names(references: str | Sequence[str]) -> list[str]:
+def reference_names(references: str | Sequence[str]) -> list[str]:
     return [references] if isinstance(references, str) else list(references)
 
 
-def _check(metrics: str | Iterable[str], options: dict[str, Any]) -> None:
+def check(metrics: str | Iterable[str], options: dict[str, Any]) -> None:
     names = metric_names(metrics)
     o = complete(options)
     check_choices(o)
@@ -144,51 +133,9 @@ def _check(metrics: str | Iterable[str], options: dict[str, Any]) -> None:
 
 
 def _partition_statistics(collection, hypothesis: str, references: list[str], metrics, options) -> list[Delayed]:
-    if isinstance(collection, dd.DataFrame):
-        # selecting the columns first checks their names now and reads no other column
-        parts = collection[[hypothesis, *references]].to_delayed()
-        return [dask.delayed(_frame_statistics)(part, hypothesis, references, metrics, options) for part in parts]
-    if isinstance(collection, db.Bag):
-        return [dask.delayed(_records_statistics)(part, hypothesis, references, metrics, options) for part in collection.to_delayed()]
-    raise TypeError(f"expected a dask DataFrame or Bag, not {type(collection).__name__}")
+    return [dask.delayed(_part_statistics)(part, hypothesis, references, metrics, options) for part in partitions(collection, hypothesis, references)]
 
 
-def _frame_statistics(frame, hypothesis: str, references: list[str], metrics, options) -> Statistics:
-    return texts_statistics(
-        _texts(hypothesis, frame[hypothesis].tolist()), [_texts(r, frame[r].tolist()) for r in references], metrics, **options
-    )
-
-
-def _records_statistics(records, hypothesis: str, references: list[str], metrics, options) -> Statistics:
-    records = list(records)
-    return texts_statistics(
-        _texts(hypothesis, [r[hypothesis] for r in records]),
-        [_texts(name, [r[name] for r in records]) for name in references],
-        metrics,
-        **options,
-    )
-
-
-def _texts(name: str, values: list) -> list[str]:
-    """The column's (or field's) values, checked to be strings: a missing value is named as such
-    rather than by its place in one partition."""
-    for value in values:
-        if not isinstance(value, str):
-            raise TypeError(f"{name!r} holds {value!r}, not a string (a missing value?)")
-    return values
-
-
-def _read(path: Path, columns: list[str]) -> dd.DataFrame | db.Bag:
-    name = path.name.lower()
-    if name.endswith((".jsonl", ".ndjson")):
-        lines = db.read_text(str(path), blocksize=TEXT_BLOCKSIZE, encoding="utf-8")
-        return lines.filter(str.strip).map(json.loads)
-    if name.endswith((".parquet", ".pq")) or path.is_dir():
-        return dd.read_parquet(str(path), columns=columns, split_row_groups=True)
-    if name.endswith(".tsv"):
-        # every field a string as written: no quoting, and "NA" or "" is a text, not a missing value
-        return dd.read_csv(
-            str(path), sep="\t", blocksize=TEXT_BLOCKSIZE, dtype=str, usecols=columns,
-            quoting=csv.QUOTE_NONE, keep_default_na=False, na_filter=False, encoding="utf-8",
-        )  # fmt: skip
-    raise ValueError(f"{path}: expected a .jsonl, .ndjson, .parquet, .pq or .tsv file, or a Parquet directory")
+def _part_statistics(part, hypothesis: str, references: list[str], metrics, options) -> Statistics:
+    hyps, refs = texts(part, hypothesis, references)
+    return texts_statistics(hyps, refs, metrics, **options)
