@@ -110,43 +110,18 @@ def jsonl_rows(folder: Path, records: int) -> list[str]:
 def keystroke_times(hypothesis: Path, references: tuple[Path, ...], edits: int, column_of) -> list[float]:
     """Seconds from each keystroke's didChange to the end of its re-score, in the server."""
     sys.path.insert(0, str(ROOT / "server"))
-    from dataclasses import replace
-
+    from formatted_reread import scored  # the server driven directly, as that benchmark drives it
     from lsprotocol import types
 
     from scorelens.lsp import handlers
-    from scorelens.lsp.documents import OpenDocument
     from scorelens.lsp.pairing import HELD, Pairing
-    from scorelens.lsp.reviews import Review
-    from scorelens.lsp.server import ScoreLensServer
-    from scorelens.lsp.settings import Settings, scoring_config
-
-    class Sink:
-        def write(self, data) -> None:
-            pass
-
-        def close(self) -> None:
-            pass
+    from scorelens.lsp.settings import Settings
 
     async def typed() -> list[float]:
-        ls = ScoreLensServer()
-        ls.protocol.set_writer(Sink())
-        ls.protocol.client_capabilities = types.ClientCapabilities()
-        ls.hint_whole_documents = ls.reports_wanted = False  # (set by register, initialize)
         uri = hypothesis.as_uri()
-        ls.documents.open[uri] = OpenDocument.of(uri, 1, "plaintext", hypothesis.read_text(encoding="utf-8"))
-        settings = Settings(debounce_ms=0, metrics=("bleu", "rougeL", "wer"))
         held = not references
         pairing = Pairing(uri, (uri,) if held else tuple(r.as_uri() for r in references), HELD if held else "bench", held=held)
-        review = Review(uri, pairing, settings, replace(scoring_config(settings), segmentation="line"), None)
-        ls.reviews[uri] = review
-        ls.load(review)
-        assert review.corpus is not None, review.problems
-        ls.scheduler.schedule(review, delay=0)
-        await review.task
-        for task in (review.hints_task, review.table_task):
-            if task is not None:
-                await asyncio.wait({task})
+        ls, review = await scored(hypothesis, pairing, Settings(debounce_ms=0, metrics=("bleu", "rougeL", "wer")))
         lines = ls.documents.open[uri].lines
         step = (len(lines) - 1) // edits
         times = []
@@ -223,10 +198,12 @@ def main(argv=None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         if args.records:
             rows += jsonl_rows(Path(tmp), args.records)
-            if args.keystrokes:
-                rows += keystroke_rows(Path(tmp), args.keystrokes)
         if args.meeting:
             rows += meeting(Path(tmp), args.meeting)
+        if args.records and args.keystrokes:
+            # last: the servers it loads stay in this process, and a process started after them
+            # would count this one's memory, forked, in its peak
+            rows += keystroke_rows(Path(tmp), args.keystrokes)
     load_after = os.getloadavg()
     about = measured(load_before, load_after) + (
         f" Whole processes, the best of three runs for ScoreLens's, "
