@@ -114,7 +114,7 @@ class Segment:
     tenth of a JSONL file's ``score``. Not assigned to once built.
     """
 
-    __slots__ = ("text", "_map", "_start")
+    __slots__ = ("_map", "_start", "text")
 
     def __init__(self, text: str, map: CharMap | None, start: int = 0) -> None:
         self.text = text
