@@ -67,27 +67,34 @@ class Sink:
         pass
 
 
+async def scored(hypothesis: Path, pairing: Pairing, settings: Settings) -> tuple[ScoreLensServer, Review]:
+    """A server (no client) with ``hypothesis`` open and reviewed, its first scoring done, and
+    what it builds ahead after."""
+    ls = ScoreLensServer()
+    ls.protocol.set_writer(Sink())
+    ls.protocol.client_capabilities = types.ClientCapabilities()
+    ls.hint_whole_documents = ls.reports_wanted = False  # (set by register, initialize)
+    uri = hypothesis.as_uri()
+    ls.documents.open[uri] = OpenDocument.of(uri, 1, "plaintext", hypothesis.read_text(encoding="utf-8"))
+    review = Review(uri, pairing, settings, replace(scoring_config(settings), segmentation="line"), None)
+    ls.reviews[uri] = review
+    ls.load(review)
+    assert review.corpus is not None, review.problems
+    ls.scheduler.schedule(review, delay=0)
+    await review.task
+    for task in (review.hints_task, review.table_task):
+        if task is not None:
+            await asyncio.wait({task})
+    return ls, review
+
+
 async def case(name: str, make, n: int, ext: str, edit) -> None:
     folder = Path(tempfile.mkdtemp())
     hyp, ref = folder / f"big.hyp.{ext}", folder / f"big.ref.{ext}"
     hyp.write_text(make(n, "hyp"), encoding="utf-8")
     ref.write_text(make(n, "ref"), encoding="utf-8")
-    ls = ScoreLensServer()
-    ls.protocol.set_writer(Sink())
-    ls.protocol.client_capabilities = types.ClientCapabilities()
-    ls.hint_whole_documents = ls.reports_wanted = False  # (set by register, initialize)
     uri = hyp.as_uri()
-    ls.documents.open[uri] = OpenDocument.of(uri, 1, "plaintext", hyp.read_text(encoding="utf-8"))
-    settings = Settings(debounce_ms=0)
-    review = Review(uri, Pairing(uri, (ref.as_uri(),), "bench"), settings, replace(scoring_config(settings), segmentation="line"), None)
-    ls.reviews[uri] = review
-    ls.load(review)
-    assert review.corpus is not None, review.problems
-    ls.scheduler.schedule(review, delay=0)  # the first scoring, and what it builds ahead after
-    await review.task
-    for task in (review.hints_task, review.table_task):
-        if task is not None:
-            await asyncio.wait({task})
+    ls, review = await scored(hyp, Pairing(uri, (ref.as_uri(),), "bench"), Settings(debounce_ms=0))
     longest = 0.0
     ticking = True
 

@@ -7,6 +7,7 @@ import argparse
 import os
 import sys
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from ..api.documents import Document as FormattedDocument
@@ -29,7 +30,13 @@ STDIN_NAME = "<stdin>"
 class Document:
     path: str  # as the user wrote it, so messages point where they expect
     text: str
-    lines: list[str]  # as sacreBLEU's command line splits and strips them (see sacrebleu_lines)
+    universal_newlines: bool = False  # standard input is read so (see sacrebleu_lines)
+
+    @cached_property
+    def lines(self) -> list[str]:
+        """As sacreBLEU's command line splits and strips them; split when first asked for, as a
+        file read through its format's reader never is (a copy of every line at peak memory)."""
+        return sacrebleu_lines(self.text, self.universal_newlines)
 
 
 def _read_stdin(max_bytes: int) -> bytes:
@@ -47,9 +54,9 @@ def read_document(path: str, max_bytes: int = DEFAULT_MAX_BYTES, encoding: str =
     try:
         if path == STDIN:
             text = decode(STDIN_NAME, _read_stdin(max_bytes), encoding)
-            return Document(STDIN_NAME, text, sacrebleu_lines(text, universal_newlines=True))
+            return Document(STDIN_NAME, text, universal_newlines=True)
         text = read_text(path, max_bytes, "--max-file-bytes", streams=True, encoding=encoding)
-        return Document(path, text, sacrebleu_lines(text))
+        return Document(path, text)
     except UnreadableText as exc:
         raise CliError(str(exc)) from None
 

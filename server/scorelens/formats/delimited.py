@@ -198,7 +198,7 @@ def _fields(text: str, start: int, last: tuple[int, int, int], delimiter: str, r
     if '"' not in raw and (values := raw.split(delimiter)) == row:  # no quoting: each field as it is
         out = []
         for value in values:
-            out.append(Segment(value, CharMap(len(value), ((0, start, start + len(value)),) if value else ())))
+            out.append(Segment.literal(value, start))
             start += len(value) + 1
         return out
     found = _split(text, start, end, delimiter)
@@ -231,7 +231,7 @@ def _split(text: str, pos: int, end: int, delimiter: str) -> list[tuple[Segment,
             pos = after
         else:
             pos = _find(text, delimiter, pos, end)
-            segment = Segment(text[field_start:pos], CharMap.literal(field_start, pos - field_start))
+            segment = Segment.literal(text[field_start:pos], field_start)
         out.append((segment, field_start, pos))
         if pos >= end:
             return out

@@ -352,9 +352,9 @@ def _segment(line: str, base: int, span: tuple[int, int], text: str) -> Segment:
     """A string json decoded and its map into its raw literal ``line[span]`` (quotes
     included); ``base`` is the line's offset in the document."""
     start, end = span[0] + 1, span[1] - 1  # inside the quotes
-    whole = ((0, base + start, base + end),) if text else ()
-    if line.find("\\", start, end) < 0:  # no escape: the characters as they are, one piece
-        return Segment(text, CharMap(len(text), whole))
+    if line.find("\\", start, end) < 0:  # no escape: the characters as they are, its map built when asked for
+        return Segment(text, None, base + start)
+    whole = ((0, base + start, base + end),)
     pieces: list[tuple[int, int, int]] = []
     add = pieces.append
     t = 0  # characters of the text mapped so far

@@ -16,7 +16,7 @@ from .segments import Reading, Record, Segment, joined
 PAIR_BY = ("id", "position", "time")
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)  # not frozen, as a Record is not: see there
 class Entry:
     """One text of one side: the segment, and the record it came from."""
 
@@ -131,10 +131,12 @@ def pair(hypothesis: list[Entry], references: Sequence[list[Entry]], by: str | N
     if by == "id":
         hypothesis = _unique(hypothesis, 0, problems)
     columns = [_paired(hypothesis, stream, side, by, problems) for side, stream in enumerate(references, 1)]
-    keep = [k for k in range(len(hypothesis)) if all(c[k] is not None for c in columns)]
+    # the rows every reference has a partner for (all of them, at 100,000 rows, is the usual)
+    unpaired = {k for c in columns for k, e in enumerate(c) if e is None}
+    keep = [k for k in range(len(hypothesis)) if k not in unpaired] if unpaired else None
     return Pairing(
-        [hypothesis[k] for k in keep],
-        [[c[k] for k in keep] for c in columns],  # type: ignore[misc]
+        [hypothesis[k] for k in keep] if keep is not None else list(hypothesis),
+        [[c[k] for k in keep] if keep is not None else c for c in columns],  # type: ignore[misc]
         sorted(problems, key=lambda p: (p.side, p.line)),
         by,
     )

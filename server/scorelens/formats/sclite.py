@@ -42,7 +42,7 @@ _IGNORE = ("ignore_time_segment_in_scoring", "ignoretimesegmentinscoring")
 _MARKERS = {"<alt_begin>": "{", "<alt>": "/", "<alt_end>": "}"}
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)  # as a Record
 class StmRecord(Record):
     """An STM segment: a :class:`Record` (id ``file-channel-begin``, times, the transcript)
     with the fields sclite groups and reports by."""
@@ -59,7 +59,7 @@ class StmRecord(Record):
         return any(mark in text for mark in _IGNORE)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)  # as a Record
 class CtmRecord(Record):
     """A CTM line: a word (id ``file-channel``, start, end = start + duration) or an
     alternation marker (``marker`` set, text ``{``, ``/`` or ``}``, no times)."""
