@@ -90,24 +90,31 @@ def _ngram_set(tokens: Sequence[str], n: int) -> set[tuple[str, ...]]:
 def lcs_tokens(ref: Sequence[str], hyp: Sequence[str]) -> list[str]:
     """The tokens of the package's ``_recon_lcs(ref, hyp)``: its table, and its backtrack that
     goes up only when the cell above is strictly larger. Which LCS is found changes the
-    union, hence the score. Iterative: the package's recursion fails past ~1,000 steps."""
-    rows, cols = len(ref), len(hyp)
-    table = [[0] * (cols + 1) for _ in range(rows + 1)]
-    for i in range(1, rows + 1):
-        above, row, r = table[i - 1], table[i], ref[i - 1]
-        for j in range(1, cols + 1):
-            if r == hyp[j - 1]:
-                row[j] = above[j - 1] + 1
-            else:
-                row[j] = max(row[j - 1], above[j])
+    union, hence the score. Iterative: the package's recursion fails past ~1,000 steps.
+
+    The table is kept as one int a row (Hyyrö's bit-parallel LCS: bit j-1 is 0 where the row
+    grows by one at column j), made with a few int operations a row instead of a step a cell;
+    a cell is read back as ``j`` less the ones among the row's lowest ``j`` bits."""
+    cols = len(hyp)
+    full = (1 << cols) - 1
+    where: dict[str, int] = {}
+    for j, word in enumerate(hyp):
+        where[word] = where.get(word, 0) | 1 << j
+    rows = [full]
+    v = full
+    for word in ref:
+        u = v & where.get(word, 0)
+        v = ((v + u) | (v - u)) & full
+        rows.append(v)
     found = []
-    i, j = rows, cols
+    i, j = len(ref), cols
     while i > 0 and j > 0:
         if ref[i - 1] == hyp[j - 1]:
             found.append(ref[i - 1])
             i -= 1
             j -= 1
-        elif table[i - 1][j] > table[i][j - 1]:
+        # table[i-1][j] > table[i][j-1], each cell as j less the row's ones below it
+        elif j - (rows[i - 1] & ((1 << j) - 1)).bit_count() > j - 1 - (rows[i] & ((1 << (j - 1)) - 1)).bit_count():
             i -= 1
         else:
             j -= 1
