@@ -94,7 +94,7 @@ def lcs_tokens(ref: Sequence[str], hyp: Sequence[str]) -> list[str]:
 
     The table is kept as one int a row (Hyyrö's bit-parallel LCS: bit j-1 is 0 where the row
     grows by one at column j), made with a few int operations a row instead of a step a cell;
-    a cell is read back as ``j`` less the ones among the row's lowest ``j`` bits."""
+    the backtrack reads only whether a row grows at a column."""
     cols = len(hyp)
     full = (1 << cols) - 1
     where: dict[str, int] = {}
@@ -113,8 +113,9 @@ def lcs_tokens(ref: Sequence[str], hyp: Sequence[str]) -> list[str]:
             found.append(ref[i - 1])
             i -= 1
             j -= 1
-        # table[i-1][j] > table[i][j-1], each cell as j less the row's ones below it
-        elif j - (rows[i - 1] & ((1 << j) - 1)).bit_count() > j - 1 - (rows[i] & ((1 << (j - 1)) - 1)).bit_count():
+        # table[i-1][j] > table[i][j-1]: without a match, table[i][j] is the larger of the two,
+        # so this holds exactly when row i grows at column j (its bit j-1 is 0)
+        elif not rows[i] >> (j - 1) & 1:
             i -= 1
         else:
             j -= 1
