@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import repeat
 
 from .. import __version__
 
@@ -102,8 +103,8 @@ def lcs_tokens(ref: Sequence[str], hyp: Sequence[str]) -> list[str]:
         where[word] = where.get(word, 0) | 1 << j
     rows = [full]
     v = full
-    for word in ref:
-        u = v & where.get(word, 0)
+    for matched in map(where.get, ref, repeat(0)):
+        u = v & matched
         v = ((v + u) | (v - u)) & full
         rows.append(v)
     found = []
