@@ -23,6 +23,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 from .. import __version__
 
@@ -227,11 +228,9 @@ def _ngrams(tokens: Sequence[str], n: int) -> Counter:
 def _skip_bigrams(tokens: Sequence[str], skip: int) -> Counter:
     """createSkipBigram's pairs i < j <= i + skip + 1 over the whole summary, counted a distance
     at a time (each distance's pairs are one zip, counted in C)."""
-    grams: Counter = Counter()
     last = len(tokens) - 1
-    for distance in range(1, (last if skip < 0 else min(last, skip + 1)) + 1):
-        grams.update(zip(tokens, tokens[distance:]))
-    return grams
+    reach = last if skip < 0 else min(last, skip + 1)
+    return Counter(chain.from_iterable(zip(tokens, tokens[distance:]) for distance in range(1, reach + 1)))
 
 
 def _with_unigrams(bigrams: Counter, tokens: Sequence[str]) -> Counter:
