@@ -36,6 +36,7 @@ import gc
 import json
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -197,6 +198,7 @@ def main(argv=None) -> None:
     count155 = min(args.edits, args.rouge155_edits)
     edited155 = edit_median(hyps, refs, "rouge1,rouge2,rougeL,rougeW,rougeS,rougeSU", rouge155, count155)
     load_after = os.getloadavg()
+    shutil.rmtree(folder)
 
     table = "\n".join(
         [
