@@ -9,8 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, sentence_bleu
+import scorelens
 from scorelens.core import bleu_nltk
 from scorelens.core.bleu_nltk import NltkBleuConfig, SmoothingError
+from scorelens.core.ngram_counts import Side
 
 WEIGHTS = [
     (0.25, 0.25, 0.25, 0.25),  # BLEU-4, NLTK's default
@@ -88,6 +90,21 @@ def test_sentence_bleu(seg, weights, method, auto_reweigh):
     assert math.isclose(got.score / 100, expected, rel_tol=1e-12, abs_tol=0), (got, expected)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 3).flatmap(lambda k: st.lists(st.tuples(tokens, st.lists(tokens, min_size=k, max_size=k)), min_size=1, max_size=8)), st.integers(1, 6), st.booleans())
+def test_statistics_of_many_segments(segments, order, last):
+    """The batch's rows (numpy's matching) are each segment's own statistics and last-segment figures."""
+    number = {t: i for i, t in enumerate("abcde")}.__getitem__
+    hyp = Side.of_numbers([list(map(number, h)) for h, _ in segments])
+    refs = [Side.of_numbers([list(map(number, r[k])) for _, r in segments]) for k in range(len(segments[0][1]))]
+    stats, lasts = bleu_nltk.statistics_of(hyp, refs, order, last)
+    assert [tuple(row) for row in stats.tolist()] == [bleu_nltk.statistics(h, r, order) for h, r in segments]
+    if last:
+        assert [tuple(row) for row in lasts.tolist()] == [bleu_nltk.last_segment(h, r) for h, r in segments]
+    else:
+        assert lasts is None
+
+
 @pytest.mark.parametrize("method", range(8))
 def test_fixed_cases(method):
     cat = ["the", "cat", "sat", "on", "the", "mat"]
@@ -139,3 +156,19 @@ def test_real_corpus(shared, method):
     # sentence level: every line of the first 200
     for h, r in zip(sys1[:200], ref[:200]):
         check([(h, [r])], WEIGHTS[0], method, False)
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("method", range(8))
+def test_real_corpus_scored_from_texts(shared, method):
+    """``scorelens.score`` of compare-mt's TED texts (a text at a time turned into token arrays,
+    matched in numpy) against ``corpus_bleu``, with one reference and with two."""
+    read = lambda name: shared("compare-mt", name).read_text(encoding="utf-8").splitlines()
+    ref, sys1, sys2 = read("ted.ref.eng"), read("ted.sys1.eng"), read("ted.sys2.eng")
+    smoothing = getattr(SmoothingFunction(), f"method{method}")
+    for references in ([ref], [ref, sys2]):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            expected = corpus_bleu([[r.split() for r in rs] for rs in zip(*references)], [h.split() for h in sys1], smoothing_function=smoothing)
+        got = scorelens.score(sys1, references, "bleu", bleu_impl="nltk", nltk_smoothing=method)
+        assert math.isclose(got.bleu.score / 100, expected, rel_tol=1e-12, abs_tol=0), (got.bleu.score, expected)

@@ -54,6 +54,20 @@ def test_long_pairs(hyp, ref):
     test_pairs.hypothesis.inner_test(hyp, ref)
 
 
+words = st.lists(st.sampled_from(["a", "b", "c", "d"]), max_size=40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(words, words)
+def test_lcs_tokens(ref, hyp):
+    """The bit-parallel table's backtrack finds the package's own LCS: its words, and an LCS's length."""
+    from rapidfuzz.distance import LCSseq
+
+    found = rouge_pypi.lcs_tokens(ref, hyp)
+    assert set(found) == rouge.rouge_score._recon_lcs(ref, hyp)._ngrams
+    assert len(found) == LCSseq.similarity(ref, hyp)
+
+
 def oracle_average(hyps, refs, ignore_empty):
     """The package's average over the pairs it does not raise on (it raises on the whole call otherwise)."""
     keep = [i for i, (h, r) in enumerate(zip(hyps, refs)) if not (ignore_empty and (not h or not r)) and not isinstance(oracle_pair(h, r), Exception)]

@@ -23,11 +23,18 @@ import sys
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from .. import __version__
 from .bleu import statistics as _sacrebleu_statistics
+from .bleu import statistics_of as _sacrebleu_statistics_of
 from .bleu import unmatched
 from .tokenizers import Tokenizer, bleu_tokenizer, locate
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from .ngram_counts import Side
 
 __all__ = [
     "DEFAULT_WEIGHTS",
@@ -39,6 +46,7 @@ __all__ = [
     "sentence_score",
     "signature",
     "statistics",
+    "statistics_of",
     "unmatched",
 ]
 
@@ -50,9 +58,15 @@ METHOD5_ORDER = 5
 
 
 class Whitespace:
-    """``text.split()``: what NLTK users most often feed ``corpus_bleu``."""
+    """``text.split()``: what NLTK users most often feed ``corpus_bleu``. Each word is a token, so
+    an analyser can take a text's tokens word by word (``words`` and ``word_tokens``)."""
 
     name = "whitespace"
+    words = staticmethod(str.split)
+
+    @staticmethod
+    def word_tokens(word: str) -> list[str]:
+        return [word]
 
     def tokens(self, text: str) -> list[str]:
         return text.split()
@@ -123,6 +137,24 @@ def last_segment(hyp: Sequence[Hashable], refs: Sequence[Sequence[Hashable]]) ->
     total_5)`` (its hypothesis length for method6, its 5-gram precision for methods 5 and 7)."""
     stats = statistics(hyp, refs, METHOD5_ORDER)
     return stats[0], stats[1 + METHOD5_ORDER], stats[1 + 2 * METHOD5_ORDER]
+
+
+def statistics_of(hyp: Side, refs: Sequence[Side], order: int = 4, last: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
+    """:func:`statistics` of many segments at once (``refs``: every segment's k-th reference, for
+    each k), a row each, their n-grams matched in numpy as sacreBLEU's are (the same clipping
+    and closest reference length); with ``last``, each segment's :func:`last_segment` figures
+    too (a row each), from the same matching run one order further when ``order`` is below 5."""
+    import numpy as np
+
+    if not refs:
+        raise ValueError("NLTK BLEU needs at least one reference per segment")
+    top = max(order, METHOD5_ORDER) if last else order
+    stats = _sacrebleu_statistics_of(hyp, refs, top)
+    np.maximum(stats[:, 2 + top :], 1, out=stats[:, 2 + top :])
+    found = stats[:, [0, 1, *range(2, 2 + order), *range(2 + top, 2 + top + order)]]
+    if not last:
+        return found, None
+    return found, stats[:, [0, 1 + METHOD5_ORDER, 1 + top + METHOD5_ORDER]]
 
 
 def brevity_penalty(ref_len: int, hyp_len: int) -> float:

@@ -21,6 +21,9 @@ from .rouge155 import Rouge155Config
 from .tokenizers import Tokenizer
 
 if TYPE_CHECKING:
+    import numpy as np
+
+    from .ngram_counts import Side
     from .segment import Record
 
 # ROUGE-1.5.5's measures beyond ROUGE-N and ROUGE-L, as metric keys
@@ -51,6 +54,11 @@ class NltkBleu:
 
     def statistics(self, hyp: Sequence[Hashable], refs: Sequence[Sequence[Hashable]]) -> tuple[int, ...]:
         return bleu_nltk.statistics(hyp, refs, self.order)
+
+    def statistics_of(self, hyp: Side, refs: Sequence[Side]) -> tuple[np.ndarray, np.ndarray | None]:
+        """:meth:`statistics` of many segments, a row each, and :meth:`last`'s figures (a row
+        each; None: nothing)."""
+        return bleu_nltk.statistics_of(hyp, refs, self.order, self.needs_last)
 
     def last(self, hyp: Sequence[Hashable], refs: Sequence[Sequence[Hashable]]) -> tuple[int, int, int] | None:
         """What the smoothing reads when this segment is the last one (None: nothing)."""

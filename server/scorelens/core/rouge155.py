@@ -23,6 +23,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 from .. import __version__
 
@@ -224,22 +225,25 @@ def _ngrams(tokens: Sequence[str], n: int) -> Counter:
     return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
 
 
-def _skip_bigrams(tokens: Sequence[str], skip: int, with_unigrams: bool) -> Counter:
-    """createSkipBigram: pairs i < j <= i + skip + 1 over the whole summary; with SU the unigram
-    of every token but the last (its loop stops before the last token)."""
-    grams: Counter = Counter()
+def _skip_bigrams(tokens: Sequence[str], skip: int) -> Counter:
+    """createSkipBigram's pairs i < j <= i + skip + 1 over the whole summary, counted a distance
+    at a time (each distance's pairs are one zip, counted in C)."""
     last = len(tokens) - 1
-    for i in range(last):
-        if with_unigrams:
-            grams[(tokens[i],)] += 1
-        end = last if skip < 0 else min(last, i + skip + 1)
-        for j in range(i + 1, end + 1):
-            grams[(tokens[i], tokens[j])] += 1
+    reach = last if skip < 0 else min(last, skip + 1)
+    return Counter(chain.from_iterable(zip(tokens, tokens[distance:]) for distance in range(1, reach + 1)))
+
+
+def _with_unigrams(bigrams: Counter, tokens: Sequence[str]) -> Counter:
+    """ROUGE-SU's grams: the skip-bigrams and the unigram of every token but the last
+    (createSkipBigram's loop stops before the last token)."""
+    grams = Counter(bigrams)
+    grams.update(zip(tokens[:-1]))
     return grams
 
 
 def _hits(model: Counter, peer: Counter) -> int:
-    return sum(min(c, peer[g]) for g, c in model.items() if g in peer)
+    common = model.keys() & peer.keys()
+    return sum(map(min, map(model.__getitem__, common), map(peer.__getitem__, common)))
 
 
 def _r5(x: float) -> float:
@@ -380,10 +384,13 @@ def summary_scores(peer: str, models: Sequence[str], config: Rouge155Config = Ro
         scores[f"ROUGE-W-{config.w}"] = _lcs_figures(p, ms, config, float(config.w))
     if config.skip is not None:
         d = str(config.skip) if config.skip >= 0 else "*"
-        for su in ([False] if config.su == "" else [True] if config.su == "u" else [False, True]):
-            name = f"ROUGE-{'SU' if su else 'S'}{d}"
-            grams = [_skip_bigrams(t, config.skip, su) for t in model_tokens]
-            scores[name] = _counted(_skip_bigrams(peer_tokens, config.skip, su), grams, config)
+        peer_s = _skip_bigrams(peer_tokens, config.skip)
+        models_s = [_skip_bigrams(t, config.skip) for t in model_tokens]
+        if config.su != "u":
+            scores[f"ROUGE-S{d}"] = _counted(peer_s, models_s, config)
+        if config.su:
+            models_su = [_with_unigrams(g, t) for g, t in zip(models_s, model_tokens)]
+            scores[f"ROUGE-SU{d}"] = _counted(_with_unigrams(peer_s, peer_tokens), models_su, config)
     return scores
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import repeat
 
 from .. import __version__
 
@@ -90,24 +91,32 @@ def _ngram_set(tokens: Sequence[str], n: int) -> set[tuple[str, ...]]:
 def lcs_tokens(ref: Sequence[str], hyp: Sequence[str]) -> list[str]:
     """The tokens of the package's ``_recon_lcs(ref, hyp)``: its table, and its backtrack that
     goes up only when the cell above is strictly larger. Which LCS is found changes the
-    union, hence the score. Iterative: the package's recursion fails past ~1,000 steps."""
-    rows, cols = len(ref), len(hyp)
-    table = [[0] * (cols + 1) for _ in range(rows + 1)]
-    for i in range(1, rows + 1):
-        above, row, r = table[i - 1], table[i], ref[i - 1]
-        for j in range(1, cols + 1):
-            if r == hyp[j - 1]:
-                row[j] = above[j - 1] + 1
-            else:
-                row[j] = max(row[j - 1], above[j])
+    union, hence the score. Iterative: the package's recursion fails past ~1,000 steps.
+
+    The table is kept as one int a row (Hyyrö's bit-parallel LCS: bit j-1 is 0 where the row
+    grows by one at column j), made with a few int operations a row instead of a step a cell;
+    the backtrack reads only whether a row grows at a column."""
+    cols = len(hyp)
+    full = (1 << cols) - 1
+    where: dict[str, int] = {}
+    for j, word in enumerate(hyp):
+        where[word] = where.get(word, 0) | 1 << j
+    rows = [full]
+    v = full
+    for matched in map(where.get, ref, repeat(0)):
+        u = v & matched
+        v = ((v + u) | (v - u)) & full
+        rows.append(v)
     found = []
-    i, j = rows, cols
+    i, j = len(ref), cols
     while i > 0 and j > 0:
         if ref[i - 1] == hyp[j - 1]:
             found.append(ref[i - 1])
             i -= 1
             j -= 1
-        elif table[i - 1][j] > table[i][j - 1]:
+        # table[i-1][j] > table[i][j-1]: without a match, table[i][j] is the larger of the two,
+        # so this holds exactly when row i grows at column j (its bit j-1 is 0)
+        elif not rows[i] >> (j - 1) & 1:
             i -= 1
         else:
             j -= 1

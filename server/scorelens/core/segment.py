@@ -88,9 +88,19 @@ class RecordColumns:
     0.15 s to pickle and 0.07 s to unpickle), and only the fields scored from texts are kept.
     """
 
-    __slots__ = ("bleu", "rouge_l", "rouge_ref", "wer", "rouge_n", "dropped", "differs")
+    __slots__ = ("bleu", "rouge_l", "rouge_ref", "wer", "rouge_n", "dropped", "differs", "bleu_last")
 
-    def __init__(self, bleu_: np.ndarray | None, rouge_l: np.ndarray | None, rouge_ref: np.ndarray, wer_: np.ndarray | None, rouge_n: np.ndarray | None, dropped: np.ndarray, differs: np.ndarray) -> None:
+    def __init__(
+        self,
+        bleu_: np.ndarray | None,
+        rouge_l: np.ndarray | None,
+        rouge_ref: np.ndarray,
+        wer_: np.ndarray | None,
+        rouge_n: np.ndarray | None,
+        dropped: np.ndarray,
+        differs: np.ndarray,
+        bleu_last: np.ndarray | None = None,
+    ) -> None:
         self.bleu = bleu_
         self.rouge_l = rouge_l
         self.rouge_ref = rouge_ref
@@ -98,6 +108,7 @@ class RecordColumns:
         self.rouge_n = rouge_n
         self.dropped = dropped
         self.differs = differs
+        self.bleu_last = bleu_last
 
     @classmethod
     def joined(cls, parts: Sequence[RecordColumns]) -> RecordColumns:
@@ -131,7 +142,7 @@ class RecordColumns:
             rows(self.rouge_n),
             repeat(None),
             repeat(None),
-            repeat(None),
+            rows(self.bleu_last),
             repeat(None),
             repeat(None),
         )
@@ -323,7 +334,6 @@ class Analyser:
             and metrics <= FROM_TEXTS
             and self.sclite is None
             and self.normalize is None
-            and self.bleu_flavour is None
             and self.rouge_flavour is None
         )
         self.word_streams: dict[str, Callable[[str], Tokens]] = {}
@@ -430,10 +440,10 @@ class Analyser:
             hyp, *refs = map(self._columns.side, batch)
             # whether the segment has a finding, as statistics() has it
             differs = np.zeros(len(batch[0]), bool)
-            bleu_stats = rouge_l = word_counts = rouge_n = None
+            bleu_stats = bleu_last = rouge_l = word_counts = rouge_n = None
             rouge_ref = np.zeros(len(batch[0]), np.int64)
             if self.bleu:
-                bleu_stats = bleu.statistics_of(hyp["bleu"], [r["bleu"] for r in refs], self.order)
+                bleu_stats, bleu_last = self._bleu_statistics(hyp["bleu"], [r["bleu"] for r in refs])
                 differs |= bleu_stats[:, 2] < bleu_stats[:, 0]  # an unmatched unigram
             if self.rouge_n:
                 rouge_n = rouge.ngram_scores_of([hyp["rouge"], *(r["rouge"] for r in refs)], self.rouge_n)
@@ -451,8 +461,15 @@ class Analyser:
                 for texts in batch:
                     if not "".join(texts).isascii():  # one call for an ASCII column
                         dropped[[i for i, text in enumerate(texts) if not text.isascii() and RougeScoreTokenizer.dropped(text)]] = True
-            parts.append(RecordColumns(bleu_stats, rouge_l, rouge_ref, word_counts, rouge_n, dropped, differs))
+            parts.append(RecordColumns(bleu_stats, rouge_l, rouge_ref, word_counts, rouge_n, dropped, differs, bleu_last))
         return RecordColumns.joined(parts)
+
+    def _bleu_statistics(self, hyp: Side, refs: Sequence[Side]) -> tuple[np.ndarray, np.ndarray | None]:
+        """BLEU's statistics of a batch, a row a segment, sacreBLEU's or the flavour's (and what
+        the flavour reads of a segment that is the corpus's last, or None)."""
+        if self.bleu_flavour is not None:
+            return self.bleu_flavour.statistics_of(hyp, refs)
+        return bleu.statistics_of(hyp, refs, self.order), None
 
     def statistics_many(self, hyps: Sequence[Analysis], refs: Sequence[Sequence[Analysis]]) -> list[Record]:
         """:meth:`statistics` of many segments (``refs[i]``: segment i's references): BLEU's,
@@ -462,17 +479,19 @@ class Analyser:
             hyp_batch = hyps[start : start + BATCH]
             ref_batch = refs[start : start + BATCH]
             columns = list(zip(*ref_batch))  # every segment's k-th reference
-            bleu_stats = chrf_stats = rouge_n = repeat(None)
-            if self.bleu and self.bleu_flavour is None:
+            bleu_stats = bleu_last = chrf_stats = rouge_n = repeat(None)
+            if self.bleu:
                 from .ngram_counts import Side
 
-                stats = bleu.statistics_of(Side.of_numbers([h.bleu for h in hyp_batch]), [Side.of_numbers([r.bleu for r in c]) for c in columns], self.order)
+                stats, last = self._bleu_statistics(Side.of_numbers([h.bleu for h in hyp_batch]), [Side.of_numbers([r.bleu for r in c]) for c in columns])
                 bleu_stats = map(tuple, stats.tolist())
+                if last is not None:
+                    bleu_last = map(tuple, last.tolist())
             if self.chrf is not None:
                 chrf_stats = iter(chrf.statistics_many([h.chrf for h in hyp_batch], [[r.chrf for r in c] for c in columns], self.chrf))
             if self.rouge_n:
                 rouge_n = iter(rouge.ngram_scores_many([h.rouge for h in hyp_batch], [[r.rouge for r in c] for c in columns], self.rouge_n))
-            records += map(self.statistics, hyp_batch, ref_batch, bleu_stats, chrf_stats, rouge_n)
+            records += map(self.statistics, hyp_batch, ref_batch, bleu_stats, chrf_stats, rouge_n, bleu_last)
         return records
 
     def statistics(
@@ -482,11 +501,11 @@ class Analyser:
         bleu_stats: tuple[int, ...] | None = None,
         chrf_stats: tuple[int, ...] | None = None,
         rouge_n: tuple[float, ...] | None = None,
+        bleu_last: tuple[int, ...] | None = None,
     ) -> Record:
-        """The segment's record; ``bleu_stats``, ``chrf_stats`` and ``rouge_n`` when
-        :meth:`statistics_many` has them already."""
-        bleu_last = None
-        if hyp.bleu is not None and self.bleu_flavour is not None:
+        """The segment's record; ``bleu_stats`` (and its flavour's ``bleu_last``), ``chrf_stats``
+        and ``rouge_n`` when :meth:`statistics_many` has them already."""
+        if hyp.bleu is not None and self.bleu_flavour is not None and bleu_stats is None:
             bleu_stats = self.bleu_flavour.statistics(hyp.bleu, [r.bleu for r in refs])
             bleu_last = self.bleu_flavour.last(hyp.bleu, [r.bleu for r in refs])
         elif hyp.bleu is not None and bleu_stats is None:
