@@ -13,7 +13,7 @@ from .rouge import ROUGE_N, RougeConfig
 from .rouge155 import Rouge155Config
 from .ter import TerConfig
 from .wer_normalizers import NORMALIZERS, normalizing
-from .wer_steps import is_steps, parse, signature_name
+from .wer_steps import WordMap, is_steps, map_paths, parse, signature_name
 
 METRICS = ("bleu", "rougeL", "rougeLsum", "wer", "cer", "chrf", "ter", *ROUGE_N)
 HUNDREDS = ("bleu", "chrf", "ter")  # metrics on sacreBLEU's 0-100 scale; the rest are on 0-1
@@ -59,6 +59,8 @@ class ScoringConfig:
     chrf: ChrfConfig = field(default_factory=ChrfConfig)
     ter: TerConfig = field(default_factory=TerConfig)
     wer_transform: str = "default"
+    # the word maps the transform's substitute:PATH steps name, read by the front end
+    wer_word_maps: tuple[WordMap, ...] = ()
     wer_rules: str = "jiwer"
     # how sclite's rules fold case: sclite's ASCII default, or an ``-e utf-8 PROFILE`` table
     # (core/wer_sclite FOLDS); jiwer's rules ignore it
@@ -84,6 +86,9 @@ class ScoringConfig:
             wer_transform(self.wer_transform)
         except ValueError as e:
             raise ConfigError("wer_transform", str(e)) from None
+        unread = set(map_paths(self.wer_transform)) - {m.path for m in self.wer_word_maps}
+        if unread:
+            raise ConfigError("wer_transform", f"the word map {sorted(unread)[0]} of the WER transform was not read")
         if self.wer_rules not in WER_RULES:
             raise ValueError(f"unknown WER rules {self.wer_rules!r}; one of {', '.join(WER_RULES)}")
         if self.sclite_case != "ascii":
@@ -119,7 +124,7 @@ class ScoringConfig:
         contiguous transform's name where it is one, else ``+contiguous`` after the transform."""
         name = self.wer_transform
         if is_steps(name):
-            name = signature_name(name)  # its steps joined by +
+            name = signature_name(name, self.wer_word_maps)  # its steps joined by +
         if not self.wer_contiguous or name in NORMALIZERS:  # a normaliser turns a newline into a space itself
             return name
         if name in ("default", *CONTIGUOUS):

@@ -281,7 +281,9 @@ class Analyser:
         # CER's characters, come from the whole normalised text, never word by word
         self.normalize = None
         if wer_normalizers.normalizing(config.wer_transform):
-            self.normalize = partial(wer_normalizers.normalize, name=config.wer_transform, contiguous=config.wer_contiguous)
+            self.normalize = partial(
+                wer_normalizers.normalize, name=config.wer_transform, contiguous=config.wer_contiguous, maps=config.wer_word_maps
+            )
             split_normalized = partial(wer_normalizers.split, name=config.wer_transform)
             self.normalized_words = lambda normalized: tuple(map(number, split_normalized(normalized)))
             self.normalized_chars = partial(wer_normalizers.chars, name=config.wer_transform)
