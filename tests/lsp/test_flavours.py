@@ -199,15 +199,15 @@ async def test_an_edit_rescores_as_a_fresh_open(client, flavour, tmp_path):
 
 
 async def test_settings_that_do_not_go_together_give_one_message_and_the_rest_is_scored(client):
-    # rougeW under rouge-score's ROUGE, NLTK's weights under sacreBLEU's BLEU
-    configure(client, metrics=["bleu", "rougeL", "rougeW"], bleu={"weights": [1, 0, 0, 0]})
+    # rougeLsum under ROUGE-1.5.5's ROUGE, NLTK's weights under sacreBLEU's BLEU
+    configure(client, metrics=["bleu", "rougeL", "rougeLsum"], rouge={"impl": "rouge-1.5.5"}, bleu={"weights": [1, 0, 0, 0]})
     uri = open_doc(client, client.workspace / "mt" / "news.hyp.en")
     got = await scores(client, uri, until=lambda p: p["scores"] is not None)
     assert set(got["scores"]) == {"bleu", "rougeL", "segments"}
-    assert same(got["scores"], cli(client.workspace, "mt/news.hyp.en", ["-m", "bleu,rougeL"]))
+    assert same(got["scores"], cli(client.workspace, "mt/news.hyp.en", ["-m", "bleu,rougeL", "--rouge-impl", "rouge-1.5.5"]))
     told = [m.message for m in client.messages]
     assert len(told) == 1, told
-    assert "scorelens.metrics" in told[0] and "rougeW" in told[0] and "scorelens.bleu.weights" in told[0]
+    assert "scorelens.metrics" in told[0] and "rougeLsum" in told[0] and "scorelens.bleu.weights" in told[0]
 
     # the rouge package takes one reference, and this hypothesis has two: rouge-score's instead
     configure(client, metrics=["rouge1"], rouge={"impl": "rouge"})

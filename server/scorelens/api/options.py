@@ -170,8 +170,8 @@ IMPL_OPTIONS = {
     "rouge_impl": {
         "rouge_tokenizer": ("rouge-score",),
         "stem": ("rouge-score", "rouge-1.5.5"),
-        "rouge_w_weight": ("rouge-1.5.5",),
-        "rouge_skip_gap": ("rouge-1.5.5",),
+        "rouge_w_weight": ("rouge-score", "rouge-1.5.5"),  # rouge-score's: for ROUGE-W/S/SU (core/rouge_wsu)
+        "rouge_skip_gap": ("rouge-score", "rouge-1.5.5"),
         "rouge_multi_ref": ("rouge-1.5.5",),
         "rouge_stopwords": ("rouge-1.5.5",),
     },

@@ -31,10 +31,13 @@ __all__ = [
     "ScriptDies",
     "Summary",
     "average",
+    "clipped_hits",
+    "lcs_hits",
     "plain_mean",
     "porter_stem",
     "preprocess",
     "signature",
+    "skip_bigrams",
     "summary_scores",
     "unmatched_spans",
 ]
@@ -224,7 +227,7 @@ def _ngrams(tokens: Sequence[str], n: int) -> Counter:
     return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
 
 
-def _skip_bigrams(tokens: Sequence[str], skip: int, with_unigrams: bool) -> Counter:
+def skip_bigrams(tokens: Sequence[str], skip: int, with_unigrams: bool) -> Counter:
     """createSkipBigram: pairs i < j <= i + skip + 1 over the whole summary; with SU the unigram
     of every token but the last (its loop stops before the last token)."""
     grams: Counter = Counter()
@@ -238,7 +241,7 @@ def _skip_bigrams(tokens: Sequence[str], skip: int, with_unigrams: bool) -> Coun
     return grams
 
 
-def _hits(model: Counter, peer: Counter) -> int:
+def clipped_hits(model: Counter, peer: Counter) -> int:
     return sum(min(c, peer[g]) for g, c in model.items() if g in peer)
 
 
@@ -261,7 +264,7 @@ def _counted(peer: Counter, models: Sequence[Counter], config: Rouge155Config) -
     best = -1.0
     peer_n = sum(peer.values())
     for model in models:
-        h, model_n = _hits(model, peer), sum(model.values())
+        h, model_n = clipped_hits(model, peer), sum(model.values())
         if config.mode == "A":
             hit, model_count, peer_count = hit + h, model_count + model_n, peer_count + peer_n
         else:
@@ -314,7 +317,7 @@ class ScriptDies(ValueError):
     """Where ROUGE-1.5.5.pl stops with an error instead of a score."""
 
 
-def _lcs_hits(model: Summary, peer: Summary, weight: float | None) -> tuple[float, float]:
+def lcs_hits(model: Summary, peer: Summary, weight: float | None) -> tuple[float, float]:
     """lcs / wlcs: (hit, base) of one reference, hits clipped by unigram counts left on both sides."""
     if weight is not None and not model.tokens:
         # wlcs divides by the reference's weighted length whatever the mode
@@ -352,7 +355,7 @@ def _lcs_figures(peer: Summary, models: Sequence[Summary], config: Rouge155Confi
     best = -1.0
     peer_n = len(peer.tokens)
     for model in models:
-        h, base = _lcs_hits(model, peer, weight)
+        h, base = lcs_hits(model, peer, weight)
         if config.mode == "A":
             hit, model_count, peer_count = hit + h, model_count + f(base), peer_count + f(peer_n)
         else:
@@ -382,8 +385,8 @@ def summary_scores(peer: str, models: Sequence[str], config: Rouge155Config = Ro
         d = str(config.skip) if config.skip >= 0 else "*"
         for su in ([False] if config.su == "" else [True] if config.su == "u" else [False, True]):
             name = f"ROUGE-{'SU' if su else 'S'}{d}"
-            grams = [_skip_bigrams(t, config.skip, su) for t in model_tokens]
-            scores[name] = _counted(_skip_bigrams(peer_tokens, config.skip, su), grams, config)
+            grams = [skip_bigrams(t, config.skip, su) for t in model_tokens]
+            scores[name] = _counted(skip_bigrams(peer_tokens, config.skip, su), grams, config)
     return scores
 
 

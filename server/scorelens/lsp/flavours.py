@@ -14,7 +14,7 @@ import attrs
 from pygls.uris import from_fs_path
 
 from ..core.config import METRICS, ConfigError
-from ..core.flavours import ROUGE_FLAVOURS
+from ..core.flavours import ROUGE_FLAVOURS, ROUGE_WSU
 from ..core.rouge155 import stopword_list
 from ..core.wer_steps import SUBSTITUTE, WordMap, map_paths, parse, word_map
 from ..textfile import UnreadableText
@@ -35,14 +35,14 @@ IMPL_SETTINGS = {
     "rouge.impl": {
         "rouge.tokenizer": ("rouge-score",),
         "rouge.stem": ("rouge-score", "rouge-1.5.5"),
-        "rouge.wWeight": ("rouge-1.5.5",),
-        "rouge.skipGap": ("rouge-1.5.5",),
+        "rouge.wWeight": ("rouge-score", "rouge-1.5.5"),
+        "rouge.skipGap": ("rouge-score", "rouge-1.5.5"),
         "rouge.multiRef": ("rouge-1.5.5",),
         "rouge.stopwords": ("rouge-1.5.5",),
     },
 }
-# ROUGE's metrics per implementation: rouge-score's own has all but ROUGE-1.5.5's W, S and SU
-ROUGE_KEYS = {"rouge-score": tuple(m for m in METRICS if m.startswith("rouge"))} | {
+# ROUGE's metrics per implementation: rouge-score's own has them all (W, S and SU as an extension: core/rouge_wsu)
+ROUGE_KEYS = {"rouge-score": tuple(m for m in (*METRICS, *ROUGE_WSU) if m.startswith("rouge"))} | {
     impl: flavour.KEYS for impl, flavour in ROUGE_FLAVOURS.items()
 }
 
@@ -89,10 +89,7 @@ def checked(settings: Settings) -> tuple[Settings, list[str]]:
         metrics = tuple(m for m in settings.metrics if m not in other)
         if not set(metrics) - {PPL}:
             metrics = _default(Settings, "metrics")
-        if impl == "rouge-score":
-            why = f'{" and ".join(other)} {"is" if len(other) == 1 else "are"} ROUGE-1.5.5\'s (set scorelens.rouge.impl to "rouge-1.5.5")'
-        else:
-            why = f"scorelens.rouge.impl {json.dumps(impl)} has no {', '.join(other)} (it computes {', '.join(kept)})"
+        why = f"scorelens.rouge.impl {json.dumps(impl)} has no {', '.join(other)} (it computes {', '.join(kept)})"
         problems.append(f"scorelens.metrics: {why}; scoring {', '.join(metrics)}")
         settings = attrs.evolve(settings, metrics=metrics)
     if settings.bleu.impl == "nltk" and settings.nltk.smoothing == 6 and len(settings.bleu.weights) < 3:
