@@ -54,6 +54,12 @@ FLAVOURS = {
         ["-m", "bleu,rouge2,rougeSU", "--rouge-impl", "rouge-1.5.5", "--rouge-multi-ref", "best", "--rouge-skip-gap", "-1"],
         "mt/news.hyp.en",
     ),
+    # ROUGE-1.5.5's W, S and SU over rouge-score's tokens (an extension of the default impl)
+    "rouge-score-wsu": (
+        {"metrics": ["rouge1", "rougeL", "rougeW", "rougeS", "rougeSU"], "rouge": {"wWeight": 1.5, "skipGap": 2, "stem": True}},
+        ["-m", "rouge1,rougeL,rougeW,rougeS,rougeSU", "--rouge-w-weight", "1.5", "--rouge-skip-gap", "2", "--stem"],
+        "summarization/articles.hyp.txt",
+    ),
     "whisper": (
         {"metrics": ["wer", "cer"], "wer": {"transform": "whisper-english"}},
         ["-m", "wer,cer", "--wer-transform", "whisper-english"],
