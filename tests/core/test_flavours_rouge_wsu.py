@@ -139,6 +139,9 @@ def test_corpus_is_the_mean_and_the_signature_names_the_impl():
         assert (figures.precision, figures.recall, figures.fmeasure) == pytest.approx(mean, abs=1e-15)
         assert "impl:rouge-score" in figures.signature and "tok:rouge-score" in figures.signature
     assert "w:1.2" in got.rougeW.signature and "skip:2" in got.rougeS.signature and "skip:2" in got.rougeSU.signature
+    # a mean adds up: the statistics of two parts sum to the whole's
+    parts = scorelens.statistics(hyps[:1], refs[:1], ",".join(KEYS), rouge_skip_gap=2) + scorelens.statistics(hyps[1:], refs[1:], ",".join(KEYS), rouge_skip_gap=2)
+    assert parts.scores().rougeSU == got.rougeSU and parts.scores().rougeW == got.rougeW
     # an edit re-scores as a fresh run
     corpus = scorelens.Corpus(hyps, refs, ",".join(KEYS))
     corpus.scores()
