@@ -535,12 +535,8 @@ def test_a_word_map_is_jiwers_substitute_words(run, tmp_path, monkeypatch):
     words = jiwer.Compose([*named, jiwer.ReduceToListOfListOfWords()])
     expected = jiwer.process_words(refs, hyps, reference_transform=words, hypothesis_transform=words)
     got = cli_json(run, hyp, "-r", ref, "-m", "wer,cer", "--wer-transform", steps)
-    assert (got["wer"]["hits"], got["wer"]["substitutions"], got["wer"]["deletions"], got["wer"]["insertions"]) == (
-        expected.hits,
-        expected.substitutions,
-        expected.deletions,
-        expected.insertions,
-    )
+    counts = ("hits", "substitutions", "deletions", "insertions")
+    assert [got["wer"][k] for k in counts] == [getattr(expected, k) for k in counts]
     assert got["wer"]["signature"].split("|")[2].startswith("transform:lowercase+substitute:asr.tsv#")
     assert got == scorelens.score(hyps, refs, "wer,cer", wer_transform=steps).to_dict()
     # findings on the original characters: "okayish" is not a whole "okay", so it stays and differs from "ok"
