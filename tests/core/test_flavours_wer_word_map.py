@@ -104,7 +104,8 @@ def test_signature_names_the_map_and_its_digest():
     steps = "lowercase,substitute:maps/a.tsv"
     first = signatures(ScoringConfig(metrics=frozenset({"wer"}), wer_transform=steps, wer_word_maps=(one,)), 1)["wer"].split("|")[2]
     second = signatures(ScoringConfig(metrics=frozenset({"wer"}), wer_transform=steps, wer_word_maps=(other,)), 1)["wer"].split("|")[2]
-    assert first == f"transform:lowercase+substitute:a.tsv#{one.digest}" and first != second
+    assert first == f"transform:lowercase+substitute:a.tsv#{one.digest[:8]}" and first != second
+    assert one != other and one == word_map("okay\tok\n", "maps/a.tsv") and len({one, other}) == 2
     with pytest.raises(ConfigError, match="word map maps/a.tsv .*not read"):
         ScoringConfig(metrics=frozenset({"wer"}), wer_transform=steps)
     with pytest.raises(ConfigError, match="names no word map"):

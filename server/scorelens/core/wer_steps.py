@@ -18,7 +18,7 @@ import re
 import sys
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from hashlib import sha256
 
@@ -71,12 +71,17 @@ STEPS: dict[str, Callable[[str], str]] = {
 
 @dataclass(frozen=True)
 class WordMap:
-    """A user word map as read: ``path`` as its ``substitute:`` step names it, ``digest`` (of its
-    text) so that signatures of runs with different maps differ, ``pairs`` in the file's order."""
+    """A user word map as read: ``path`` as its ``substitute:`` step names it, ``digest`` (the
+    SHA-256 of its text) so that signatures of runs with different maps differ, ``pairs`` in the
+    file's order. Compared and hashed by path and digest: the config is a cache key, and a map of
+    many pairs is not hashed again on every segment."""
 
     path: str
     digest: str
-    pairs: tuple[tuple[str, str], ...]
+    pairs: tuple[tuple[str, str], ...] = field(compare=False)
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.digest))
 
 
 def word_map(text: str, path: str) -> WordMap:
@@ -105,7 +110,7 @@ def word_map(text: str, path: str) -> WordMap:
             pairs.append((fields[0], fields[1]))
     if errors:
         raise ValueError("; ".join(errors))
-    return WordMap(path, sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:8], tuple(pairs))
+    return WordMap(path, sha256(text.encode("utf-8", "surrogatepass")).hexdigest(), tuple(pairs))
 
 
 def _substitute(found: WordMap) -> Callable[[str], str]:
@@ -180,6 +185,6 @@ def signature_name(name: str, maps: Sequence[WordMap] = ()) -> str:
         if step.startswith(SUBSTITUTE):
             found = _read_map(step[len(SUBSTITUTE) :], maps)
             file_name = re.split(r"[/\\]", found.path)[-1]
-            step = f"{SUBSTITUTE}{file_name}#{found.digest}"
+            step = f"{SUBSTITUTE}{file_name}#{found.digest[:8]}"
         named.append(step)
     return "+".join(named)
