@@ -431,7 +431,7 @@ def test_rouge155_findings_edits_and_refusals(run, tmp_path):
         with pytest.raises(OptionError) as e:
             scorelens.score(hyps, refs, metrics, **options)
         assert e.value.option == option, (metrics, options, e.value)
-    hyp, ref = write(tmp_path, "hyp.txt", hyps), write(tmp_path, "ref.txt", refs)
+    hyp = write(tmp_path, "hyp.txt", hyps)
     help_text = run("score", "--help").out
     assert "--rouge-impl" in help_text and "--rouge-skip-gap" in help_text and "--rouge-stopwords" in help_text
     # a reference without a token stops the script under ROUGE-W; here, a clear error

@@ -8,7 +8,14 @@ from functools import cached_property
 from .bleu import BleuConfig
 from .bleu_nltk import NltkBleuConfig
 from .chrf import ChrfConfig
-from .flavours import BLEU_FLAVOURS, BLEU_IMPLS, ROUGE_FLAVOURS, ROUGE_IMPLS, ROUGE_WSU, RougeScoreWsu
+from .flavours import (
+    BLEU_FLAVOURS,
+    BLEU_IMPLS,
+    ROUGE_FLAVOURS,
+    ROUGE_IMPLS,
+    ROUGE_WSU,
+    RougeScoreWsu,
+)
 from .rouge import ROUGE_N, RougeConfig
 from .rouge155 import Rouge155Config
 from .ter import TerConfig
@@ -88,7 +95,7 @@ class ScoringConfig:
             raise ConfigError("wer_transform", str(e)) from None
         unread = set(map_paths(self.wer_transform)) - {m.path for m in self.wer_word_maps}
         if unread:
-            raise ConfigError("wer_transform", f"the word map {sorted(unread)[0]} of the WER transform was not read")
+            raise ConfigError("wer_transform", f"the word map {min(unread)} of the WER transform was not read")
         if self.wer_rules not in WER_RULES:
             raise ValueError(f"unknown WER rules {self.wer_rules!r}; one of {', '.join(WER_RULES)}")
         if self.sclite_case != "ascii":

@@ -23,8 +23,8 @@ from functools import cache
 from rapidfuzz.distance import Levenshtein
 
 from . import wer, wer_steps
-from .wer_steps import WordMap
 from .tokenizers import Span, TokenizerUnavailable, jiwer_words
+from .wer_steps import WordMap
 
 __all__ = ["NORMALIZERS", "chars", "counts", "error_spans", "normalize", "normalizer", "normalizing", "signature", "split", "word_spans", "words"]
 
