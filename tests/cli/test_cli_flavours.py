@@ -422,19 +422,16 @@ def test_rouge155_findings_edits_and_refusals(run, tmp_path):
     corpus.edit(1, "police shot the gunman")
     assert corpus.scores() == scorelens.score([hyps[0], "police shot the gunman"], refs, "rouge1,rougeW", rouge_impl="rouge-1.5.5")
     for metrics, options, option in (
-        ("rougeW", {}, "metrics"),  # ROUGE-1.5.5's measure under rouge-score
         ("rougeLsum", {"rouge_impl": "rouge-1.5.5"}, "metrics"),
         ("rougeSU", {"rouge_impl": "rouge-1.5.5", "rouge_multi_ref": "max"}, "rouge_multi_ref"),
         ("rougeSU", {"rouge_impl": "rouge-1.5.5", "rouge_w_weight": 0}, "rouge_w_weight"),
-        ("rougeL", {"rouge_skip_gap": 2}, "rouge_skip_gap"),
+        ("rouge1", {"rouge_impl": "rouge", "rouge_skip_gap": 2}, "rouge_skip_gap"),
         ("rougeL", {"rouge_impl": "rouge-1.5.5", "rouge_stopwords": str(tmp_path / "missing.txt")}, "rouge_stopwords"),
     ):
         with pytest.raises(OptionError) as e:
             scorelens.score(hyps, refs, metrics, **options)
         assert e.value.option == option, (metrics, options, e.value)
-    hyp, ref = write(tmp_path, "hyp.txt", hyps), write(tmp_path, "ref.txt", refs)
-    result = run("score", hyp, "-r", ref, "-m", "rougeW")
-    assert result.code != 0 and "--rouge-impl rouge-1.5.5" in result.err
+    hyp = write(tmp_path, "hyp.txt", hyps)
     help_text = run("score", "--help").out
     assert "--rouge-impl" in help_text and "--rouge-skip-gap" in help_text and "--rouge-stopwords" in help_text
     # a reference without a token stops the script under ROUGE-W; here, a clear error
@@ -524,3 +521,40 @@ def test_an_unknown_step_is_one_clear_error(run, tmp_path):
     assert "unknown WER transform step 'remove-punct'" in bad.err and "Traceback" not in bad.err
     with pytest.raises(OptionError, match="remove-punct"):
         scorelens.score(["a b"], ["a c"], "wer", wer_transform="lowercase,remove-punct")
+
+
+def test_a_word_map_is_jiwers_substitute_words(run, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # a map's path is relative to the working directory
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "maps" / "asr.tsv").write_text("# spoken\twritten\nokay\tok\nmister\tmr\ngoing to\tgonna\nuh\t\n", encoding="utf-8")
+    hyps, refs = ["Okay mister Smith uh", "we are going to win", "okayish"], ["ok mr smith", "we are gonna lose", "ok"]
+    hyp, ref = write(tmp_path, "hyp.txt", hyps), write(tmp_path, "ref.txt", refs)
+    steps = "lowercase,substitute:maps/asr.tsv,remove-multiple-spaces,strip"
+    mapping = {"okay": "ok", "mister": "mr", "going to": "gonna", "uh": ""}
+    named = [jiwer.ToLowerCase(), jiwer.SubstituteWords(mapping), jiwer.RemoveMultipleSpaces(), jiwer.Strip()]
+    words = jiwer.Compose([*named, jiwer.ReduceToListOfListOfWords()])
+    expected = jiwer.process_words(refs, hyps, reference_transform=words, hypothesis_transform=words)
+    got = cli_json(run, hyp, "-r", ref, "-m", "wer,cer", "--wer-transform", steps)
+    counts = ("hits", "substitutions", "deletions", "insertions")
+    assert [got["wer"][k] for k in counts] == [getattr(expected, k) for k in counts]
+    assert got["wer"]["signature"].split("|")[2].startswith("transform:lowercase+substitute:asr.tsv#")
+    assert got == scorelens.score(hyps, refs, "wer,cer", wer_transform=steps).to_dict()
+    # findings on the original characters: "okayish" is not a whole "okay", so it stays and differs from "ok"
+    checked = run("check", hyp, "-r", ref, "-m", "wer", "--wer-transform", steps)
+    assert "okayish" in checked.out and "Okay" not in checked.out, checked.out
+
+    # another map, another signature
+    (tmp_path / "maps" / "asr.tsv").write_text("okay\tok\n", encoding="utf-8")
+    assert cli_json(run, hyp, "-r", ref, "-m", "wer", "--wer-transform", steps)["wer"]["signature"] != got["wer"]["signature"]
+
+
+def test_a_bad_word_map_is_one_clear_error(run, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    hyp, ref = write(tmp_path, "hyp.txt", ["a b"]), write(tmp_path, "ref.txt", ["a c"])
+    (tmp_path / "bad.tsv").write_text("a\tb\nb c\n", encoding="utf-8")
+    for name, message in (("bad.tsv", "bad.tsv:2: expected from<TAB>to"), ("missing.tsv", "missing.tsv")):
+        bad = run("score", hyp, "-r", ref, "-m", "wer", "--wer-transform", f"lowercase,substitute:{name}")
+        assert bad.code == 2, bad.err
+        assert message in bad.err and "word map" in bad.err and "Traceback" not in bad.err, bad.err
+        with pytest.raises(OptionError, match="word map"):
+            scorelens.score(["a b"], ["a c"], "wer", wer_transform=f"substitute:{name}")

@@ -54,6 +54,12 @@ FLAVOURS = {
         ["-m", "bleu,rouge2,rougeSU", "--rouge-impl", "rouge-1.5.5", "--rouge-multi-ref", "best", "--rouge-skip-gap", "-1"],
         "mt/news.hyp.en",
     ),
+    # ROUGE-1.5.5's W, S and SU over rouge-score's tokens (an extension of the default impl)
+    "rouge-score-wsu": (
+        {"metrics": ["rouge1", "rougeL", "rougeW", "rougeS", "rougeSU"], "rouge": {"wWeight": 1.5, "skipGap": 2, "stem": True}},
+        ["-m", "rouge1,rougeL,rougeW,rougeS,rougeSU", "--rouge-w-weight", "1.5", "--rouge-skip-gap", "2", "--stem"],
+        "summarization/articles.hyp.txt",
+    ),
     "whisper": (
         {"metrics": ["wer", "cer"], "wer": {"transform": "whisper-english"}},
         ["-m", "wer,cer", "--wer-transform", "whisper-english"],
@@ -199,15 +205,15 @@ async def test_an_edit_rescores_as_a_fresh_open(client, flavour, tmp_path):
 
 
 async def test_settings_that_do_not_go_together_give_one_message_and_the_rest_is_scored(client):
-    # rougeW under rouge-score's ROUGE, NLTK's weights under sacreBLEU's BLEU
-    configure(client, metrics=["bleu", "rougeL", "rougeW"], bleu={"weights": [1, 0, 0, 0]})
+    # rougeLsum under ROUGE-1.5.5's ROUGE, NLTK's weights under sacreBLEU's BLEU
+    configure(client, metrics=["bleu", "rougeL", "rougeLsum"], rouge={"impl": "rouge-1.5.5"}, bleu={"weights": [1, 0, 0, 0]})
     uri = open_doc(client, client.workspace / "mt" / "news.hyp.en")
     got = await scores(client, uri, until=lambda p: p["scores"] is not None)
     assert set(got["scores"]) == {"bleu", "rougeL", "segments"}
-    assert same(got["scores"], cli(client.workspace, "mt/news.hyp.en", ["-m", "bleu,rougeL"]))
+    assert same(got["scores"], cli(client.workspace, "mt/news.hyp.en", ["-m", "bleu,rougeL", "--rouge-impl", "rouge-1.5.5"]))
     told = [m.message for m in client.messages]
     assert len(told) == 1, told
-    assert "scorelens.metrics" in told[0] and "rougeW" in told[0] and "scorelens.bleu.weights" in told[0]
+    assert "scorelens.metrics" in told[0] and "rougeLsum" in told[0] and "scorelens.bleu.weights" in told[0]
 
     # the rouge package takes one reference, and this hypothesis has two: rouge-score's instead
     configure(client, metrics=["rouge1"], rouge={"impl": "rouge"})
@@ -346,3 +352,41 @@ async def test_jiwer_steps_findings_on_the_original_words_and_the_scored_texts_i
     got = await scores(client, uri, until=lambda p: p["scores"] and "transform:default" in p["scores"]["wer"]["signature"])
     told = [m.message for m in client.messages]
     assert len(told) == 1 and "remove-punct" in told[0] and "scorelens.wer.transform" in told[0], told
+
+
+async def test_a_word_map_in_the_editor_then_an_edited_map_and_a_bad_one(client):
+    from test_server import by_code
+
+    folder = pair(client, "wmap", "Mister Smith is okay\nwe are going to win\n", "mr smith is fine\nwe are gonna win\n")
+    (client.workspace / "map.tsv").write_text("# spoken\twritten\nmister\tmr\nokay\tok\ngoing to\tgonna\n", encoding="utf-8")
+    transform = "lowercase,substitute:map.tsv"  # relative: to the workspace folder, as the command line's to its working directory
+    configure(client, metrics=["wer", "cer"], wer={"transform": transform})
+    uri = open_doc(client, folder / "wmap.hyp.txt")
+    got = await scores(client, uri, until=lambda p: p["scores"] is not None)
+    assert same(got["scores"], cli(client.workspace, "wmap/wmap.hyp.txt", ["-m", "wer,cer", "--wer-transform", transform]))
+    signature = got["scores"]["wer"]["signature"].split("|")[2]
+    assert signature.startswith("transform:lowercase+substitute:map.tsv#"), signature
+    assert (got["scores"]["wer"]["substitutions"], got["scores"]["wer"]["hits"]) == (1, 7)
+    (sub,) = by_code(await diagnostics(client, uri), "wer.substitution")
+    assert (sub.range.start.line, sub.range.start.character, sub.range.end.character) == (0, 16, 20)  # "okay", scored as "ok"
+    assert f"hypothesis as scored ({transform}): mr smith is ok" in await hover(client, uri, 0)
+    assert not client.messages, [m.message for m in client.messages]
+
+    # the map edited on disk: picked up when the settings change (here, CER left out)
+    (client.workspace / "map.tsv").write_text("mister\tmr\nokay\tfine\ngoing to\tgonna\n", encoding="utf-8")
+    configure(client, metrics=["wer"], wer={"transform": transform})
+    got = await scores(client, uri, until=lambda p: p["scores"] and "cer" not in p["scores"])
+    assert (got["scores"]["wer"]["substitutions"], got["scores"]["wer"]["hits"]) == (0, 8)
+    assert got["scores"]["wer"]["signature"].split("|")[2] != signature
+
+    # a bad line: one message naming the file and line, and the other steps meanwhile
+    (client.workspace / "bad.tsv").write_text("mister\tmr\nokay ok\n", encoding="utf-8")
+    configure(client, metrics=["wer"], wer={"transform": "lowercase,strip,substitute:bad.tsv"})
+    got = await scores(client, uri, until=lambda p: p["scores"] and "transform:lowercase+strip|" in p["scores"]["wer"]["signature"])
+    told = [m.message for m in client.messages]
+    assert len(told) == 1 and "bad.tsv:2:" in told[0] and "scorelens.wer.transform" in told[0], told
+    # a missing one likewise
+    configure(client, metrics=["wer"], wer={"transform": "substitute:missing.tsv,strip"})
+    got = await scores(client, uri, until=lambda p: p["scores"] and "transform:strip|" in p["scores"]["wer"]["signature"])
+    told = [m.message for m in client.messages]
+    assert len(told) == 2 and "missing.tsv" in told[1], told

@@ -22,6 +22,8 @@ from ..core.bleu import SMOOTH_DEFAULTS
 from ..core.bleu_nltk import DEFAULT_WEIGHTS, NltkBleuConfig
 from ..core.config import FLAVOUR_METRICS, ConfigError
 from ..core.rouge155 import MULTI_REF, Rouge155Config, stopword_list
+from ..core.wer_steps import WordMap, map_paths, word_map
+from ..textfile import UnreadableText, read_text
 
 PPL = "ppl"
 ALL_METRICS = (*METRICS, *FLAVOUR_METRICS, PPL)
@@ -144,6 +146,7 @@ def _scoring_config(metrics: Iterable[str], o: dict[str, Any], tokenize: str) ->
         chrf=chrf_config(o),
         ter=ter_config(o),
         wer_transform=o["wer_transform"],
+        wer_word_maps=word_maps(o["wer_transform"]),
         wer_rules=o["wer_rules"],
         sclite_case=o["sclite_case"],
         segmentation=o["segmentation"],
@@ -167,8 +170,8 @@ IMPL_OPTIONS = {
     "rouge_impl": {
         "rouge_tokenizer": ("rouge-score",),
         "stem": ("rouge-score", "rouge-1.5.5"),
-        "rouge_w_weight": ("rouge-1.5.5",),
-        "rouge_skip_gap": ("rouge-1.5.5",),
+        "rouge_w_weight": ("rouge-score", "rouge-1.5.5"),  # rouge-score's: for ROUGE-W/S/SU (core/rouge_wsu)
+        "rouge_skip_gap": ("rouge-score", "rouge-1.5.5"),
         "rouge_multi_ref": ("rouge-1.5.5",),
         "rouge_stopwords": ("rouge-1.5.5",),
     },
@@ -213,6 +216,18 @@ def rouge155_config(o: dict[str, Any]) -> Rouge155Config:
         stem=o["stem"],
         stopwords=_stopwords(o["rouge_stopwords"]) if o["rouge_stopwords"] is not None else None,
     )
+
+
+def word_maps(transform: str) -> tuple[WordMap, ...]:
+    """The word maps of a WER transform's ``substitute:PATH`` steps, each path as written (relative
+    to the working directory); a map that cannot be read, or has a bad line, is an OptionError."""
+    found = []
+    for path in dict.fromkeys(map_paths(transform)):
+        try:
+            found.append(word_map(read_text(path), path))
+        except (UnreadableText, ValueError) as exc:
+            raise OptionError("wer_transform", f"word map {exc}") from None
+    return tuple(found)
 
 
 def _stopwords(path: str) -> frozenset[str]:

@@ -266,7 +266,7 @@ def scoring_options(
         "--chrf-eps-smoothing", action="store_true", help="chrF++.py's epsilon smoothing instead of the effective order (eff:no)"
     )
 
-    rouge = p.add_argument_group("ROUGE-1..9, ROUGE-L (as rouge-score, or --rouge-impl), ROUGE-W, -S, -SU (as ROUGE-1.5.5)")
+    rouge = p.add_argument_group("ROUGE-1..9, ROUGE-L (as rouge-score, or --rouge-impl), ROUGE-W, -S, -SU (ROUGE-1.5.5's formulas)")
     rouge.add_argument(
         "--rouge-tokenizer",
         choices=list(ROUGE_TOKENIZERS),
@@ -285,7 +285,7 @@ def scoring_options(
         "a segment is a summary, its lines its sentences; the corpus figure is the script's printed average)",
     )
     rouge.add_argument(
-        "--rouge-w-weight", type=finite, default=1.2, metavar="X", help="ROUGE-1.5.5's -w: ROUGE-W's weight (default: 1.2)"
+        "--rouge-w-weight", type=finite, default=1.2, metavar="X", help="ROUGE-1.5.5's -w: ROUGE-W's weight (default: 1.2; also for ROUGE-W over rouge-score's tokens)"
     )
     rouge.add_argument(
         "--rouge-skip-gap",

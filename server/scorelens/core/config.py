@@ -8,20 +8,27 @@ from functools import cached_property
 from .bleu import BleuConfig
 from .bleu_nltk import NltkBleuConfig
 from .chrf import ChrfConfig
-from .flavours import BLEU_FLAVOURS, BLEU_IMPLS, ROUGE_FLAVOURS, ROUGE_IMPLS, ROUGE_WSU
+from .flavours import (
+    BLEU_FLAVOURS,
+    BLEU_IMPLS,
+    ROUGE_FLAVOURS,
+    ROUGE_IMPLS,
+    ROUGE_WSU,
+    RougeScoreWsu,
+)
 from .rouge import ROUGE_N, RougeConfig
 from .rouge155 import Rouge155Config
 from .ter import TerConfig
 from .wer_normalizers import NORMALIZERS, normalizing
-from .wer_steps import is_steps, parse, signature_name
+from .wer_steps import WordMap, is_steps, map_paths, parse, signature_name
 
 METRICS = ("bleu", "rougeL", "rougeLsum", "wer", "cer", "chrf", "ter", *ROUGE_N)
 HUNDREDS = ("bleu", "chrf", "ter")  # metrics on sacreBLEU's 0-100 scale; the rest are on 0-1
 # metrics whose corpus figure of a text against another is the other's against it (an F-measure:
 # precision and recall swap)
 SYMMETRIC = ("rougeL", *ROUGE_N)
-# metrics only a flavour computes (ROUGE-1.5.5's): kept apart, so that a front end that offers no
-# flavour (the editor's settings) does not offer them either
+# ROUGE-1.5.5's measures beyond ROUGE-N and -L: computed by its flavour, and over rouge-score's
+# tokens as an extension (core/rouge_wsu); kept apart, as no peer of rouge-score's computes them
 FLAVOUR_METRICS = ROUGE_WSU
 SEGMENTATIONS = ("line", "paragraph", "document")
 # jiwer's wer_contiguous / cer_contiguous: its default, a segment's lines joined by a space (one sentence)
@@ -59,6 +66,8 @@ class ScoringConfig:
     chrf: ChrfConfig = field(default_factory=ChrfConfig)
     ter: TerConfig = field(default_factory=TerConfig)
     wer_transform: str = "default"
+    # the word maps the transform's substitute:PATH steps name, read by the front end
+    wer_word_maps: tuple[WordMap, ...] = ()
     wer_rules: str = "jiwer"
     # how sclite's rules fold case: sclite's ASCII default, or an ``-e utf-8 PROFILE`` table
     # (core/wer_sclite FOLDS); jiwer's rules ignore it
@@ -84,6 +93,9 @@ class ScoringConfig:
             wer_transform(self.wer_transform)
         except ValueError as e:
             raise ConfigError("wer_transform", str(e)) from None
+        unread = set(map_paths(self.wer_transform)) - {m.path for m in self.wer_word_maps}
+        if unread:
+            raise ConfigError("wer_transform", f"the word map {min(unread)} of the WER transform was not read")
         if self.wer_rules not in WER_RULES:
             raise ValueError(f"unknown WER rules {self.wer_rules!r}; one of {', '.join(WER_RULES)}")
         if self.sclite_case != "ascii":
@@ -96,8 +108,6 @@ class ScoringConfig:
         if self.rouge_impl not in ROUGE_IMPLS:
             raise ConfigError("rouge_impl", f"unknown ROUGE implementation {self.rouge_impl!r}; one of {', '.join(ROUGE_IMPLS)}")
         rouge_keys = sorted(k for k in self.metrics if k.startswith("rouge"))
-        if self.rouge_impl == "rouge-score" and set(rouge_keys) & set(ROUGE_WSU):
-            raise ConfigError("metrics", "rougeW, rougeS and rougeSU are ROUGE-1.5.5's: choose rouge_impl 'rouge-1.5.5' (--rouge-impl rouge-1.5.5)")
         if self.rouge_impl in ROUGE_FLAVOURS:
             kept = ROUGE_FLAVOURS[self.rouge_impl].KEYS
             other = [k for k in rouge_keys if k not in kept]
@@ -119,7 +129,7 @@ class ScoringConfig:
         contiguous transform's name where it is one, else ``+contiguous`` after the transform."""
         name = self.wer_transform
         if is_steps(name):
-            name = signature_name(name)  # its steps joined by +
+            name = signature_name(name, self.wer_word_maps)  # its steps joined by +
         if not self.wer_contiguous or name in NORMALIZERS:  # a normaliser turns a newline into a space itself
             return name
         if name in ("default", *CONTIGUOUS):
@@ -155,6 +165,14 @@ class ScoringConfig:
         if self.rouge_impl == "rouge-score" or not keys:
             return None
         return ROUGE_FLAVOURS[self.rouge_impl](keys, self.rouge_n, self.rouge155)
+
+    @cached_property
+    def rouge_wsu_extension(self) -> RougeScoreWsu | None:
+        """ROUGE-W/S/SU over rouge-score's tokens (core/rouge_wsu), where they are enabled with
+        rouge-score's ROUGE; None otherwise (a flavour computes its own)."""
+        if self.rouge_impl != "rouge-score" or not self.rouge_wsu:
+            return None
+        return RougeScoreWsu(self.rouge_wsu, self.rouge, self.rouge155)
 
     @cached_property
     def rouge_wsu(self) -> tuple[str, ...]:

@@ -7,6 +7,7 @@ reference k. Offsets are code points into that side's segment text.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Iterator, Sequence
 
 from . import bleu, rouge, ter, wer, wer_normalizers, wer_sclite
@@ -99,8 +100,8 @@ def segment_findings(
         ref = refs[0]
         if wer_normalizers.normalizing(config.wer_transform):
             # each normalised word on the original characters it came from ("25" on "twenty five")
-            hyp_spans = wer_normalizers.word_spans(hyp.text, config.wer_transform, contiguous=config.wer_contiguous)
-            ref_spans = wer_normalizers.word_spans(ref.text, config.wer_transform, contiguous=config.wer_contiguous)
+            spans = partial(wer_normalizers.word_spans, name=config.wer_transform, contiguous=config.wer_contiguous, maps=config.wer_word_maps)
+            hyp_spans, ref_spans = spans(hyp.text), spans(ref.text)
         else:
             words = jiwer_words(config.wer_transform == "lowercase")
             # the contiguous texts have the same characters but newlines, so spans stay on the originals

@@ -14,9 +14,9 @@ from collections.abc import Hashable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from . import bleu_nltk, rouge155, rouge_pypi
+from . import bleu_nltk, rouge, rouge155, rouge_pypi, rouge_wsu
 from .bleu_nltk import NltkBleuConfig, NltkBleuScore
-from .rouge import ROUGE_N, RougeScore
+from .rouge import ROUGE_N, RougeConfig, RougeScore
 from .rouge155 import Rouge155Config
 from .tokenizers import Tokenizer
 
@@ -188,6 +188,35 @@ class Rouge155:
         parts = rouge155.signature(self.config, nrefs).split("|")
         if key in own:
             parts.insert(-1, own[key])
+        return "|".join(parts)
+
+
+class RougeScoreWsu:
+    """ROUGE-W, -S and -SU beside rouge-score's own ROUGE (:mod:`.rouge_wsu`): not a flavour of the
+    family (rouge-score's N and L keep their own path) but its extension, the mean of per-segment
+    figures over its tokens."""
+
+    def __init__(self, keys: Sequence[str], tokens: RougeConfig, config: Rouge155Config) -> None:
+        self.rouge = tokens
+        self.config = rouge_wsu.WsuConfig(tuple(keys), float(config.w or 1.2), 4 if config.skip is None else config.skip)
+        self.w = config.w
+        self.tokenizer = tokens.tokenizer
+
+    def statistics(self, hyp: str, refs: Sequence[str]) -> tuple[float, ...]:
+        tokens = self.tokenizer.tokens
+        return rouge_wsu.segment_scores(tokens(hyp), [tokens(r) for r in refs], self.config)
+
+    def corpus(self, sums, n: int) -> dict[str, RougeScore]:
+        """The mean over segments."""
+        totals = sums["rouge_wsu"]
+        return {k: RougeScore(*(x / n if n else 0.0 for x in totals[3 * i : 3 * i + 3])) for i, k in enumerate(self.config.keys)}
+
+    def signature(self, key: str, nrefs: int | None) -> str:
+        """rouge-score's, with the impl named and ROUGE-W's weight or ROUGE-S/SU's skip distance."""
+        skip = "*" if self.config.skip < 0 else str(self.config.skip)
+        parts = rouge.signature(self.rouge, nrefs).split("|")
+        parts.insert(1, "impl:rouge-score")
+        parts.insert(-1, f"w:{self.w}" if key == "rougeW" else f"skip:{skip}")
         return "|".join(parts)
 
 

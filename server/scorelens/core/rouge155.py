@@ -32,10 +32,13 @@ __all__ = [
     "ScriptDies",
     "Summary",
     "average",
+    "clipped_hits",
+    "lcs_hits",
     "plain_mean",
     "porter_stem",
     "preprocess",
     "signature",
+    "skip_bigrams",
     "summary_scores",
     "unmatched_spans",
 ]
@@ -225,12 +228,13 @@ def _ngrams(tokens: Sequence[str], n: int) -> Counter:
     return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
 
 
-def _skip_bigrams(tokens: Sequence[str], skip: int) -> Counter:
+def skip_bigrams(tokens: Sequence[str], skip: int, with_unigrams: bool = False) -> Counter:
     """createSkipBigram's pairs i < j <= i + skip + 1 over the whole summary, counted a distance
-    at a time (each distance's pairs are one zip, counted in C)."""
+    at a time (each distance's pairs are one zip, counted in C); with SU the unigrams too."""
     last = len(tokens) - 1
     reach = last if skip < 0 else min(last, skip + 1)
-    return Counter(chain.from_iterable(zip(tokens, tokens[distance:]) for distance in range(1, reach + 1)))
+    grams = Counter(chain.from_iterable(zip(tokens, tokens[distance:]) for distance in range(1, reach + 1)))
+    return _with_unigrams(grams, tokens) if with_unigrams else grams
 
 
 def _with_unigrams(bigrams: Counter, tokens: Sequence[str]) -> Counter:
@@ -241,7 +245,7 @@ def _with_unigrams(bigrams: Counter, tokens: Sequence[str]) -> Counter:
     return grams
 
 
-def _hits(model: Counter, peer: Counter) -> int:
+def clipped_hits(model: Counter, peer: Counter) -> int:
     common = model.keys() & peer.keys()
     return sum(map(min, map(model.__getitem__, common), map(peer.__getitem__, common)))
 
@@ -265,7 +269,7 @@ def _counted(peer: Counter, models: Sequence[Counter], config: Rouge155Config) -
     best = -1.0
     peer_n = sum(peer.values())
     for model in models:
-        h, model_n = _hits(model, peer), sum(model.values())
+        h, model_n = clipped_hits(model, peer), sum(model.values())
         if config.mode == "A":
             hit, model_count, peer_count = hit + h, model_count + model_n, peer_count + peer_n
         else:
@@ -318,7 +322,7 @@ class ScriptDies(ValueError):
     """Where ROUGE-1.5.5.pl stops with an error instead of a score."""
 
 
-def _lcs_hits(model: Summary, peer: Summary, weight: float | None) -> tuple[float, float]:
+def lcs_hits(model: Summary, peer: Summary, weight: float | None) -> tuple[float, float]:
     """lcs / wlcs: (hit, base) of one reference, hits clipped by unigram counts left on both sides."""
     if weight is not None and not model.tokens:
         # wlcs divides by the reference's weighted length whatever the mode
@@ -356,7 +360,7 @@ def _lcs_figures(peer: Summary, models: Sequence[Summary], config: Rouge155Confi
     best = -1.0
     peer_n = len(peer.tokens)
     for model in models:
-        h, base = _lcs_hits(model, peer, weight)
+        h, base = lcs_hits(model, peer, weight)
         if config.mode == "A":
             hit, model_count, peer_count = hit + h, model_count + f(base), peer_count + f(peer_n)
         else:
@@ -384,8 +388,8 @@ def summary_scores(peer: str, models: Sequence[str], config: Rouge155Config = Ro
         scores[f"ROUGE-W-{config.w}"] = _lcs_figures(p, ms, config, float(config.w))
     if config.skip is not None:
         d = str(config.skip) if config.skip >= 0 else "*"
-        peer_s = _skip_bigrams(peer_tokens, config.skip)
-        models_s = [_skip_bigrams(t, config.skip) for t in model_tokens]
+        peer_s = skip_bigrams(peer_tokens, config.skip)
+        models_s = [skip_bigrams(t, config.skip) for t in model_tokens]
         if config.su != "u":
             scores[f"ROUGE-S{d}"] = _counted(peer_s, models_s, config)
         if config.su:

@@ -82,6 +82,8 @@ def corpus_scores(
         for key, field_ in (("rougeL", "rouge_l"), ("rougeLsum", "rouge_lsum")):
             if key in metrics:
                 rouge_scores[key] = mean(sums[field_])
+        if config.rouge_wsu_extension is not None:
+            rouge_scores.update(config.rouge_wsu_extension.corpus(sums, n))
     return CorpusScores(
         segments=n,
         bleu=_bleu(config, sums, records) if "bleu" in metrics else None,
@@ -149,6 +151,8 @@ def signatures(config: ScoringConfig, nrefs: int | None) -> dict[str, str]:
     flavour = config.rouge_flavour
     for key in (*(k for k in ("rougeL", "rougeLsum") if k in metrics), *config.rouge_n, *config.rouge_wsu):
         found[key] = flavour.signature(key, nrefs) if flavour is not None else rouge.signature(config.rouge, nrefs)
+    if config.rouge_wsu_extension is not None:
+        found.update((key, config.rouge_wsu_extension.signature(key, nrefs)) for key in config.rouge_wsu)
     if "chrf" in metrics:
         found["chrf"] = chrf.signature(config.chrf, nrefs)
     for key, unit in (("wer", "word"), ("cer", "char")):

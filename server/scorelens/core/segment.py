@@ -285,6 +285,8 @@ class Analyser:
             self.rouge_l = self.rouge_lsum = False
             self.rouge_n = []
         self.rouge = self.rouge_l or self.rouge_lsum or bool(self.rouge_n)
+        # ROUGE-W/S/SU beside rouge-score's own ROUGE: on their own tokens of the texts
+        self.rouge_wsu = config.rouge_wsu_extension
         self.wer = "wer" in metrics
         self.check_dropped = self.rouge and config.rouge.tokenizer_name == "rouge-score"
         self.lower = config.wer_transform == "lowercase"
@@ -292,7 +294,9 @@ class Analyser:
         # CER's characters, come from the whole normalised text, never word by word
         self.normalize = None
         if wer_normalizers.normalizing(config.wer_transform):
-            self.normalize = partial(wer_normalizers.normalize, name=config.wer_transform, contiguous=config.wer_contiguous)
+            self.normalize = partial(
+                wer_normalizers.normalize, name=config.wer_transform, contiguous=config.wer_contiguous, maps=config.wer_word_maps
+            )
             split_normalized = partial(wer_normalizers.split, name=config.wer_transform)
             self.normalized_words = lambda normalized: tuple(map(number, split_normalized(normalized)))
             self.normalized_chars = partial(wer_normalizers.chars, name=config.wer_transform)
@@ -532,6 +536,8 @@ class Analyser:
                 per_ref = [rouge.ngram_scores(hyp.rouge, r.rouge, n) for r in refs]
                 best += per_ref[rouge.best(per_ref)]
             rouge_n = tuple(best)
+        if self.rouge_wsu is not None:
+            rouge_wsu = self.rouge_wsu.statistics(hyp.text, [r.text for r in refs])
         if hyp.chrf is not None and chrf_stats is None:
             chrf_stats = chrf.statistics(*hyp.chrf, [r.chrf for r in refs], self.chrf)
         # jiwer has one reference per hypothesis: the first reference is the one WER and CER use.

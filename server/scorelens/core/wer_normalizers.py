@@ -24,6 +24,7 @@ from rapidfuzz.distance import Levenshtein
 
 from . import wer, wer_steps
 from .tokenizers import Span, TokenizerUnavailable, jiwer_words
+from .wer_steps import WordMap
 
 __all__ = ["NORMALIZERS", "chars", "counts", "error_spans", "normalize", "normalizer", "normalizing", "signature", "split", "word_spans", "words"]
 
@@ -37,10 +38,11 @@ def normalizing(name: str) -> bool:
 
 
 @cache
-def normalizer(name: str) -> Callable[[str], str]:
-    """The named normaliser (one instance: the English one loads a spelling table)."""
+def normalizer(name: str, maps: tuple[WordMap, ...] = ()) -> Callable[[str], str]:
+    """The named normaliser (one instance: the English one loads a spelling table); a step list's
+    ``substitute:`` steps with their read word ``maps``."""
     if wer_steps.is_steps(name):
-        return wer_steps.composed(name)
+        return wer_steps.composed(name, maps)
     if name not in NORMALIZERS:
         raise ValueError(f"unknown normaliser {name!r}; one of {', '.join(NORMALIZERS)}")
     try:
@@ -55,11 +57,11 @@ def normalizer(name: str) -> Callable[[str], str]:
         raise TokenizerUnavailable(f"{name} needs the whisper-normalizer package: pip install whisper-normalizer ({e})") from None
 
 
-def normalize(text: str, name: str, contiguous: bool = False) -> str:
+def normalize(text: str, name: str, contiguous: bool = False, maps: tuple[WordMap, ...] = ()) -> str:
     """The normalised text; ``contiguous``, a step list's text of several lines as jiwer's
     ``ReduceToSingleSentence`` after the steps makes it: each line transformed, the non-empty
     ones joined by a space (a Whisper normaliser reads a newline as a space already)."""
-    transform = normalizer(name)
+    transform = normalizer(name, maps)
     if contiguous and "\n" in text and wer_steps.is_steps(name):
         return " ".join(line for line in map(transform, text.split("\n")) if line)
     return transform(text)
@@ -77,21 +79,23 @@ def chars(normalized: str, name: str) -> str:
     return normalized if wer_steps.is_steps(name) else normalized.strip()
 
 
-def words(text: str, name: str, contiguous: bool = False) -> list[str]:
+def words(text: str, name: str, contiguous: bool = False, maps: tuple[WordMap, ...] = ()) -> list[str]:
     """The words jiwer scores of a text."""
-    return split(normalize(text, name, contiguous), name)
+    return split(normalize(text, name, contiguous, maps), name)
 
 
-def counts(ref: str, hyp: str, name: str) -> wer.ErrorCounts:
+def counts(ref: str, hyp: str, name: str, maps: tuple[WordMap, ...] = ()) -> wer.ErrorCounts:
     """One segment's hits/S/D/I after normalising both sides; they add up over segments to
     what ``jiwer.wer`` of the normalised lists counts."""
-    return wer.counts(words(ref, name), words(hyp, name))
+    return wer.counts(words(ref, name, maps=maps), words(hyp, name, maps=maps))
 
 
 _WORD = re.compile(r"\S+")
 
 
-def word_spans(text: str, name: str, normalized: Sequence[str] | None = None, contiguous: bool = False) -> list[Span]:
+def word_spans(
+    text: str, name: str, normalized: Sequence[str] | None = None, contiguous: bool = False, maps: tuple[WordMap, ...] = ()
+) -> list[Span]:
     """Approximate ``[start, end)`` in ``text`` of each of its normalised :func:`words`.
 
     A word the normaliser kept or rewrote on its own (contraction, spelling, symbol) gets its
@@ -99,7 +103,7 @@ def word_spans(text: str, name: str, normalized: Sequence[str] | None = None, co
     first to the last; one with no counterpart word by word sits on its neighbour's.
     """
     if normalized is None:
-        normalized = words(text, name, contiguous)
+        normalized = words(text, name, contiguous, maps)
     originals = [m.span() for m in _WORD.finditer(text)]
     pieces: list[str] = []
     origin: list[int] = []  # per piece, the original word it came from
@@ -107,7 +111,7 @@ def word_spans(text: str, name: str, normalized: Sequence[str] | None = None, co
     for k, (start, end) in enumerate(originals):
         word = text[start:end]
         if word not in cache:
-            cache[word] = words(word, name)
+            cache[word] = words(word, name, maps=maps)
         pieces.extend(cache[word])
         origin.extend([k] * len(cache[word]))
     if not pieces:
@@ -134,12 +138,12 @@ def word_spans(text: str, name: str, normalized: Sequence[str] | None = None, co
     return spans
 
 
-def error_spans(ref: str, hyp: str, name: str) -> list[tuple[str, Span | None, Span | None]]:
+def error_spans(ref: str, hyp: str, name: str, maps: tuple[WordMap, ...] = ()) -> list[tuple[str, Span | None, Span | None]]:
     """jiwer's errors after normalisation as ``(tag, hyp_span, ref_span)`` in the original texts
     (tag: substitute, delete, insert; a deletion has no hypothesis span, an insertion no
     reference span), through :func:`word_spans`."""
-    ref_words, hyp_words = words(ref, name), words(hyp, name)
-    ref_spans, hyp_spans = word_spans(ref, name, ref_words), word_spans(hyp, name, hyp_words)
+    ref_words, hyp_words = words(ref, name, maps=maps), words(hyp, name, maps=maps)
+    ref_spans, hyp_spans = word_spans(ref, name, ref_words, maps=maps), word_spans(hyp, name, hyp_words, maps=maps)
 
     def cover(spans: list[Span], i1: int, i2: int) -> Span:
         return min(s[0] for s in spans[i1:i2]), max(s[1] for s in spans[i1:i2])
@@ -153,5 +157,5 @@ def error_spans(ref: str, hyp: str, name: str) -> list[tuple[str, Span | None, S
     return found
 
 
-def signature(name: str, nrefs: int = 1) -> str:
-    return wer.signature("word", wer_steps.signature_name(name) if wer_steps.is_steps(name) else name, nrefs)
+def signature(name: str, nrefs: int = 1, maps: tuple[WordMap, ...] = ()) -> str:
+    return wer.signature("word", wer_steps.signature_name(name, maps) if wer_steps.is_steps(name) else name, nrefs)

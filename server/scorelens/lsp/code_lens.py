@@ -41,10 +41,12 @@ def register(server) -> None:
             lenses.append(types.CodeLens(top, types.Command(title=versus, command="scorelens.report", arguments=[uri])))
         if "bleu" in scores.signatures:
             lenses.append(types.CodeLens(top, types.Command(title=f"BLEU {scores.signatures['bleu']}", command="scorelens.report", arguments=[uri])))
-        rouge = next((key for key in scores.signatures if key.startswith("rouge")), None)
-        if rouge is not None and review.config.rouge_flavour is not None:
-            # a flavour's numbers differ from rouge-score's: its signature says which (each key's
-            # own, with ROUGE-W's weight or ROUGE-S's gap, is in the hover and the report)
+        # a flavour's numbers differ from rouge-score's, and ROUGE-W/S/SU over rouge-score's tokens
+        # are no peer's: the signature says which (each key's own, with ROUGE-W's weight or ROUGE-S's
+        # gap, is in the hover and the report)
+        wsu = review.config.rouge_wsu if review.config.rouge_wsu_extension is not None else ()
+        rouge = next((key for key in scores.signatures if key.startswith("rouge") and (review.config.rouge_flavour is not None or key in wsu)), None)
+        if rouge is not None:
             lenses.append(types.CodeLens(top, types.Command(title=f"ROUGE {scores.signatures[rouge]}", command="scorelens.report", arguments=[uri])))
         for note in corpus_notes(scores):
             title = f"note: {note.split('. ', 1)[0].removesuffix('.')}"

@@ -219,7 +219,7 @@ def _normalised_texts(corpus, segment: int, item: str, markdown: bool, empty: st
     escape = _escape if markdown else str
     texts = [(label, corpus.text(k, segment)) for label, k in (("reference", 1), ("hypothesis", 0))]
     return [
-        f"{item}{label} as scored ({config.wer_transform}): {escape(wer_normalizers.normalize(text, config.wer_transform, config.wer_contiguous)) or empty}"
+        f"{item}{label} as scored ({config.wer_transform}): {escape(wer_normalizers.normalize(text, config.wer_transform, config.wer_contiguous, config.wer_word_maps)) or empty}"
         for label, text in texts
     ]
 

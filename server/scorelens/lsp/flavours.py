@@ -14,8 +14,9 @@ import attrs
 from pygls.uris import from_fs_path
 
 from ..core.config import METRICS, ConfigError
-from ..core.flavours import ROUGE_FLAVOURS
+from ..core.flavours import ROUGE_FLAVOURS, ROUGE_WSU
 from ..core.rouge155 import stopword_list
+from ..core.wer_steps import SUBSTITUTE, WordMap, map_paths, parse, word_map
 from ..textfile import UnreadableText
 from .fluency import model_path
 from .settings import PPL, Settings, scoring_config
@@ -34,14 +35,14 @@ IMPL_SETTINGS = {
     "rouge.impl": {
         "rouge.tokenizer": ("rouge-score",),
         "rouge.stem": ("rouge-score", "rouge-1.5.5"),
-        "rouge.wWeight": ("rouge-1.5.5",),
-        "rouge.skipGap": ("rouge-1.5.5",),
+        "rouge.wWeight": ("rouge-score", "rouge-1.5.5"),
+        "rouge.skipGap": ("rouge-score", "rouge-1.5.5"),
         "rouge.multiRef": ("rouge-1.5.5",),
         "rouge.stopwords": ("rouge-1.5.5",),
     },
 }
-# ROUGE's metrics per implementation: rouge-score's own has all but ROUGE-1.5.5's W, S and SU
-ROUGE_KEYS = {"rouge-score": tuple(m for m in METRICS if m.startswith("rouge"))} | {
+# ROUGE's metrics per implementation: rouge-score's own has them all (W, S and SU as an extension: core/rouge_wsu)
+ROUGE_KEYS = {"rouge-score": tuple(m for m in (*METRICS, *ROUGE_WSU) if m.startswith("rouge"))} | {
     impl: flavour.KEYS for impl, flavour in ROUGE_FLAVOURS.items()
 }
 
@@ -88,10 +89,7 @@ def checked(settings: Settings) -> tuple[Settings, list[str]]:
         metrics = tuple(m for m in settings.metrics if m not in other)
         if not set(metrics) - {PPL}:
             metrics = _default(Settings, "metrics")
-        if impl == "rouge-score":
-            why = f'{" and ".join(other)} {"is" if len(other) == 1 else "are"} ROUGE-1.5.5\'s (set scorelens.rouge.impl to "rouge-1.5.5")'
-        else:
-            why = f"scorelens.rouge.impl {json.dumps(impl)} has no {', '.join(other)} (it computes {', '.join(kept)})"
+        why = f"scorelens.rouge.impl {json.dumps(impl)} has no {', '.join(other)} (it computes {', '.join(kept)})"
         problems.append(f"scorelens.metrics: {why}; scoring {', '.join(metrics)}")
         settings = attrs.evolve(settings, metrics=metrics)
     if settings.bleu.impl == "nltk" and settings.nltk.smoothing == 6 and len(settings.bleu.weights) < 3:
@@ -119,17 +117,45 @@ def stopwords(ls, uri: str, settings: Settings) -> tuple[frozenset[str] | None, 
     setting = settings.rouge.stopwords
     if setting is None or settings.rouge.impl != "rouge-1.5.5":
         return None, []
+    text, problem = _readable(ls, uri, settings, setting, "stopword removal")
+    if text is None:
+        return None, [f"scorelens.rouge.stopwords: {problem}"]
+    return stopword_list(text), []
+
+
+def _readable(ls, uri: str, settings: Settings, setting: str, what: str) -> tuple[str | None, str | None]:
+    """The text of a file a setting names (resolved as ``scorelens.lm.model``'s), read as references
+    are read: inside the workspace folders unless ``scorelens.allowOutsideWorkspace``, no larger than
+    ``scorelens.maxFileBytes``; else None and why, for a message that ends ``… without {what}``."""
     path = Path(model_path(ls, uri, setting))
     if ls.pairings.folders and not settings.allow_outside_workspace and not ls.pairings.inside(path):
-        return None, [
-            f"scorelens.rouge.stopwords: {path} is outside the workspace folders; "
-            "set scorelens.allowOutsideWorkspace to use it; scoring without stopword removal"
-        ]
+        return None, f"{path} is outside the workspace folders; set scorelens.allowOutsideWorkspace to use it; scoring without {what}"
     try:
-        text = ls.documents.text(from_fs_path(str(path)), settings.max_file_bytes)
+        return ls.documents.text(from_fs_path(str(path)), settings.max_file_bytes), None
     except UnreadableText as exc:
-        return None, [f"scorelens.rouge.stopwords: {exc}; scoring without stopword removal"]
-    return stopword_list(text), []
+        return None, f"{exc}; scoring without {what}"
+
+
+def word_maps(ls, uri: str, settings: Settings) -> tuple[Settings, tuple[WordMap, ...], list[str]]:
+    """The word maps of ``scorelens.wer.transform``'s ``substitute:PATH`` steps, read as
+    :func:`stopwords`' list; a map that cannot be read, or has a bad line, is left out of the
+    transform, said in one message."""
+    maps: list[WordMap] = []
+    problems, unread = [], set()
+    for written in dict.fromkeys(map_paths(settings.wer.transform)):
+        text, problem = _readable(ls, uri, settings, written, "this word map")
+        try:
+            if text is not None:
+                maps.append(word_map(text, written))
+        except ValueError as exc:
+            problem = f"word map {exc}; scoring without this word map"
+        if problem is not None:
+            problems.append(f"scorelens.wer.transform: {problem}")
+            unread.add(written)
+    if unread:
+        kept = [step for step in parse(settings.wer.transform) if step.removeprefix(SUBSTITUTE) not in unread or not step.startswith(SUBSTITUTE)]
+        settings = attrs.evolve(settings, wer=attrs.evolve(settings.wer, transform=",".join(kept) or "default"))
+    return settings, tuple(maps), problems
 
 
 def configured(ls, uri: str, settings: Settings, language: str | None, references: int):
@@ -137,8 +163,9 @@ def configured(ls, uri: str, settings: Settings, language: str | None, reference
     refuses (a combination not foreseen here) gives its reason and the defaults, never an error."""
     settings, problems = for_pairing(settings, references)
     words, found = stopwords(ls, uri, settings)
-    problems += found
+    settings, maps, unread = word_maps(ls, uri, settings)
+    problems += found + unread
     try:
-        return scoring_config(settings, language, words), problems
+        return scoring_config(settings, language, words, maps), problems
     except (ConfigError, ValueError) as exc:
         return scoring_config(Settings(), language), [*problems, f"{exc}; using the default settings"]

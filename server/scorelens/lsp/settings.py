@@ -18,6 +18,7 @@ from ..core import METRICS, SEGMENTATIONS, BleuConfig, ChrfConfig, RougeConfig, 
 from ..core.bleu import SMOOTH_DEFAULTS
 from ..core.bleu_nltk import DEFAULT_WEIGHTS, SMOOTHING_METHODS, NltkBleuConfig
 from ..core.config import FLAVOUR_METRICS, wer_transform
+from ..core.wer_steps import WordMap
 from ..core.flavours import BLEU_IMPLS, ROUGE_IMPLS
 from ..core.rouge155 import MULTI_REF, Rouge155Config
 from ..core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
@@ -300,9 +301,12 @@ def bleu_tokenizer_for(settings: Settings, language: str | None) -> str:
     return name
 
 
-def scoring_config(settings: Settings, language: str | None = None, stopwords: frozenset[str] | None = None) -> ScoringConfig:
+def scoring_config(
+    settings: Settings, language: str | None = None, stopwords: frozenset[str] | None = None, word_maps: tuple[WordMap, ...] = ()
+) -> ScoringConfig:
     """The core's config of settings that go together (see :func:`.flavours.checked`); ``stopwords``
-    are the words of ``scorelens.rouge.stopwords``, read by the caller."""
+    are the words of ``scorelens.rouge.stopwords``, ``word_maps`` those of ``scorelens.wer.transform``'s
+    ``substitute:`` steps, read by the caller."""
     tokenize = bleu_tokenizer_for(settings, language)
     bleu, nltk, rouge = settings.bleu, settings.nltk, settings.rouge
     return ScoringConfig(
@@ -318,6 +322,7 @@ def scoring_config(settings: Settings, language: str | None = None, stopwords: f
         chrf=ChrfConfig(**attrs.asdict(settings.chrf)),
         ter=TerConfig(**attrs.asdict(settings.ter)),
         wer_transform=settings.wer.transform,
+        wer_word_maps=word_maps,
         sclite_case=settings.wer.sclite_case,
         segmentation=settings.segmentation,
         bleu_impl=bleu.impl,

@@ -1,0 +1,76 @@
+"""ROUGE-W, ROUGE-S and ROUGE-SU over rouge-score's tokens (``impl:rouge-score``): an extension, for
+rouge-score has no such measures (no oracle computes this combination).
+
+The tokens are rouge-score's (its tokenizer, its Porter stemmer with ``--stem``); the formulas are
+ROUGE-1.5.5.pl's (:mod:`.rouge155`), with the same weight (``--rouge-w-weight``) and skip distance
+(``--rouge-skip-gap``, negative: unlimited), quirks included, so that where the two tokenizers
+agree (lowercase ASCII words) a segment's figures are the script's, unrounded:
+
+- a segment is one sequence of tokens, as rouge-score's ROUGE-L reads it (no sentence split);
+- ROUGE-W: the hit is the script's weighted LCS (runs of consecutive reference positions on its
+  LCS path, each run of k scoring k^w); R = (hit / (m^w)^w)^(1/w) (the script's recall denominator
+  applies the weight twice), P = (hit / n^w)^(1/w) for a reference of m tokens and a hypothesis of n;
+- ROUGE-S: skip-bigrams, pairs of tokens at most ``skip`` tokens apart (i < j <= i + skip + 1),
+  counted as multisets; ROUGE-SU adds the unigram of every token but the last (the script's loop
+  omits it); R = hits / the reference's count, P = hits / the hypothesis's;
+- F = PR / (αP + (1 − α)R) with α = 0.5; an empty side scores 0 (where rouge-score scores 0).
+
+Several references: the best F, the first on ties, as rouge-score's ``score_multi``; the corpus
+figure is the mean over segments, as for rouge-score's other measures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .rouge import best
+from .rouge155 import Summary, clipped_hits, lcs_hits, skip_bigrams
+
+__all__ = ["WsuConfig", "segment_scores"]
+
+Triple = tuple[float, float, float]  # (precision, recall, F)
+ALPHA = 0.5
+
+
+@dataclass(frozen=True)
+class WsuConfig:
+    keys: tuple[str, ...]  # the enabled "rougeW", "rougeS", "rougeSU", in that order
+    w: float = 1.2
+    skip: int = 4
+
+
+def _triple(precision: float, recall: float) -> Triple:
+    denominator = (1 - ALPHA) * precision + ALPHA * recall  # the script's order
+    return precision, recall, (precision * recall / denominator) if denominator > 0 else 0.0
+
+
+def _weighted(hyp: Sequence[str], ref: Sequence[str], w: float) -> Triple:
+    if not hyp or not ref:
+        return 0.0, 0.0, 0.0
+    hit, base = lcs_hits(Summary([list(ref)]), Summary([list(hyp)]), w)
+    return _triple((hit / len(hyp) ** w) ** (1 / w), (hit / base**w) ** (1 / w))
+
+
+def _skips(hyp: Sequence[str], ref: Sequence[str], skip: int, unigrams: bool) -> Triple:
+    peer, model = skip_bigrams(hyp, skip, unigrams), skip_bigrams(ref, skip, unigrams)
+    peer_n, model_n = sum(peer.values()), sum(model.values())
+    if not peer_n or not model_n:
+        return 0.0, 0.0, 0.0
+    hits = clipped_hits(model, peer)
+    return _triple(hits / peer_n, hits / model_n)
+
+
+def _pair(hyp: Sequence[str], ref: Sequence[str], key: str, config: WsuConfig) -> Triple:
+    if key == "rougeW":
+        return _weighted(hyp, ref, config.w)
+    return _skips(hyp, ref, config.skip, key == "rougeSU")
+
+
+def segment_scores(hyp: Sequence[str], refs: Sequence[Sequence[str]], config: WsuConfig) -> tuple[float, ...]:
+    """(P, R, F) of each enabled key, flat, against its best reference (by F, the first on ties)."""
+    flat: list[float] = []
+    for key in config.keys:
+        per_ref = [_pair(hyp, ref, key, config) for ref in refs]
+        flat += per_ref[best(per_ref)] if per_ref else (0.0, 0.0, 0.0)
+    return tuple(flat)
