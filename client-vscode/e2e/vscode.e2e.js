@@ -826,6 +826,39 @@ async function bigfile(page, vs) {
   });
 
   await bigfileReportStallsMemory(page, vs, { BIG, UNPAIRED, NOTES, lines, middle, before });
+  await typingInTenThousandLines(page, vs);
+}
+
+/**
+ * The same typing, Enter and undo in a pair of exactly 10,000 lines (e2e/bigfile.py, name "ten"):
+ * scorelens.typingPauseMs follows what an update costs the editor (the markers it holds), not the
+ * document's size, so no task spends over 100 ms on a core there either (#39: 21 tasks over 50 ms,
+ * the longest 246 ms, when the pause applied only above 10,000 segments).
+ */
+async function typingInTenThousandLines(page, vs) {
+  const TEN = 'ten.hyp.en';
+  const text = fs.readFileSync(path.join(workspace, TEN), 'utf8');
+  const lines = text.split('\n');
+  const middle = Math.floor((lines.length - 1) / 2);
+  const expected = corpusExpectations(workspace, TEN, text);
+  await step(page, 'typing, Enter and undo in a pair of exactly 10,000 lines: none over 100 ms on a core, scores back after the undo', async () => {
+    assert.equal(expected.scores.segments, 10_000);
+    // alone in the window: the Markdown preview and its file are still open beside
+    await vs.runCommand('View: Close All Editors');
+    await page.waitForSelector('.editor-group-container .tab', { state: 'detached', timeout: 20_000 });
+    await vs.openFile(TEN, TEN);
+    await vs.waitFor('the ScoreLens status bar item', () => vs.scoresStatus(), (t) => t === expected.status, 60_000);
+    const typed = await typeEnterAndUndo(page, vs, lines, middle + 5, 'typing-ten');
+    figures.tenTypingKeysAndEnterMs = typed.keysMs;
+    figures.tenTypingLongTasks = typed.longTasks;
+    figures.tenTypingTaskCpu = typed.taskCpu;
+    figures.tenTypingSocket = typed.socket;
+    figures.tenTypingHottestFunctions = typed.hottest;
+    await vs.waitFor('the scores of before the typing', () => vs.scoresStatus(), (t) => t === typed.statusBefore, 30_000);
+    const worked = typed.taskCpu.filter((t) => t.cpuMs > 100);
+    assert.equal(worked.length, 0, `tasks with over 100 ms on a core: ${typingSummary(typed)}`);
+    return typingSummary(typed);
+  });
 }
 
 /**
