@@ -12,7 +12,8 @@
 # name another interpreter: it must not run, and the server must get default settings), "fresh"
 # (no ScoreLens where the extension looks: it offers, and builds, its private environment; that
 # needs PyPI for ScoreLens's dependencies), "bigfile" (a generated 100,000-line pair,
-# e2e/bigfile.py: where the user looks, the effect of an edit; its figures go to figures.json) and
+# e2e/bigfile.py: where the user looks, the effect of an edit; then typing in a 10,000-line pair;
+# its figures go to figures.json) and
 # "agree" (samples/agree's annotators: the agreement lenses and the report's agreement view).
 # E2E_SCENARIOS (space-separated names) runs only those, e.g. `E2E_SCENARIOS=bigfile make test-e2e`.
 # E2E_TRACE=1 also writes a performance trace and CPU profile of the bigfile scenario's profiled steps
@@ -80,6 +81,7 @@ run_scenario() {
   if [ "$name" = bigfile ]; then
     ws=$dir/big
     "$PYTHON" "$EXT/e2e/bigfile.py" "$ws" || { echo "$name: could not generate the pair"; return 1; }
+    "$PYTHON" "$EXT/e2e/bigfile.py" "$ws" 10000 ten || { echo "$name: could not generate the 10,000-line pair"; return 1; }
   elif [ "$name" = agree ]; then
     ws=$dir/agree
     cp -r "$ROOT/samples/agree" "$ws"

@@ -626,6 +626,7 @@ def _push(ls, review: Review, found: dict[str, list[str]]) -> None:
     hypothesis_open = review.uri in ls.documents.open
     for uri, diags in found.items():
         version = review.versions.get(uri) if hypothesis_open else None
+        review.markers[uri] = len(diags)
         params = f'{{"uri":{json.dumps(uri)},"version":{json.dumps(version)},"diagnostics":[{",".join(diags)}]}}'
         if ls.published.get(uri) == params:
             continue  # e.g. a review rebuilt for settings that changed nothing shown
@@ -665,6 +666,7 @@ def offer_pull(ls) -> None:
                 if found is not None:
                     break
             items.extend(found.get(uri, []))
+            review.markers[uri] = len(found.get(uri, []))
         content = ",".join(items)
         if ls.published.get(uri) != content or uri not in ls.result_ids:
             ls.published[uri] = content  # what the client holds: a scroll re-pulls only if it changes

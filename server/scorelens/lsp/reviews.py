@@ -38,12 +38,14 @@ SCORE_SLICE_SECONDS = 0.008
 SLOW_S = 0.030
 MIN_WAIT_S = 0.010
 MAX_WAIT_S = 0.150
-# scorelens.typingPauseMs applies to documents of more than LARGE_SEGMENTS segments: there each
-# publish has the editor lay its markers and hints out again over a large model. In VS Code on
-# 100,000 lines, typing, Enter and undo with the report open gave 1-6 workbench tasks over 100 ms
-# (mean 4, seven runs) re-scored at once, 0-3 (mean 1, five runs) with a 300 ms debounce, where VS
-# Code alone had none; so its extension sets 300.
-LARGE_SEGMENTS = 10_000
+# scorelens.typingPauseMs applies while an update of a review is heavy for the editor: while the
+# client holds at least HEAVY_MARKERS of its markers (diagnostics), each of which an update has it
+# lay out again, whatever the document's size. In VS Code, typing in 100,000 lines with the report
+# open gave 1-6 workbench tasks over 100 ms (mean 4, seven runs) re-scored at once, 0-3 (mean 1,
+# five runs) with a 300 ms pause; a pair of exactly 10,000 lines, under the old rule of more than
+# 10,000 segments, 21 tasks over 50 ms (longest 246 ms). Its extension sets 300. 100 is a judgement
+# (a fifth of the 500 markers VS Code draws, which gave those stalls), not a measured knee.
+HEAVY_MARKERS = 100
 # How often progress is reported while a worker scores a long segment.
 PROGRESS_TICK_S = 0.25
 # Segments in a cold re-score's first slice (the first texts meet only unseen words, so are slow);
@@ -74,8 +76,8 @@ class Pace:
     starts at once: a fixed wait would be all the latency a user feels. It waits only while
     edits come faster than re-scores finish (one arrives while the last is still being scored,
     or sooner after it than a re-score takes: they are coalesced) or when re-scoring is slow
-    (a huge segment, say); and, when asked (scorelens.typingPauseMs, large documents), until a
-    burst of typing pauses.
+    (a huge segment, say); and, when asked (scorelens.typingPauseMs, an update heavy for the
+    editor: :meth:`Review.typing_pause`), until a burst of typing pauses.
     """
 
     cost: float = 0.0  # moving average of an edit's re-score and publish, in seconds
@@ -135,6 +137,9 @@ class Review:
     pace: Pace = field(default_factory=Pace)
     # the scheduled re-score waits for a burst of typing to pause (scorelens.typingPauseMs)
     pausing: bool = False
+    # per document of the review, how many of its markers the client holds (last pushed or pulled):
+    # what the next update has it lay out again
+    markers: dict[str, int] = field(default_factory=dict)
     # the report's table of the corpus as of ``table_of`` (a key of its versions), and what
     # builds the next one from it; made when a report is first asked for
     tables: TableBuilder | None = None
@@ -177,6 +182,13 @@ class Review:
         else:
             self.follow()
         self.edits = [(side, line), *(e for e in self.edits if e != (side, line))][:EDITS_KEPT]
+
+    def typing_pause(self) -> float:
+        """How long a burst of typing is held, in seconds: scorelens.typingPauseMs while an update
+        is heavy for the editor (it holds HEAVY_MARKERS or more of the review's markers), at any
+        document size; else 0."""
+        heavy = sum(self.markers.values()) >= HEAVY_MARKERS
+        return self.settings.typing_pause_ms / 1000 if heavy else 0.0
 
     def follow(self) -> None:
         """Diagnostics go around the newest edit's place from now on."""

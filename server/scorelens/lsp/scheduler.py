@@ -1,8 +1,8 @@
 """When reviews are re-scored, and how their work shares the event loop with the requests.
 
 - Debounce: an edit (re)schedules its review's re-score, after scorelens.debounceMs if set, else
-  after the review's measured pace (:class:`~.reviews.Pace`); on large documents, once a burst of
-  typing pauses (scorelens.typingPauseMs).
+  after the review's measured pace (:class:`~.reviews.Pace`); while an update is heavy for the
+  editor, once a burst of typing pauses (scorelens.typingPauseMs).
 - Slices: background work yields between slices (:meth:`Scheduler.next_slice`), letting the
   threads that read the input and write the output have the interpreter.
 - Settling: a request waits until its review's latest edit is scored
@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 
 from pygls.exceptions import JsonRpcContentModified
 
-from .reviews import LARGE_SEGMENTS, STAY_S, Review
+from .reviews import STAY_S, Review
 
 # How long the event loop waits between two slices of work to let the threads run, and how much
 # work it does at most without that wait (see Scheduler.next_slice).
@@ -68,8 +68,7 @@ class Scheduler:
         review.pausing = False
         if delay is None:
             fixed = review.settings.debounce_ms
-            large = review.corpus is not None and len(review.corpus) > LARGE_SEGMENTS
-            pause = review.settings.typing_pause_ms / 1000 if large else 0.0
+            pause = review.typing_pause()
             delay = fixed / 1000 if fixed is not None else review.pace.delay(time.monotonic(), rescoring, pause)
             review.pausing = fixed is None and bool(pause) and delay >= pause
         review.task = asyncio.ensure_future(self._run(review, delay))
