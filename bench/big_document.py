@@ -79,6 +79,7 @@ async def drive(folder: Path, lines: int, timeout: float) -> dict:
     try:
         await asyncio.wait_for(diagnosed.wait(), timeout)
         figures["first diagnostics s"] = time.perf_counter() - start
+        figures["peak MB then"] = peak_memory_mb(process.pid)
         summary = await asyncio.wait_for(wire.request("scorelens/report", {"uri": uri, **SUMMARY_ONLY}), timeout)
         figures["report summary s"] = time.perf_counter() - start
         figures["summary complete"] = summary is not None and not summary.get("partial", False)
