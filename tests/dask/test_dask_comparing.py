@@ -78,5 +78,7 @@ def test_the_command_line_compares_files_on_the_cluster_as_it_compares_plain_fil
         assert main(["compare", *plain, "-m", "bleu,ter", *output]) == 0
         want = capsys.readouterr().out
         assert got.split() == want.replace(".txt", ".jsonl").split()  # (the columns' widths follow the names)
+    api = scorelens.dask.compare_files(files, client.scheduler.address, hypothesis="prediction", references="target", metrics="bleu,ter")
+    assert api == json.loads(got)
     assert main(["compare", *files, *on_dask, "-r", str(tmp_path / "ref.txt")]) == 2
     assert "--dask does not take -r" in capsys.readouterr().err

@@ -75,7 +75,14 @@ def compare(
     ).to_dict()
 
 
-def compare_files(
+def compare_files(paths: Sequence[PathLike], address: str, *, n_workers: int = 2, **arguments: Any) -> dict[str, Any]:
+    """:func:`compare` of files (the baseline's first), each read as :func:`~scorelens.dask.score_files`
+    reads one, on the cluster at ``address`` (or ``"local"``, of ``n_workers`` processes); the
+    systems are named by their paths; ``arguments`` are :func:`compare`'s but ``names``."""
+    return compared_files(paths, address, n_workers=n_workers, **arguments).to_dict()
+
+
+def compared_files(
     paths: Sequence[PathLike],
     address: str,
     *,
@@ -87,28 +94,6 @@ def compare_files(
     seed: int | None = 12345,
     segments: int = 3,
     n_workers: int = 2,
-    **options: Any,
-) -> dict[str, Any]:
-    """:func:`compare` of files (the baseline's first), each read as :func:`~scorelens.dask.score_files`
-    reads one, on the cluster at ``address`` (or ``"local"``); systems are named by their paths."""
-    return compared_files(
-        paths, address, hypothesis=hypothesis, references=references, metrics=metrics, test=test, n=n, seed=seed,
-        segments=segments, n_workers=n_workers, **options,
-    ).to_dict()  # fmt: skip
-
-
-def compared_files(
-    paths: Sequence[PathLike],
-    address: str,
-    *,
-    hypothesis: str,
-    references: str | Sequence[str],
-    metrics: str | Iterable[str],
-    test: str,
-    n: int,
-    seed: int | None,
-    segments: int,
-    n_workers: int,
     **options: Any,
 ) -> Compared:
     """:func:`compare_files`'s comparison, as the command line prints it."""
