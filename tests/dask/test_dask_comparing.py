@@ -82,3 +82,8 @@ def test_the_command_line_compares_files_on_the_cluster_as_it_compares_plain_fil
     assert api == json.loads(got)
     assert main(["compare", *files, *on_dask, "-r", str(tmp_path / "ref.txt")]) == 2
     assert "--dask does not take -r" in capsys.readouterr().err
+    missing = tmp_path / "missing.jsonl"
+    missing.write_text(json.dumps({"prediction": None, "target": refs[0]}) + "\n", encoding="utf-8")
+    for command in (["compare", files[0], str(missing)], ["score", str(missing)]):
+        assert main([*command, *on_dask]) == 2
+        assert "'prediction' holds None, not a string" in capsys.readouterr().err

@@ -123,7 +123,7 @@ def compared_on_dask(args: argparse.Namespace, seed: int | None) -> Compared:
             [args.baseline, *args.systems], args.dask, test=args.test, n=args.paired_n, seed=seed, segments=args.segments,
             n_workers=args.dask_workers, **dask_arguments(args),
         )  # fmt: skip
-    except (OptionError, KeyError, ValueError, OSError) as exc:
+    except (OptionError, KeyError, TypeError, ValueError, OSError) as exc:  # TypeError: a missing value
         raise CliError(str(getattr(exc, "reason", exc))) from None
 
 

@@ -59,7 +59,7 @@ def run_on_dask(args: argparse.Namespace) -> int:
     on_dask = dask_module()
     try:
         scores = on_dask.score_files(args.hypothesis, args.dask, n_workers=args.dask_workers, **dask_arguments(args))
-    except (OptionError, KeyError, ValueError, OSError) as exc:
+    except (OptionError, KeyError, TypeError, ValueError, OSError) as exc:  # TypeError: a missing value
         raise CliError(f"{args.hypothesis}: {getattr(exc, 'reason', exc)}") from None
     print(json.dumps(scores.to_dict(), ensure_ascii=False) if args.json else "\n".join(score_lines(scores)))
     return EXIT_OK
