@@ -83,10 +83,11 @@ async def drive(folder: Path, lines: int, timeout: float) -> dict:
         summary = await asyncio.wait_for(wire.request("scorelens/report", {"uri": uri, **SUMMARY_ONLY}), timeout)
         figures["report summary s"] = time.perf_counter() - start
         figures["summary complete"] = summary is not None and not summary.get("partial", False)
+        asked = wire.next_id + 1  # the id the request gets (a hover sent meanwhile takes the next)
         page = await asyncio.wait_for(wire.request("scorelens/report", {"uri": uri, **WORST_PAGE}), timeout)
         figures["worst page s"] = time.perf_counter() - start
         figures["page rows"] = len(page["segments"]) if page else None
-        figures["page bytes"] = wire.sizes[wire.next_id]
+        figures["page bytes"] = wire.sizes[asked]
     except asyncio.TimeoutError:
         figures["timed out after s"] = time.perf_counter() - start
     hovering.cancel()

@@ -5,7 +5,8 @@ including line breaks typed or removed; whole texts set) go to the hypothesis an
 references through ``replace_lines`` and ``set_text``, with bounded ``refresh`` calls and
 reads interleaved. The test keeps its own model of each document's lines; at the end the
 incremental corpus must equal ``Corpus`` built from the model's final texts: corpus scores,
-every segment's statistics, scores and findings, texts and positions. Some scenarios score
+every segment's statistics, scores and findings, texts and positions; and the report's table,
+built at the reads from the last one, must equal a fresh corpus's. Some scenarios score
 through a pool map (the built-in ``map``, chunks of two segments): the cold start, and every
 ``refresh`` in them, so edits then start from segments whose analyses were never kept. Some
 re-score every change of more than one segment in place together, as a replace-all is.
@@ -31,6 +32,7 @@ from texts import examples, line
 from scorelens.core import Corpus, ScoringConfig
 from scorelens.core import corpus as corpus_module
 from scorelens.core.segment import Analyser
+from scorelens.core.table import TableBuilder
 from scorelens.core.ter import TerConfig
 
 _BREAK = re.compile(r"\r\n|\r|\n")
@@ -73,7 +75,7 @@ def _pick(x: float, n: int) -> int:
     return min(int(x * (n + 1)), n)
 
 
-def apply(corpus: Corpus, model: list[list[str]], e, pool_map=None) -> None:
+def apply(corpus: Corpus, model: list[list[str]], e, pool_map=None, tables: TableBuilder | None = None) -> None:
     kind = e[0]
     if kind == "lines":
         _, side, a, b, new = e
@@ -109,6 +111,8 @@ def apply(corpus: Corpus, model: list[list[str]], e, pool_map=None) -> None:
             corpus.segment_scores(i)
             corpus.findings(i)
         corpus.scores()
+        if tables is not None:
+            table(tables, corpus)
 
 
 def _close(a, b, what):
@@ -129,6 +133,12 @@ def _close(a, b, what):
             _close(getattr(a, f.name), getattr(b, f.name), f"{what}.{f.name}")
     else:
         assert a == b, (what, a, b)
+
+
+def table(tables: TableBuilder, corpus: Corpus) -> dict[str, list]:
+    """The columns of a table ``tables`` builds of the corpus, as lists."""
+    *_, built = tables.build(corpus)
+    return {key: built.column(key).tolist() for key in built.keys}
 
 
 def assert_same(incremental: Corpus, fresh: Corpus) -> None:
@@ -181,6 +191,7 @@ def _run(segmentation, data):
     cfg = replace(config(metrics, segmentation=segmentation, tokenize=tokenize, chrf=chrf), ter=ter_flags)
     corpus = Corpus(texts[0], texts[1:], cfg)
     pool_map = map if pooled else None
+    tables = TableBuilder(cfg, len(texts) - 1)
     # records left as columns are made a block at a time: blocks of two split these short documents
     # (and with ``wide``, every change of two segments or more is re-scored as a replace-all is)
     with (
@@ -191,11 +202,15 @@ def _run(segmentation, data):
         if score_first:
             corpus.refresh(pool_map=pool_map)
             corpus.scores()
+            table(tables, corpus)
         model = [lsp_lines(t) for t in texts]
         for e in edits:
-            apply(corpus, model, e, pool_map)
+            apply(corpus, model, e, pool_map, tables)
+        followed = table(tables, corpus)
     final = ["\n".join(lines) for lines in model]
-    assert_same(corpus, Corpus(final[0], final[1:], cfg))
+    fresh = Corpus(final[0], final[1:], cfg)
+    assert_same(corpus, fresh)
+    _close(followed, table(TableBuilder(cfg, len(texts) - 1), fresh), "table")
 
 
 @examples(300)

@@ -230,6 +230,59 @@ def score(stats: Sequence[float], config: BleuConfig, effective_order: bool = Fa
     return BleuScore(value, precisions, bp, sys_len, ref_len, correct, total)
 
 
+def sentence_scores(stats: np.ndarray, config: BleuConfig) -> np.ndarray:
+    """:func:`score` with effective order of each row of ``stats`` (a segment's statistics), the
+    same floats: NumPy does the arithmetic, operation for operation, and ``math`` the logarithms
+    and exponentials (NumPy's may differ from the C library's in the last bit)."""
+    import numpy as np
+
+    order = config.max_ngram_order
+    method = config.smooth_method
+    smooth_value = config.smooth_value if config.smooth_value is not None else SMOOTH_DEFAULTS[method]
+    sys_len, ref_len = stats[:, 0], stats[:, 1]
+    correct, total = stats[:, 2 : 2 + order], stats[:, 2 + order : 2 + 2 * order]
+    scored = correct.any(axis=1)  # (before add-k's smoothing) the others score 0
+    if method == "add-k":  # orders 2 and up
+        correct = np.concatenate([correct[:, :1], correct[:, 1:] + smooth_value], axis=1)
+        total = np.concatenate([total[:, :1], total[:, 1:] + smooth_value], axis=1)
+    # the orders up to the first without n-grams: effective order is how many
+    reached = np.logical_and.accumulate(total != 0, axis=1)
+    eff_order = reached.sum(axis=1)
+    eff_order[eff_order == 0] = order  # (no unigram: not scored)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        precisions = 100.0 * correct / total
+        unmatched = correct == 0
+        if method == "exp":  # 2 ** (the orders without a match so far)
+            smooth = 2.0 ** np.cumsum(unmatched & reached, axis=1)
+            precisions = np.where(unmatched, 100.0 / (smooth * total), precisions)
+        elif method == "floor":
+            precisions = np.where(unmatched, 100.0 * smooth_value / total, precisions)
+        else:
+            precisions = np.where(unmatched, 0.0, precisions)
+    used = reached & scored[:, None]
+    logs = np.full(precisions.shape, -9999999999.0)  # _log's value of 0
+    logged = used & (precisions != 0)
+    logs[logged] = _each(math.log, precisions[logged])
+    total_log = logs[:, 0]
+    for n in range(1, order):  # summed in order, as sum() does
+        total_log = np.where(n < eff_order, total_log + logs[:, n], total_log)
+    bp = np.ones(len(stats))
+    short = sys_len < ref_len
+    bp[short & (sys_len <= 0)] = 0.0
+    cut = short & (sys_len > 0)
+    bp[cut] = _each(math.exp, 1 - ref_len[cut] / sys_len[cut])
+    values = np.zeros(len(stats))
+    values[scored] = bp[scored] * _each(math.exp, total_log[scored] / eff_order[scored])
+    return values
+
+
+def _each(function, values: np.ndarray) -> np.ndarray:
+    """``function`` of each value, a float each."""
+    import numpy as np
+
+    return np.fromiter(map(function, values.tolist()), float, len(values))
+
+
 def signature(config: BleuConfig, nrefs: int | None, effective_order: bool = False) -> str:
     """sacreBLEU's signature string, with ScoreLens's version; ``nrefs=None`` means it varies."""
     smooth = config.smooth_method

@@ -9,9 +9,12 @@ segment keeps the statistics of the reference with the best sentence chrF (the f
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from .. import __version__
+
+if TYPE_CHECKING:
+    import numpy as np
 
 # sacreBLEU's string.punctuation, split off a word's ends for chrF++'s word n-grams
 _PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
@@ -164,6 +167,36 @@ def f_score(stats: Sequence[int], config: ChrfConfig) -> float:
         score /= (factor * avg_prec) + avg_rec
         return 100 * score
     return 0.0
+
+
+def f_scores(stats: np.ndarray, config: ChrfConfig) -> np.ndarray:
+    """:func:`f_score` of each row of ``stats`` (a segment's statistics), operation for
+    operation: the same floats."""
+    import numpy as np
+
+    rows = len(stats)
+    factor = config.beta**2
+    score = np.zeros(rows)
+    avg_prec, avg_rec = np.zeros(rows), np.zeros(rows)
+    effective_order = np.zeros(rows, np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for i in range(config.order):
+            n_hyp, n_ref, n_match = stats[:, 3 * i], stats[:, 3 * i + 1], stats[:, 3 * i + 2]
+            prec = np.where(n_hyp > 0, n_match / n_hyp, _EPS)
+            rec = np.where(n_ref > 0, n_match / n_ref, _EPS)
+            denom = factor * prec + rec
+            score = score + np.where(denom > 0, (1 + factor) * prec * rec / denom, _EPS)
+            both = (n_hyp > 0) & (n_ref > 0)
+            avg_prec = avg_prec + np.where(both, prec, 0.0)  # (+ 0.0 leaves a sum as it is)
+            avg_rec = avg_rec + np.where(both, rec, 0.0)
+            effective_order += both
+        if config.eps_smoothing:
+            return 100 * score / config.order
+        avg_prec = np.where(effective_order > 0, avg_prec / effective_order, 0.0)
+        avg_rec = np.where(effective_order > 0, avg_rec / effective_order, 0.0)
+        score = (1 + factor) * avg_prec * avg_rec
+        score /= (factor * avg_prec) + avg_rec
+        return np.where(avg_prec + avg_rec != 0, 100 * score, 0.0)
 
 
 def score(stats: Sequence[int], config: ChrfConfig) -> ChrfScore:

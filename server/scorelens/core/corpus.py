@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import bisect
 import gc
+from array import array
 from contextlib import contextmanager
 from dataclasses import replace
 from functools import lru_cache, partial
-from itertools import chain, groupby
+from itertools import chain, groupby, repeat
 from operator import itemgetter
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
 from . import wer
 from .config import ScoringConfig
@@ -39,6 +40,9 @@ from .findings import Finding, segment_findings
 from .scores import CorpusScores, SegmentScores, Totals, corpus_scores, needs_records, segment_scores
 from .segment import Analyser, Analysis, Record, RecordColumns, SegmentStatistics, score_texts
 from .text import common_ends, segment_count, segment_spans, split_lines
+
+if TYPE_CHECKING:
+    import numpy as np
 
 # ``map(function, chunks)``, e.g. ``ProcessPoolExecutor.map``: results in the chunks' order
 PoolMap = Callable[[Callable[[list[list[str]]], list[Record]], Iterable[list[list[str]]]], Iterable[list[Record]]]
@@ -118,9 +122,14 @@ class Corpus:
         # columns). Their totals are summed from the columns; a command that prints the corpus
         # scores never needs the records (making 100,000 takes 40 ms with the collector off;
         # 50,000 took 0.38 s with it on, in an editor's loop), an editor makes a block of them
-        # around a segment it asks for or edits, and the rest a step at a time (make_records).
+        # around a segment it asks for or edits, and the report's table reads the columns
+        # themselves (statistic_rows).
         self._unmade: list[tuple[int, RecordColumns]] = []
         self._differs = bytearray()  # per segment: 1 if it has findings, for a fast skip over the rest
+        # per segment, the re-scoring that scored it last (see rescored_since); refreshes with
+        # something to score are numbered
+        self._scored_in = array("q")
+        self._scoring = 0
         self._dirty: set[int] = set()
         self._tail: int | None = None
         # what the last changes of a line count re-paired, so that undoing them (or evening the
@@ -335,6 +344,52 @@ class Corpus:
             raise ValueError(f"{metric!r} is not enabled in this corpus")
         return column
 
+    def statistic_rows(self, field: str, segments: np.ndarray) -> np.ndarray | None:
+        """One :class:`Record` field of some segments (ascending numbers) as an array, a row a
+        segment (None if its metric is off), read where the statistics are: in the columns a
+        re-scoring left, whose records are not made for it (a report of 1,000,000 segments made
+        as many records, a gigabyte), or in the records."""
+        import numpy as np
+
+        self.refresh()
+        index = Record._fields.index(field)
+        parts = []  # (rows of ``segments``, their values)
+        in_records = np.ones(len(segments), bool)
+        for first, columns in self._unmade:
+            lo, hi = np.searchsorted(segments, [first, first + len(columns)]).tolist()
+            if lo < hi:
+                column = getattr(columns, field)
+                if column is None:
+                    return None
+                parts.append((slice(lo, hi), column[segments[lo:hi] - first]))
+                in_records[lo:hi] = False
+        rows = np.flatnonzero(in_records)
+        if len(rows):
+            values = [self._results[i][index] for i in segments[rows].tolist()]
+            if values[0] is None:
+                return None
+            parts.append((rows, np.array(values)))
+        if not parts:
+            return None
+        found = np.empty((len(segments), parts[0][1].shape[1]), np.result_type(*(values.dtype for _, values in parts)))
+        for where, values in parts:
+            found[where] = values
+        return found
+
+    @property
+    def scoring(self) -> int:
+        """A mark of the corpus as scored now, for :meth:`rescored_since`."""
+        self.refresh()
+        return self._scoring
+
+    def rescored_since(self, mark: int) -> np.ndarray:
+        """The segments re-scored since :attr:`scoring` was ``mark``, ascending: a follower of
+        the statistics (the report's table) computes its figures of those alone again."""
+        import numpy as np
+
+        self.refresh()
+        return np.flatnonzero(np.frombuffer(self._scored_in, np.int64) > mark) if self._scored_in else np.zeros(0, np.int64)
+
     def next_differing(self, start: int = 0) -> int | None:
         """The first segment from ``start`` on that has findings, if any."""
         self.refresh()
@@ -481,10 +536,14 @@ class Corpus:
         while len(results) > n:
             self._account(results.pop(), -1)
         del self._differs[n:]
+        del self._scored_in[n:]
+        if self.dirty:
+            self._scoring += 1
         if len(results) < n:
             start = len(results)
             results.extend([None] * (n - start))
             self._differs.extend(bytes(n - start))
+            self._scored_in.extend(repeat(self._scoring, n - start))
             self._tail = start if self._tail is None else min(self._tail, start)
         budget = limit if limit is not None else -1
         pending = len(self._dirty) + (n - self._tail if self._tail is not None else 0)
@@ -515,6 +574,7 @@ class Corpus:
             new = self._analyse.statistics(self._analysis(0, i), self._references(i))
         self._results[i] = new
         self._differs[i] = new.differs
+        self._scored_in[i] = self._scoring
         self._account(new, 1)
 
     def _rescore_many(self, segments: list[int]) -> None:
@@ -530,6 +590,7 @@ class Corpus:
         for i, record in zip(segments, new):
             self._results[i] = record
             self._differs[i] = record.differs
+            self._scored_in[i] = self._scoring
         self._account_all(new, 1)
 
     def _scored_apart(self, segment: int) -> Record | None:
@@ -563,6 +624,7 @@ class Corpus:
         self._make_records(start, stop)
         old = [r for r in self._results[start:stop] if r is not None]
         self._account_all(old, -1)
+        self._scored_in[start:stop] = array("q", repeat(self._scoring, stop - start))
         if isinstance(new, RecordColumns):
             self._results[start:stop] = [None] * (stop - start)
             self._unmade.append((start, new))
@@ -609,14 +671,6 @@ class Corpus:
         if self._analyse.from_texts:
             return RecordColumns.joined(list(scored))
         return list(chain.from_iterable(scored))
-
-    def make_records(self, limit: int) -> bool:
-        """Make up to about ``limit`` of the records a re-scoring left as columns (a caller
-        about to read every segment's statistics makes them a step at a time); True once all are."""
-        if self._unmade:
-            first, columns = self._unmade[-1]
-            self._make_records(first, first + min(limit, len(columns)))
-        return not self._unmade
 
     def _make_records(self, start: int, stop: int) -> None:
         """The records of segments ``[start, stop)`` that :meth:`_rescore_range` left as columns."""

@@ -23,12 +23,15 @@ from collections import defaultdict
 from dataclasses import dataclass
 from functools import cache, cached_property
 from operator import add
-from typing import NamedTuple, Sequence
+from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from rapidfuzz.distance import Levenshtein
 
 from .. import __version__
 from .tokenizers import Span
+
+if TYPE_CHECKING:
+    import numpy as np
 
 _MAX_SHIFT_SIZE = 10
 _MAX_SHIFT_DIST = 50
@@ -654,6 +657,16 @@ def score(stats: Sequence[int], nrefs: int) -> TerScore:
     else:
         value = 0.0
     return TerScore(100 * value, int(num_edits), ref_length)
+
+
+def scores_of(stats: np.ndarray, nrefs: int) -> np.ndarray:
+    """:func:`score` of each row of ``stats`` (a segment's statistics): the same floats."""
+    import numpy as np
+
+    num_edits, ref_length = stats[:, 0], stats[:, 1] / nrefs
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = np.where(ref_length > 0, num_edits / ref_length, np.where(num_edits > 0, 1.0, 0.0))
+    return 100 * value
 
 
 def signature(config: TerConfig, nrefs: int | None) -> str:

@@ -8,11 +8,14 @@ figures come from summed counts.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from rapidfuzz.distance import Levenshtein
 
 from .. import __version__
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Opcode = tuple[str, int, int, int, int]  # tag, ref_start, ref_end, hyp_start, hyp_end
 
@@ -87,6 +90,17 @@ def rates(c: ErrorCounts) -> ErrorRates:
         return ErrorRates(float(c.insertions), 1.0, 1.0, 0.0)
     wip = (c.hits / c.ref_len) * (c.hits / c.hyp_len) if c.hyp_len else 0.0
     return ErrorRates(errors / c.ref_len, errors / (c.ref_len + c.insertions), 1 - wip, wip)
+
+
+def wers_of(counts: np.ndarray) -> np.ndarray:
+    """:func:`rates`' WER of each row of ``counts`` (hits, substitutions, deletions, insertions):
+    the same floats."""
+    import numpy as np
+
+    errors = counts[:, 1] + counts[:, 2] + counts[:, 3]
+    ref_len = counts[:, 0] + counts[:, 1] + counts[:, 2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(ref_len == 0, counts[:, 3].astype(float), errors / ref_len)
 
 
 def signature(unit: str, transform: str, nrefs: int, rules: str = "jiwer", case: str = "ascii") -> str:

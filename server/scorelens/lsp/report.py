@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import gc
 from dataclasses import dataclass
 
 from pygls.exceptions import JsonRpcContentModified, JsonRpcInvalidParams
@@ -123,6 +122,8 @@ def _building(ls, review: Review, key: tuple) -> asyncio.Task:
 async def _build(ls, review: Review, key: tuple) -> None:
     """Builds the table of version ``key``, a chunk between yields, and keeps it in the review;
     gives up if the corpus changes meanwhile."""
+    if review.corpus.dirty or _table_key(review) != key:
+        return  # edited since it was asked for: the build would re-score first, in one piece
     if review.tables is None:
         review.tables = TableBuilder(review.corpus.config, review.corpus.references)
     lm = review.lm if fluency.current(review) else None
@@ -130,9 +131,6 @@ async def _build(ls, review: Review, key: tuple) -> None:
         if built is not None:
             review.table, review.table_of = built, key
             return
-        # the corpus's records made in this slice live as long as it and hold no cycles: frozen,
-        # or each full collection walks them all again (40-70 ms each on 100,000 segments)
-        gc.freeze()
         await ls.scheduler.next_slice()
         if ls.reviews.get(review.uri) is not review or _table_key(review) != key or review.corpus.dirty:
             return
@@ -147,11 +145,11 @@ def shows_reports(capabilities) -> bool:
 
 
 def prepare_soon(ls, review: Review) -> None:
-    """After a cold re-score, build the report's table in the background (a 100,000-segment one
-    takes a second of sentence BLEU), so a report opened later paints at once; after an edit
+    """After a cold re-score, build the report's table in the background (a 1,000,000-segment
+    one takes half a second of a core), so a report opened later paints at once; after an edit
     the next table re-uses it for the segments the edit left alone. Only for a client that shows
-    reports or has asked for one: for others, the 0.5-0.9 s of a core after each open and 0.6 s
-    after each Enter in a 100,000-line file would go to a table no one reads."""
+    reports or has asked for one: for others, that time after each open and each Enter (and the
+    table's arrays, 32 MB on 1,000,000 segments) would go to a table no one reads."""
     if not ls.reports_wanted:
         return
     key = _table_key(review)
@@ -167,7 +165,8 @@ def _row(corpus, layout, t: SegmentTable, i: int) -> dict:
         "references": [corpus.text(k, i) for k in range(1, corpus.references + 1)],
     }
     for metric, values in t.columns.items():
-        row[metric] = values[i] if values[i] == values[i] else None  # (NaN: no value, see core.table)
+        value = float(values[i])
+        row[metric] = value if value == value else None  # (NaN: no value, see core.table)
     if t.edits is not None:
         wer = corpus.statistics(i).wer
         row.update(hits=wer.hits, substitutions=wer.substitutions, deletions=wer.deletions, insertions=wer.insertions)
@@ -212,7 +211,7 @@ async def report(ls, review: Review, query: RowQuery) -> dict | None:
         raise JsonRpcInvalidParams(f"scorelens/report: {exc}") from None
     stop = len(order) if query.limit is None else min(len(order), query.offset + query.limit)
     segments = []
-    for n, i in enumerate(order[query.offset : stop]):
+    for n, i in enumerate(order[query.offset : stop].tolist()):
         if n % ROWS_PER_YIELD == ROWS_PER_YIELD - 1:
             await ls.scheduler.next_slice()  # every row of 100,000 segments takes a second or more
             if ls.reviews.get(review.uri) is not review or _table_key(review) != key or corpus.dirty:
