@@ -22,7 +22,7 @@ from functools import cache
 
 from rapidfuzz.distance import Levenshtein
 
-from . import wer, wer_steps
+from . import wer, wer_steps, wer_whisper
 from .tokenizers import Span, TokenizerUnavailable, jiwer_words
 from .wer_steps import WordMap
 
@@ -46,13 +46,7 @@ def normalizer(name: str, maps: tuple[WordMap, ...] = ()) -> Callable[[str], str
     if name not in NORMALIZERS:
         raise ValueError(f"unknown normaliser {name!r}; one of {', '.join(NORMALIZERS)}")
     try:
-        if name == "whisper-english":
-            from whisper_normalizer.english import EnglishTextNormalizer
-
-            return EnglishTextNormalizer()
-        from whisper_normalizer.basic import BasicTextNormalizer
-
-        return BasicTextNormalizer()
+        return wer_whisper.english() if name == "whisper-english" else wer_whisper.basic()
     except ImportError as e:
         raise TokenizerUnavailable(f"{name} needs the whisper-normalizer package: pip install whisper-normalizer ({e})") from None
 
