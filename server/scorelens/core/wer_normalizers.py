@@ -5,7 +5,8 @@ Leaderboards normalise both sides and call ``jiwer.wer(normalized_refs, normaliz
 then splits on spaces (its default transform) and sums hits/S/D/I over the pairs, so the corpus
 figure is :func:`.wer.rates` of the summed :func:`counts` per segment, exactly as for the default
 transform. The normalisers are the ``whisper-normalizer`` package's copies of OpenAI's
-``EnglishTextNormalizer`` and ``BasicTextNormalizer`` (a runtime dependency, loaded on first use).
+``EnglishTextNormalizer`` and ``BasicTextNormalizer`` (a runtime dependency, loaded on first use),
+run by core/wer_whisper: the same output, its steps skipped where they change nothing.
 
 The English normaliser rewrites across words ("twenty five" → "25", "$20 million" → "$20000000",
 "[inaudible speech]" → nothing), so a normalised word has no exact place in the original text.

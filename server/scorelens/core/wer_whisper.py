@@ -63,7 +63,7 @@ class _Sub:
         self.replacement = replacement
         self.needles = tuple(needles)
 
-    def __call__(self, text: str, runs: list[str] = ()) -> str:
+    def __call__(self, text: str) -> str:
         if not self.needles:
             return self.sub(self.replacement, text)
         for needle in self.needles:
@@ -171,7 +171,7 @@ class _English:
         s = _APOSTROPHES(s)
         for replace in self.replacers:
             s = replace(s, runs)
-        if "," in s and _DIGIT.search(s) is not None:  # the substitutions so far add no digit
+        if "," in s and _DIGIT.search(s) is not None:
             s = _COMMAS(s)
         s = _PERIODS(s)
         s = unicodedata.normalize("NFKD", s).translate(self.symbols)
@@ -219,10 +219,9 @@ class _English:
 
 class _Basic:
     def __init__(self) -> None:
-        from whisper_normalizer.basic import BasicTextNormalizer, remove_symbols
+        from whisper_normalizer.basic import remove_symbols
 
-        package = BasicTextNormalizer()  # the defaults: diacritics kept, letters not split, marks not kept
-        assert not package.split_letters
+        # BasicTextNormalizer()'s filter: diacritics kept, marks not kept (letters not split)
         self.symbols = _Table(remove_symbols)
 
     def __call__(self, s: str) -> str:
