@@ -5,7 +5,8 @@ Leaderboards normalise both sides and call ``jiwer.wer(normalized_refs, normaliz
 then splits on spaces (its default transform) and sums hits/S/D/I over the pairs, so the corpus
 figure is :func:`.wer.rates` of the summed :func:`counts` per segment, exactly as for the default
 transform. The normalisers are the ``whisper-normalizer`` package's copies of OpenAI's
-``EnglishTextNormalizer`` and ``BasicTextNormalizer`` (a runtime dependency, loaded on first use).
+``EnglishTextNormalizer`` and ``BasicTextNormalizer`` (a runtime dependency, loaded on first use),
+run by core/wer_whisper: the same output, its steps skipped where they change nothing.
 
 The English normaliser rewrites across words ("twenty five" → "25", "$20 million" → "$20000000",
 "[inaudible speech]" → nothing), so a normalised word has no exact place in the original text.
@@ -22,7 +23,7 @@ from functools import cache
 
 from rapidfuzz.distance import Levenshtein
 
-from . import wer, wer_steps
+from . import wer, wer_steps, wer_whisper
 from .tokenizers import Span, TokenizerUnavailable, jiwer_words
 from .wer_steps import WordMap
 
@@ -46,13 +47,7 @@ def normalizer(name: str, maps: tuple[WordMap, ...] = ()) -> Callable[[str], str
     if name not in NORMALIZERS:
         raise ValueError(f"unknown normaliser {name!r}; one of {', '.join(NORMALIZERS)}")
     try:
-        if name == "whisper-english":
-            from whisper_normalizer.english import EnglishTextNormalizer
-
-            return EnglishTextNormalizer()
-        from whisper_normalizer.basic import BasicTextNormalizer
-
-        return BasicTextNormalizer()
+        return wer_whisper.english() if name == "whisper-english" else wer_whisper.basic()
     except ImportError as e:
         raise TokenizerUnavailable(f"{name} needs the whisper-normalizer package: pip install whisper-normalizer ({e})") from None
 
