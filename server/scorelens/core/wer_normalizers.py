@@ -23,7 +23,7 @@ from functools import cache
 
 from rapidfuzz.distance import Levenshtein
 
-from . import wer, wer_steps, wer_whisper
+from . import wer, wer_steps
 from .tokenizers import Span, TokenizerUnavailable, jiwer_words
 from .wer_steps import WordMap
 
@@ -46,6 +46,8 @@ def normalizer(name: str, maps: tuple[WordMap, ...] = ()) -> Callable[[str], str
         return wer_steps.composed(name, maps)
     if name not in NORMALIZERS:
         raise ValueError(f"unknown normaliser {name!r}; one of {', '.join(NORMALIZERS)}")
+    from . import wer_whisper  # its tables are built at import: only when a normaliser is used
+
     try:
         return wer_whisper.english() if name == "whisper-english" else wer_whisper.basic()
     except ImportError as e:
