@@ -346,7 +346,10 @@ class Analyser:
         if self.bleu:
             if bleu_word is not None:
                 self.word_streams["bleu"] = (lambda word: entry(word)[0]) if entry else bleu_word
-            self.text_streams["bleu"] = self.bleu_tokens
+            # words split as the batch splits them (NLTK's whitespace): any text's tokens are its
+            # words', so no text needs its own tokenizing (and none is checked for being plain)
+            if bleu_word is None or config.bleu_tokenizing[0].words is not str.split:
+                self.text_streams["bleu"] = self.bleu_tokens
         self.split = str.split
         if self.rouge:
             self.word_streams["rouge"] = (lambda word: entry(word)[1]) if entry else rouge_word
