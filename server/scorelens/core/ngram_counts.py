@@ -125,9 +125,9 @@ def _pair_matches(hyp: Side, ref: Side, top: int) -> list[np.ndarray] | None:
         if 2 * places + (highest + 2).bit_length() > _BITS:
             return None
     width = (highest + 2).bit_length()
-    numbers = np.arange(segments)
-    segment = np.concatenate((np.repeat(numbers, hyp.lengths + 1), np.repeat(numbers, ref.lengths + 1)))
-    ends = np.cumsum(np.concatenate((hyp.lengths, ref.lengths)) + 1) - 1  # the separators' places
+    lengths = np.concatenate((hyp.lengths, ref.lengths)) + 1  # with the separator
+    segment = np.repeat(np.tile(np.arange(segments), 2), lengths)  # of each position
+    ends = np.cumsum(lengths) - 1  # the separators' places
     joined = np.empty(size, np.int64)
     token = np.ones(size, bool)
     token[ends] = False
@@ -136,25 +136,28 @@ def _pair_matches(hyp: Side, ref: Side, top: int) -> list[np.ndarray] | None:
     joined[ends[segments:]] = highest + 2
     in_ref = len(hyp.symbols) + segments  # the first of the reference's positions
     low = (1 << places) - 1
-    keys, positions = (segment << width) | joined, np.arange(size)
+    tagged = segment << (width + places)
+    tagged |= joined << places
+    tagged |= np.arange(size)
     for n in range(1, top + 1):
-        tagged = (keys << places) | positions
         tagged.sort()
         place = tagged & low
-        new = np.empty(len(tagged), bool)  # where a run of one n-gram begins
-        new[0] = True
+        new = np.empty(len(tagged), bool)  # where a run of one n-gram begins (after the first)
+        new[0] = False
         np.greater(tagged[1:] ^ tagged[:-1], low, out=new[1:])
-        in_hyp = place < in_ref
         # where a run has both sides' (its positions in order: the hypothesis's first), the
         # hypothesis's last
-        last = np.flatnonzero(~new[1:] & in_hyp[:-1] & ~in_hyp[1:])
+        in_hyp = place < in_ref
+        crossing = in_hyp[:-1] > in_hyp[1:]
+        crossing &= ~new[1:]
+        last = np.flatnonzero(crossing)
         if not len(last):
             break
-        run = np.cumsum(new, dtype=np.int32) - 1
-        bounds = np.append(np.flatnonzero(new), len(tagged))
+        run = np.cumsum(new, dtype=np.int32)  # each position's run: its n-gram's rank
+        bounds = np.append(np.flatnonzero(new), len(tagged))  # where runs after the first begin
         shared = run[last]
-        first, after = bounds[shared], bounds[shared + 1]
-        common = np.minimum(last + 1 - first, after - last - 1)
+        first = np.where(shared > 0, bounds[shared - 1], 0)
+        common = np.minimum(last + 1 - first, bounds[shared] - last - 1)
         found[n - 1] = np.bincount(segment[place[last]], weights=common, minlength=segments).astype(np.int64)
         if n == top:
             break
@@ -170,7 +173,9 @@ def _pair_matches(hyp: Side, ref: Side, top: int) -> list[np.ndarray] | None:
         positions = at[np.flatnonzero(matched[at + 1])]
         if not len(positions):
             break
-        keys = (rank[positions] << width) | joined[positions + n]
+        tagged = rank[positions] << (width + places)
+        tagged |= joined[positions + n] << places
+        tagged |= positions
     return found
 
 
