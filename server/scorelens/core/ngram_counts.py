@@ -154,7 +154,7 @@ def _pair_matches(hyp: Side, ref: Side, top: int) -> list[np.ndarray] | None:
         if not len(last):
             break
         run = np.cumsum(new, dtype=np.int32)  # each position's run: its n-gram's rank
-        bounds = np.append(np.flatnonzero(new), len(tagged))  # where runs after the first begin
+        bounds = np.append(np.flatnonzero(new), len(tagged))  # where each run after the first begins; the end
         shared = run[last]
         first = np.where(shared > 0, bounds[shared - 1], 0)
         common = np.minimum(last + 1 - first, bounds[shared] - last - 1)
