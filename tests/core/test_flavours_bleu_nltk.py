@@ -172,3 +172,16 @@ def test_real_corpus_scored_from_texts(shared, method):
             expected = corpus_bleu([[r.split() for r in rs] for rs in zip(*references)], [h.split() for h in sys1], smoothing_function=smoothing)
         got = scorelens.score(sys1, references, "bleu", bleu_impl="nltk", nltk_smoothing=method)
         assert math.isclose(got.bleu.score / 100, expected, rel_tol=1e-12, abs_tol=0), (got.bleu.score, expected)
+
+
+@pytest.mark.parametrize("lowercase", [False, True])
+def test_texts_spaced_any_way_scored_from_texts(lowercase):
+    """NLTK's tokens are ``text.split()``'s whatever the spacing (tabs, runs of spaces, Unicode
+    spaces, ends), lowercased word by word: ``scorelens.score`` of such texts, in batches of
+    token arrays, against ``corpus_bleu`` of ``split()``."""
+    hyps = ["the  cat\tsat on the mat", " ΟΔΟΣ\u3000the cat ", "a\xa0b c\x1cd &amp; <skipped>", "", "the cat sat"] * 3
+    refs = ["The cat sat on the  mat", "οδος the cat", "a b c\x1cd & x", "the cat", "the\u2003cat sat"] * 3
+    case = (lambda text: text.lower()) if lowercase else (lambda text: text)
+    expected = corpus_bleu([[case(r).split()] for r in refs], [case(h).split() for h in hyps], smoothing_function=SmoothingFunction().method1)
+    got = scorelens.score(hyps, refs, "bleu", bleu_impl="nltk", nltk_smoothing=1, lowercase=lowercase)
+    assert math.isclose(got.bleu.score / 100, expected, rel_tol=1e-12, abs_tol=0), (got.bleu.score, expected)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -89,3 +90,19 @@ def test_bleu_matches_are_clipped_by_the_largest_reference_count(batch):
                 ceiling |= ref
             expected.append(sum((grams[0] & ceiling).values()))
         assert found[n].tolist() == expected, n
+
+
+@settings(max_examples=100, deadline=None)
+@given(batches())
+def test_matches_without_room_for_the_pruned_keys(batch):
+    """A batch whose positions and symbols do not fit the pruned matcher's keys (forced here by a
+    smaller key budget) is matched as before, every n-gram of every order: the same counts."""
+    hyps, refs, orders = batch
+    if not hyps:
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ngram_counts, "_BITS", 12)
+        found = matches([Side.of_texts(hyps), *(Side.of_texts(r) for r in refs)], orders)
+    for n in orders:
+        for k, ref in enumerate(refs):
+            assert found[n][k].tolist() == [clipped(h, r, n) for h, r in zip(hyps, ref)], (n, k)

@@ -7,7 +7,8 @@ Made one segment at a time, those n-grams are Python objects, six orders of them
 chrF, and making them is most of the time (see bench/RESULTS.md). Here a batch of segments is
 one array of symbol numbers per side, and each order's n-grams are int64 keys built from the
 previous order's by a shift and an or: ``segment | symbol_1 | … | symbol_n``, packed. chrF's
-edits match one segment's the same way (:func:`common_counts`).
+edits match one segment's the same way (:func:`common_counts`). Matched with one reference at
+a time (:func:`matches`), an n-gram that cannot match is dropped before the next order.
 
 Exact: a key holds the whole n-gram, never a hash of it. When the next symbol would not fit in
 62 bits, the keys so far are replaced by their dense ranks over every side (equal n-grams of
@@ -91,8 +92,91 @@ def common_counts(hyp: np.ndarray, ref: np.ndarray, orders: int) -> list[int]:
 def matches(sides: Sequence[Side], orders: Sequence[int]) -> dict[int, list[np.ndarray]]:
     """``{n: [matches with reference 1, …]}`` for each n in ``orders``: per segment, how many of
     the hypothesis's (``sides[0]``) n-grams the reference's n-grams match, clipped."""
+    per_ref = [_pair_matches(sides[0], ref, max(orders)) for ref in sides[1:]]
+    if None not in per_ref:
+        return {n: [found[n - 1] for found in per_ref] for n in orders}
     segments = len(sides[0].lengths)
     return {n: [_common(keys[0], starts, ref, segments, used) for ref in keys[1:]] for n, keys, starts, used in _keyed(sides, orders)}
+
+
+def _pair_matches(hyp: Side, ref: Side, top: int) -> list[np.ndarray] | None:
+    """For n = 1..``top``, per segment, the size of the multiset intersection of the two sides'
+    n-grams; None when a batch this large has no room for its keys (see :func:`_keyed` then).
+
+    An n-gram no longer on both sides of its segment is dropped: an (n+1)-gram can match only
+    where the n-grams at its start and at the next position both match. So order 1 sorts every
+    token and each further order only the survivors (on TED lines about 40%, 16%, 9%). Both
+    sides are one array of positions (the hypothesis's first), each segment followed by its
+    side's separator, a symbol the other side never has. An n-gram's key is its segment and its
+    symbol at order 1, after that the rank of its (n-1)-gram prefix and its last symbol; under
+    the key its position, so that one sort groups equal n-grams with the hypothesis's first.
+    """
+    segments = len(hyp.lengths)
+    found = [np.zeros(segments, np.int64) for _ in range(top)]
+    if not len(hyp.symbols) or not len(ref.symbols):
+        return found
+    symbols = np.concatenate((hyp.symbols, ref.symbols))
+    highest = int(symbols.max())
+    size = len(symbols) + 2 * segments
+    places = size.bit_length()
+    if 2 * places + (highest + 2).bit_length() > _BITS:
+        [symbols], count = _dense([symbols])
+        highest = count - 1
+        if 2 * places + (highest + 2).bit_length() > _BITS:
+            return None
+    width = (highest + 2).bit_length()
+    lengths = np.concatenate((hyp.lengths, ref.lengths)) + 1  # with the separator
+    segment = np.repeat(np.tile(np.arange(segments), 2), lengths)  # of each position
+    ends = np.cumsum(lengths) - 1  # the separators' places
+    joined = np.empty(size, np.int64)
+    token = np.ones(size, bool)
+    token[ends] = False
+    joined[token] = symbols
+    joined[ends[:segments]] = highest + 1
+    joined[ends[segments:]] = highest + 2
+    in_ref = len(hyp.symbols) + segments  # the first of the reference's positions
+    low = (1 << places) - 1
+    tagged = segment << (width + places)
+    tagged |= joined << places
+    tagged |= np.arange(size)
+    for n in range(1, top + 1):
+        tagged.sort()
+        place = tagged & low
+        new = np.empty(len(tagged), bool)  # where a run of one n-gram begins (after the first)
+        new[0] = False
+        np.greater(tagged[1:] ^ tagged[:-1], low, out=new[1:])
+        # where a run has both sides' (its positions in order: the hypothesis's first), the
+        # hypothesis's last
+        in_hyp = place < in_ref
+        crossing = in_hyp[:-1] > in_hyp[1:]
+        crossing &= ~new[1:]
+        last = np.flatnonzero(crossing)
+        if not len(last):
+            break
+        run = np.cumsum(new, dtype=np.int32)  # each position's run: its n-gram's rank
+        bounds = np.append(np.flatnonzero(new), len(tagged))  # where each run after the first begins; the end
+        shared = run[last]
+        first = np.where(shared > 0, bounds[shared - 1], 0)
+        common = np.minimum(last + 1 - first, bounds[shared] - last - 1)
+        found[n - 1] = np.bincount(segment[place[last]], weights=common, minlength=segments).astype(np.int64)
+        if n == top:
+            break
+        # the positions of n-grams on both sides, and their n-grams' ranks
+        both = np.zeros(len(bounds), bool)
+        both[shared] = True
+        kept = np.flatnonzero(both[run])
+        at = place[kept]
+        matched = np.zeros(size + 1, bool)
+        matched[at] = True
+        rank = np.empty(size, np.int64)
+        rank[at] = run[kept]
+        positions = at[np.flatnonzero(matched[at + 1])]
+        if not len(positions):
+            break
+        tagged = rank[positions] << (width + places)
+        tagged |= joined[positions + n] << places
+        tagged |= positions
+    return found
 
 
 def clipped(sides: Sequence[Side], orders: Sequence[int]) -> dict[int, np.ndarray]:

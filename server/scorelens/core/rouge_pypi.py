@@ -85,7 +85,7 @@ def words(sents: Sequence[str]) -> list[str]:
 
 
 def _ngram_set(tokens: Sequence[str], n: int) -> set[tuple[str, ...]]:
-    return {tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1)}
+    return set(zip(*[tokens[i:] for i in range(n)]))
 
 
 def lcs_tokens(ref: Sequence[str], hyp: Sequence[str]) -> list[str]:
@@ -101,17 +101,15 @@ def lcs_tokens(ref: Sequence[str], hyp: Sequence[str]) -> list[str]:
     where: dict[str, int] = {}
     for j, word in enumerate(hyp):
         where[word] = where.get(word, 0) | 1 << j
-    rows = [full]
+    # (a carry past column ``cols`` changes no bit under it: no mask needed)
     v = full
-    for matched in map(where.get, ref, repeat(0)):
-        u = v & matched
-        v = ((v + u) | (v - u)) & full
-        rows.append(v)
+    rows = [full, *[v := (v + (u := v & matched)) | (v - u) for matched in map(where.get, ref, repeat(0))]]
     found = []
     i, j = len(ref), cols
     while i > 0 and j > 0:
-        if ref[i - 1] == hyp[j - 1]:
-            found.append(ref[i - 1])
+        word = ref[i - 1]
+        if word == hyp[j - 1]:
+            found.append(word)
             i -= 1
             j -= 1
         # table[i-1][j] > table[i][j-1]: without a match, table[i][j] is the larger of the two,
@@ -119,7 +117,8 @@ def lcs_tokens(ref: Sequence[str], hyp: Sequence[str]) -> list[str]:
         elif not rows[i] >> (j - 1) & 1:
             i -= 1
         else:
-            j -= 1
+            # left, column by column, to the next one where the row grows or the words match
+            j = ((~rows[i] | where.get(word, 0)) & ((1 << (j - 1)) - 1)).bit_length()
     found.reverse()
     return found
 
