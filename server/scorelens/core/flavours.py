@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import replace
+from itertools import chain
 from typing import TYPE_CHECKING
 
-from . import bleu_nltk, rouge, rouge155, rouge_pypi, rouge_wsu
+from . import bleu_nltk, rouge, rouge155, rouge155_average, rouge_pypi, rouge_wsu
 from .bleu_nltk import NltkBleuConfig, NltkBleuScore
 from .rouge import ROUGE_N, RougeConfig, RougeScore
 from .rouge155 import Rouge155Config
@@ -153,6 +154,8 @@ class Rouge155:
         # each key's name in the script's output
         self.names = {"rougeL": "ROUGE-L", "rougeW": f"ROUGE-W-{self.config.w}", "rougeS": f"ROUGE-S{d}", "rougeSU": f"ROUGE-SU{d}"}
         self.names.update({key: f"ROUGE-{key[5:]}" for key in ROUGE_N})
+        # the keys averaged, in a record's order
+        self.averaged = (("rougeL",) if "rougeL" in keys else ()) + self.rouge_n + self.wsu
 
     def _triples(self, scores: dict[str, Triple], keys: Sequence[str]) -> list[Triple]:
         """(P, R, F) of each key from the script's (R, P, F)."""
@@ -165,18 +168,26 @@ class Rouge155:
         unmatched = _unmatched(rouge_n + wsu + ([rouge_l] if rouge_l else []))
         return rouge_l, (_flat(rouge_n) or None), (_flat(wsu) or None), None, unmatched
 
-    def corpus(self, sums, n: int, records: Sequence[Record] | None) -> dict[str, RougeScore]:
-        """The script's printed average over the summaries, numbered 1..n in segment order."""
-        per_summary = []
-        for r in records or ():
-            figures = {"rougeL": r.rouge_l} if r.rouge_l is not None else {}
-            for fields, keys in ((r.rouge_n, self.rouge_n), (r.rouge_wsu, self.wsu)):
-                figures.update({k: fields[3 * i : 3 * i + 3] for i, k in enumerate(keys)})
-            per_summary.append({k: (rec, p, f) for k, (p, rec, f) in figures.items()})
-        average = rouge155.average(per_summary, self.config.resamples)
-        if not average:
+    def running(self) -> rouge155_average.Average:
+        """The printed average kept a segment at a time, of each segment's :meth:`figures`."""
+        return rouge155_average.Average(3 * len(self.averaged), self.config.resamples)
+
+    def figures(self, r: Record) -> tuple[float, ...]:
+        """A segment's (P, R, F) of each key of :attr:`averaged`, flat."""
+        return tuple(chain(r.rouge_l or (), r.rouge_n or (), r.rouge_wsu or ()))
+
+    def corpus(self, sums, n: int, records: Sequence[Record] | None, running: rouge155_average.Average | None = None) -> dict[str, RougeScore]:
+        """The script's printed average over the summaries, numbered 1..n in segment order: kept
+        by the caller (``running``) or of the segments' ``records``."""
+        if running is None:
+            records = records or ()
+            running = self.running()
+            running.resize(len(records))
+            running.put_all(map(self.figures, records))
+        found = running.figures()
+        if not found:
             return {k: RougeScore(0.0, 0.0, 0.0) for k in self.keys}
-        return {k: RougeScore(p, r, f) for k, (r, p, f) in average.items()}
+        return {k: RougeScore(*found[3 * i : 3 * i + 3]) for i, k in enumerate(self.averaged)}
 
     def spans(self, hyp: str, refs: Sequence[str]) -> list[tuple[str, int, int]]:
         """The hypothesis's words none of whose tokens a reference has (ROUGE-1's misses)."""
