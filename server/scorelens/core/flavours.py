@@ -15,7 +15,7 @@ from dataclasses import replace
 from itertools import chain
 from typing import TYPE_CHECKING
 
-from . import bleu_nltk, rouge, rouge155, rouge155_average, rouge_pypi, rouge_wsu
+from . import bleu_nltk, rouge, rouge155, rouge155_average, rouge155_many, rouge_pypi, rouge_wsu
 from .bleu_nltk import NltkBleuConfig, NltkBleuScore
 from .rouge import ROUGE_N, RougeConfig, RougeScore
 from .rouge155 import Rouge155Config
@@ -107,6 +107,9 @@ class PypiRouge:
         rouge_l = scores.scores["rouge-l"] if self.rouge_l else None
         return rouge_l, (_flat(rouge_n) or None), None, (0,), _unmatched(rouge_n + ([rouge_l] if rouge_l else []))
 
+    def statistics_of(self, hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> list:
+        return list(map(self.statistics, hyps, refs))
+
     def corpus(self, sums, n: int, records: Sequence[Record] | None) -> dict[str, RougeScore]:
         """The mean over the pairs scored (every figure 0 when none is: the package raises)."""
         scored = n - (sums["rouge_skipped"][0] if "rouge_skipped" in sums else 0)
@@ -154,6 +157,8 @@ class Rouge155:
         # each key's name in the script's output
         self.names = {"rougeL": "ROUGE-L", "rougeW": f"ROUGE-W-{self.config.w}", "rougeS": f"ROUGE-S{d}", "rougeSU": f"ROUGE-SU{d}"}
         self.names.update({key: f"ROUGE-{key[5:]}" for key in ROUGE_N})
+        # the script's stems of the words met (a word is stemmed once)
+        self._stems: dict[str, str] = {}
         # the keys averaged, in a record's order
         self.averaged = (("rougeL",) if "rougeL" in keys else ()) + self.rouge_n + self.wsu
 
@@ -162,7 +167,13 @@ class Rouge155:
         return [(p, r, f) for r, p, f in (scores[self.names[k]] for k in keys)]
 
     def statistics(self, hyp: str, refs: Sequence[str]):
-        scores = rouge155.summary_scores(hyp, refs, self.config)
+        return self._statistics(rouge155.summary_scores(hyp, refs, self.config, self._stems))
+
+    def statistics_of(self, hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> list:
+        """:meth:`statistics` of many segments (``refs[i]``: segment i's references), together."""
+        return list(map(self._statistics, rouge155_many.summary_scores_many(hyps, refs, self.config, self._stems)))
+
+    def _statistics(self, scores: dict[str, rouge155.Figures]):
         rouge_n, wsu = self._triples(scores, self.rouge_n), self._triples(scores, self.wsu)
         rouge_l = self._triples(scores, ["rougeL"])[0] if "rougeL" in self.keys else None
         unmatched = _unmatched(rouge_n + wsu + ([rouge_l] if rouge_l else []))
@@ -216,6 +227,11 @@ class RougeScoreWsu:
     def statistics(self, hyp: str, refs: Sequence[str]) -> tuple[float, ...]:
         tokens = self.tokenizer.tokens
         return rouge_wsu.segment_scores(tokens(hyp), [tokens(r) for r in refs], self.config)
+
+    def statistics_of(self, hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> list[tuple[float, ...]]:
+        """:meth:`statistics` of many segments (``refs[i]``: segment i's references), together."""
+        tokens = self.tokenizer.tokens
+        return rouge_wsu.segment_scores_many(list(map(tokens, hyps)), [list(map(tokens, rs)) for rs in refs], self.config)
 
     def corpus(self, sums, n: int) -> dict[str, RougeScore]:
         """The mean over segments."""

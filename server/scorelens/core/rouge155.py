@@ -90,8 +90,11 @@ class Rouge155Config:
 # -- preprocessing ----------------------------------------------------------------------------
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-_NOT_KEPT = re.compile(r"[^A-Za-z0-9\-]")
-_KEPT_START = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+_TOKEN = re.compile("[a-z0-9]+")
+# ASCII bytes: letters lowercased, digits kept, a line break kept, everything else a space
+_ASCII_TOKENS = bytes(
+    c if chr(c) in "abcdefghijklmnopqrstuvwxyz0123456789\n" else c + 32 if chr(c).isupper() and c < 128 else 32 for c in range(256)
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,25 +119,33 @@ def stopword_list(text: str) -> frozenset[str]:
     return frozenset(lines)
 
 
-def preprocess(text: str, config: Rouge155Config = Rouge155Config()) -> Summary:
-    """The script's tokens of one summary file's text, a list per non-empty line."""
+def preprocess(text: str, config: Rouge155Config = Rouge155Config(), stems: dict[str, str] | None = None) -> Summary:
+    """The script's tokens of one summary file's text, a list per non-empty line (``stems``: the
+    stems of words met before, filled in as words are stemmed)."""
     sentences = []
-    cache: dict[str, str] = {}
-    for line in text.split("\n"):
+    stems = {} if stems is None else stems
+    stopwords = config.stopwords
+    # "-" is split off and then dropped (a token must start with [a-z0-9]), and everything else
+    # outside [A-Za-z0-9-] is a space: the tokens are the runs of ASCII letters and digits
+    if text.isascii():  # the same, a byte at a time (a line keeps its length: empty stays empty)
+        lines = text.encode("ascii").translate(_ASCII_TOKENS).decode("ascii").split("\n")
+        split = str.split
+    else:
+        lines = text.split("\n")
+        split = lambda line: _TOKEN.findall(line.translate(_ASCII_LOWER))
+    for line in lines:
         if not line:
             continue
-        raw = _NOT_KEPT.sub(" ", line.translate(_ASCII_LOWER).replace("-", " - ")).split()
-        kept = []
-        for token in raw:
-            if config.stopwords is not None and token in config.stopwords:
-                continue
-            if token[0] not in _KEPT_START:
-                continue
-            if config.stem and len(token) > 3:
-                if token not in cache:
-                    cache[token] = (config.exceptions or {}).get(token) or porter_stem(token)
-                token = cache[token]
-            kept.append(token)
+        kept = split(line)
+        if stopwords is not None:
+            kept = [token for token in kept if token not in stopwords]
+        if config.stem:
+            for k, token in enumerate(kept):
+                if len(token) > 3:
+                    stem = stems.get(token)
+                    if stem is None:
+                        stem = stems[token] = (config.exceptions or {}).get(token) or porter_stem(token)
+                    kept[k] = stem
         sentences.append(kept)
     return Summary(sentences)
 
@@ -265,11 +276,14 @@ def _figures(hit: float, model_count: float, peer_count: float, alpha: float, in
 
 def _counted(peer: Counter, models: Sequence[Counter], config: Rouge155Config) -> Figures:
     """computeNGramScore / computeSkipBigramScore over the references."""
+    return counted_figures([(clipped_hits(m, peer), sum(m.values())) for m in models], sum(peer.values()), config)
+
+
+def counted_figures(hits: Iterable[tuple[int, int]], peer_n: int, config: Rouge155Config) -> Figures:
+    """:func:`_counted` of each reference's (clipped hits, gram count)."""
     hit = model_count = peer_count = 0
     best = -1.0
-    peer_n = sum(peer.values())
-    for model in models:
-        h, model_n = clipped_hits(model, peer), sum(model.values())
+    for h, model_n in hits:
         if config.mode == "A":
             hit, model_count, peer_count = hit + h, model_count + model_n, peer_count + peer_n
         else:
@@ -354,13 +368,16 @@ def lcs_hits(model: Summary, peer: Summary, weight: float | None) -> tuple[float
 
 def _lcs_figures(peer: Summary, models: Sequence[Summary], config: Rouge155Config, weight: float | None) -> Figures:
     """computeLCSScore / computeWLCSScore over the references."""
+    return lcs_figures([lcs_hits(model, peer, weight) for model in models], len(peer.tokens), config, weight)
+
+
+def lcs_figures(hits: Iterable[tuple[float, float]], peer_n: int, config: Rouge155Config, weight: float | None) -> Figures:
+    """:func:`_lcs_figures` of each reference's :func:`lcs_hits`."""
     f = (lambda x: x) if weight is None else (lambda x: x**weight)
     inverse = None if weight is None else (lambda x: x ** (1 / weight))
     hit = model_count = peer_count = 0
     best = -1.0
-    peer_n = len(peer.tokens)
-    for model in models:
-        h, base = lcs_hits(model, peer, weight)
+    for h, base in hits:
         if config.mode == "A":
             hit, model_count, peer_count = hit + h, model_count + f(base), peer_count + f(peer_n)
         else:
@@ -373,10 +390,12 @@ def _lcs_figures(peer: Summary, models: Sequence[Summary], config: Rouge155Confi
     return _figures(hit, model_count, peer_count, config.alpha, inverse)
 
 
-def summary_scores(peer: str, models: Sequence[str], config: Rouge155Config = Rouge155Config()) -> dict[str, Figures]:
-    """One summary's (R, P, F) per metric, as the script keeps them before averaging."""
-    p = preprocess(peer, config)
-    ms = [preprocess(m, config) for m in models]
+def summary_scores(peer: str, models: Sequence[str], config: Rouge155Config = Rouge155Config(), stems: dict[str, str] | None = None) -> dict[str, Figures]:
+    """One summary's (R, P, F) per metric, as the script keeps them before averaging (``stems``:
+    as :func:`preprocess`)."""
+    stems = {} if stems is None else stems
+    p = preprocess(peer, config, stems)
+    ms = [preprocess(m, config, stems) for m in models]
     scores: dict[str, Figures] = {}
     peer_tokens = p.tokens
     model_tokens = [m.tokens for m in ms]

@@ -21,13 +21,16 @@ figure is the mean over segments, as for rouge-score's other measures.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import count
 
+from . import rouge155_kernel as kernel
 from .rouge import best
 from .rouge155 import Summary, clipped_hits, lcs_hits, skip_bigrams
 
-__all__ = ["WsuConfig", "segment_scores"]
+__all__ = ["WsuConfig", "segment_scores", "segment_scores_many"]
 
 Triple = tuple[float, float, float]  # (precision, recall, F)
 ALPHA = 0.5
@@ -74,3 +77,64 @@ def segment_scores(hyp: Sequence[str], refs: Sequence[Sequence[str]], config: Ws
         per_ref = [_pair(hyp, ref, key, config) for ref in refs]
         flat += per_ref[best(per_ref)] if per_ref else (0.0, 0.0, 0.0)
     return tuple(flat)
+
+
+def segment_scores_many(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[Sequence[str]]], config: WsuConfig) -> list[tuple[float, ...]]:
+    """:func:`segment_scores` of many segments, the pairs' LCS tables and skip-bigram counts made
+    together (:mod:`.rouge155_kernel`)."""
+    import numpy as np
+
+    number = defaultdict(count().__next__).__getitem__
+    hyp_ids = [list(map(number, h)) for h in hyps]
+    owner = [i for i, rs in enumerate(refs) for _ in rs]
+    pairs = [(hyp_ids[i], list(map(number, r))) for i, rs in enumerate(refs) for r in rs]
+    per_key = []
+    for key in config.keys:
+        if key == "rougeW":
+            per_key.append(_weighted_many(pairs, config.w))
+        else:
+            per_key.append(_skips_many(hyp_ids, pairs, np.array(owner, np.int64), config.skip, key == "rougeSU", len(hyp_ids)))
+    bounds = np.cumsum([0] + [len(rs) for rs in refs]).tolist()
+    found = []
+    for i in range(len(hyps)):
+        flat: list[float] = []
+        for triples in per_key:
+            per_ref = triples[bounds[i] : bounds[i + 1]]
+            flat += per_ref[best(per_ref)] if per_ref else (0.0, 0.0, 0.0)
+        found.append(tuple(flat))
+    return found
+
+
+def _weighted_many(pairs: list[tuple[list[int], list[int]]], w: float) -> list[Triple]:
+    import numpy as np
+
+    live = [k for k, (hyp, ref) in enumerate(pairs) if hyp and ref]
+    triples = [(0.0, 0.0, 0.0)] * len(pairs)
+    if live:
+        powers = np.array([k**w for k in range(2 + max(max(len(h), len(r)) for h, r in pairs))])
+        marks = kernel.lcs_marks([pairs[k][1] for k in live], [pairs[k][0] for k in live], powers)
+        for k, hit in zip(live, kernel.run_hits(marks, powers)):
+            hyp, ref = pairs[k]
+            base = len(ref) ** w  # as lcs_hits sums it (one sentence)
+            triples[k] = _triple((hit / len(hyp) ** w) ** (1 / w), (hit / base**w) ** (1 / w))
+    return triples
+
+
+def _skips_many(hyps: list[list[int]], pairs, owner, skip: int, unigrams: bool, segments: int) -> list[Triple]:
+    import numpy as np
+
+    refs = [ref for _, ref in pairs]
+    vocabulary = 1 + max((t for s in (*hyps, *refs) for t in s), default=0)
+    peer, model = kernel.skip_grams(hyps, skip, vocabulary), kernel.skip_grams(refs, skip, vocabulary)
+    every = np.arange(len(refs))
+    hits = kernel.clipped_hits(peer, model, owner, every)
+    peer_n, model_n = np.bincount(peer[1], minlength=segments), np.bincount(model[1], minlength=len(refs))
+    if unigrams:
+        peer, model = kernel.unigrams(hyps), kernel.unigrams(refs)
+        hits = hits + kernel.clipped_hits(peer, model, owner, every)
+        peer_n = peer_n + np.bincount(peer[1], minlength=segments)
+        model_n = model_n + np.bincount(model[1], minlength=len(refs))
+    triples = []
+    for h, p, m in zip(hits.tolist(), peer_n[owner].tolist(), model_n.tolist()):
+        triples.append(_triple(h / p, h / m) if p and m else (0.0, 0.0, 0.0))
+    return triples
