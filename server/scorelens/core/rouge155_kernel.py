@@ -14,13 +14,13 @@ from itertools import chain
 
 import numpy as np
 
-__all__ = ["clipped_hits", "lcs_marks", "run_hits", "skip_grams", "unigrams"]
+__all__ = ["gram_counts", "lcs_marks", "run_hits", "skip_hits"]
 
-# Cells of the LCS tables of one bucket (the table of back steps is kept whole for the path)
-_CELLS = 1 << 23
-_LENGTH_STEP = 16  # pairs are bucketed by lengths rounded up to this
+# Cells of the LCS tables of one group of pairs (kept whole for the path back: 8 MB)
+_CELLS = 1 << 20
+_SLACK = 1 << 15  # padded cells a group may waste whatever its size (fewer, larger groups)
 _PAD = np.iinfo(np.int64).max
-_ROWS = 1024  # pairs whose grams are sorted together, a row each
+_ROWS = 256  # pairs whose grams are sorted together, a row each (of similar lengths)
 
 
 def _flat(sequences: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
@@ -33,6 +33,8 @@ def _rows(tokens: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: in
     """The sequences ``tokens[starts[r] : starts[r] + lengths[r]]`` as rows of ``width``, padded."""
     columns = np.arange(width)
     inside = columns[None, :] < lengths[:, None]
+    if not len(tokens):
+        return np.full(inside.shape, fill, np.int64)
     return np.where(inside, tokens[np.minimum(starts[:, None] + columns[None, :], len(tokens) - 1)], fill)
 
 
@@ -43,71 +45,72 @@ def lcs_marks(models: Sequence[Sequence[int]], peers: Sequence[Sequence[int]], p
     x_start, y_start = np.cumsum(m_len) - m_len, np.cumsum(n_len) - n_len
     marks = np.zeros(len(x), bool)
     live = np.flatnonzero((m_len > 0) & (n_len > 0))
-    key = (m_len[live] + _LENGTH_STEP - 1) // _LENGTH_STEP * 4096 + (n_len[live] + _LENGTH_STEP - 1) // _LENGTH_STEP
-    order = live[np.argsort(key, kind="stable")]
-    key = np.sort(key, kind="stable")
-    for bucket in np.split(order, np.flatnonzero(np.diff(key)) + 1):
-        if not len(bucket):
-            continue
-        big_m, big_n = int(m_len[bucket].max()), int(n_len[bucket].max())
-        per = max(1, _CELLS // ((big_m + 1) * (big_m + big_n + 1)))
-        for first in range(0, len(bucket), per):
-            pairs = bucket[first : first + per]
-            xs = _rows(x, x_start[pairs], m_len[pairs], big_m, -1)
-            ys = _rows(y, y_start[pairs], n_len[pairs], big_n, -2)
-            rows, columns = np.nonzero(_marked(xs, ys, m_len[pairs], n_len[pairs], powers))
-            marks[x_start[pairs][rows] + columns] = True
+    # by model length (in steps of 8), then peer length: a group is a run of pairs in that order
+    live = live[np.lexsort((n_len[live], m_len[live] // 8))]
+    size = (m_len[live] + 1) * (m_len[live] + n_len[live] + 1)  # of a pair's table alone
+    first = 0
+    while first < len(live):
+        # as many pairs as the cell budget takes, padded to the longest at little cost
+        big_m = np.maximum.accumulate(m_len[live[first:]])
+        big_n = np.maximum.accumulate(n_len[live[first:]])
+        cells = np.arange(1, len(big_m) + 1) * (big_m + 1) * (big_m + big_n + 1)
+        fits = (cells <= _CELLS) & (cells <= 1.5 * np.cumsum(size[first:]) + _SLACK)
+        stop = first + 1 + int(np.flatnonzero(fits)[-1] if fits.any() else 0)
+        pairs = live[first:stop]
+        big_m, big_n = int(big_m[stop - first - 1]), int(big_n[stop - first - 1])
+        xs = _rows(x, x_start[pairs], m_len[pairs], big_m, -1)
+        ys = _rows(y, y_start[pairs], n_len[pairs], big_n, -2)
+        rows, columns = np.nonzero(_marked(xs, ys, m_len[pairs], n_len[pairs], powers))
+        marks[x_start[pairs][rows] + columns] = True
+        first = stop
     return np.split(marks, np.cumsum(m_len)[:-1])
 
 
 def _marked(x: np.ndarray, y: np.ndarray, m_len: np.ndarray, n_len: np.ndarray, powers: np.ndarray | None) -> np.ndarray:
-    """:func:`lcs_marks` of a bucket (rows of tokens, padded): the tables a diagonal ``d = i + j``
-    at a time, indexed by ``i``; cells past a pair's lengths hold whatever, as no cell of its own
-    reads them. A match is rare: its cells are worked out apart."""
+    """:func:`lcs_marks` of a group (rows of tokens, padded). The table is kept a diagonal
+    ``d = i + j`` at a time, indexed by ``i``; cells past a pair's lengths hold whatever, as no
+    cell of its own reads them, and the border is 0. A cell is the larger of the cells above and
+    left, save at a match (a few cells in a hundred), worked out apart; the path back reads the
+    table again (a match, else up when up >= left)."""
     g, big_m = x.shape
     big_n = y.shape[1]
-    # the peer reversed, with room either side: cell (i, d - i) compares x[i - 1] with y[d - i - 1]
-    y_rev = np.full((g, big_n + 2 * (big_m + 1)), -2, np.int64)
-    y_rev[:, big_m + 1 : big_m + 1 + big_n] = y[:, ::-1]
     diagonals = big_m + big_n + 1
-    back = np.zeros((diagonals, g, big_m + 1), np.int8)  # 1 diagonal, 2 up, 3 left
-    c = [np.zeros((g, big_m + 1)) for _ in range(3)]
-    k = [np.zeros((g, big_m + 1), np.int64) for _ in range(3)]
+    table = np.zeros((diagonals, g, big_m + 1))
+    runs = np.zeros((diagonals, g, big_m + 1), np.int32) if powers is not None else None
+    # the matches, by diagonal: cell (i, j) for x[i - 1] == y[j - 1]
+    equal = x[:, :, None] == y[:, None, :]
+    m_rows, m_i, m_j = np.nonzero(equal)
+    m_i, m_d = m_i + 1, m_i + m_j + 2
+    by_diagonal = np.argsort(m_d, kind="stable")
+    m_rows, m_i = m_rows[by_diagonal], m_i[by_diagonal]
+    bounds = np.searchsorted(m_d[by_diagonal], np.arange(diagonals + 1))
     for d in range(2, diagonals):
         lo, hi = max(1, d - big_n), min(big_m, d - 1)
-        cur, last, two = c[d % 3], c[(d - 1) % 3], c[(d - 2) % 3]
-        k_cur, k_two = k[d % 3], k[(d - 2) % 3]
-        cur[:, 0] = 0.0
-        k_cur[:, 0] = 0
-        if d <= big_m:
-            cur[:, d] = 0.0  # (d, 0)
-            k_cur[:, d] = 0
         if lo > hi:
             continue
-        start = big_m + 1 + big_n - d + lo  # y_rev's index of y[d - lo - 1]
-        rows, at = np.nonzero(x[:, lo - 1 : hi] == y_rev[:, start : start + hi - lo + 1])
-        up, left = last[:, lo - 1 : hi], last[:, lo : hi + 1]
-        up_wins = up >= left
-        np.maximum(up, left, out=cur[:, lo : hi + 1])  # up on a tie: the same value
-        np.subtract(3, up_wins, out=back[d, :, lo : hi + 1], casting="unsafe")
-        back[d, rows, lo + at] = 1
+        last = table[d - 1]
+        np.maximum(last[:, lo - 1 : hi], last[:, lo : hi + 1], out=table[d, :, lo : hi + 1])
+        a, b = bounds[d], bounds[d + 1]
+        if a == b:
+            continue
+        r, i = m_rows[a:b], m_i[a:b]
         if powers is None:
-            cur[rows, lo + at] = two[rows, lo - 1 + at] + 1.0
+            table[d, r, i] = table[d - 2, r, i - 1] + 1.0
         else:
-            k_cur[:, lo : hi + 1] = 0
-            run = k_two[rows, lo - 1 + at]
-            cur[rows, lo + at] = (two[rows, lo - 1 + at] + powers[run + 1]) - powers[run]
-            k_cur[rows, lo + at] = run + 1
+            run = runs[d - 2, r, i - 1]
+            table[d, r, i] = (table[d - 2, r, i - 1] + powers[run + 1]) - powers[run]
+            runs[d, r, i] = run + 1
     # the path back from each pair's last cell
     marks = np.zeros((g, big_m), bool)
     i, j = m_len.copy(), n_len.copy()
     rows = np.arange(g)
     while len(rows):
-        step = back[i[rows] + j[rows], rows, i[rows]]
-        on = step == 1
-        marks[rows[on], i[rows[on]] - 1] = True
-        i[rows] -= step != 3
-        j[rows] -= step != 2
+        ri, rj = i[rows], j[rows]
+        on = equal[rows, ri - 1, rj - 1]
+        marks[rows[on], ri[on] - 1] = True
+        up_wins = table[ri + rj - 1, rows, ri - 1] >= table[ri + rj - 1, rows, ri]
+        i[rows] = ri - (on | up_wins)
+        j[rows] = rj - (on | ~up_wins)
         rows = rows[(i[rows] > 0) & (j[rows] > 0)]
     return marks
 
@@ -132,63 +135,60 @@ def run_hits(marks: Sequence[np.ndarray], powers: np.ndarray) -> list[float]:
     return np.cumsum(table, axis=1)[:, -1].tolist()
 
 
-def skip_grams(sequences: Sequence[Sequence[int]], skip: int, vocabulary: int) -> tuple[np.ndarray, np.ndarray]:
-    """The skip-bigrams of each sequence as numbers (``a * vocabulary + b``), flat, and the
-    sequence each comes from: pairs ``i < j <= i + skip + 1`` (any distance with ``skip < 0``)."""
-    tokens, lengths = _flat(sequences)
-    owner = np.repeat(np.arange(len(sequences)), lengths)
-    position = np.arange(len(tokens)) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-    left = lengths[owner] - 1 - position  # tokens after each one in its sequence
-    reach = int(lengths.max(initial=1)) - 1 if skip < 0 else skip + 1
-    codes, owners = [], []
-    for distance in range(1, reach + 1):
-        at = np.flatnonzero(left >= distance)
-        codes.append(tokens[at] * vocabulary + tokens[at + distance])
-        owners.append(owner[at])
-    if not codes:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    return np.concatenate(codes), np.concatenate(owners)
-
-
-def unigrams(sequences: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
-    """ROUGE-SU's unigrams: every token but each sequence's last, and the sequence it is in."""
-    tokens, lengths = _flat([s[:-1] for s in sequences])
-    return tokens, np.repeat(np.arange(len(sequences)), lengths)
-
-
-def clipped_hits(peer: tuple[np.ndarray, np.ndarray], model: tuple[np.ndarray, np.ndarray], peer_of: np.ndarray, model_of: np.ndarray) -> np.ndarray:
-    """Per pair (peer sequence ``peer_of[p]``, model sequence ``model_of[p]``), the grams they share,
-    each counted as often as the side with fewer has it (``peer``, ``model``: grams and the
-    sequence each is in, from :func:`skip_grams` or :func:`unigrams`)."""
-    hits = np.zeros(len(peer_of), np.int64)
-    sides = []
-    for (codes, owners), of, side in ((peer, peer_of, 0), (model, model_of, 1)):
-        order = np.argsort(owners, kind="stable")
-        counts = np.bincount(owners, minlength=int(of.max(initial=-1)) + 1)
-        # each gram tagged with its side, so that sorting puts a gram's peer copies first
-        sides.append((codes[order] * 2 + side, np.cumsum(counts) - counts, counts, of))
-    width = sides[0][2][peer_of] + sides[1][2][model_of]
-    order = np.argsort(width, kind="stable")
-    for start in range(0, len(order), _ROWS):
-        rows = order[start : start + _ROWS]
-        w = int(width[rows].max(initial=0))
-        if w == 0:
+def skip_hits(peers: Sequence[Sequence[int]], models: Sequence[Sequence[int]], owner: np.ndarray, skip: int, vocabulary: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per pair k (summary ``peers[owner[k]]``, reference ``models[k]``): the skip-bigrams they
+    share (pairs ``i < j <= i + skip + 1``, any distance with ``skip < 0``), each counted as often
+    as the side with fewer has it, and the same of ROUGE-SU's unigrams (every token but the last);
+    tokens are below ``vocabulary``."""
+    (p, p_len), (m, m_len) = _flat(peers), _flat(models)
+    p_start, m_start = np.cumsum(p_len) - p_len, np.cumsum(m_len) - m_len
+    hits = np.zeros((2, len(models)), np.int64)
+    order = np.argsort(np.maximum(p_len[owner], m_len), kind="stable")
+    bigrams = vocabulary * vocabulary  # unigram t is gram bigrams + t
+    for first in range(0, len(order), _ROWS):
+        rows = order[first : first + _ROWS]
+        lengths = p_len[owner[rows]], m_len[rows]
+        width = int(max(lengths[0].max(), lengths[1].max()))
+        if width == 0:
             continue
-        table = np.full((len(rows), w), _PAD, np.int64)
-        offset = np.zeros(len(rows), np.int64)
-        for codes, starts, counts, of in sides:
-            n = counts[of[rows]]
-            row = np.repeat(np.arange(len(rows)), n)
-            inner = np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)
-            table[row, offset[row] + inner] = codes[np.repeat(starts[of[rows]], n) + inner]
-            offset = n
-        table.sort(axis=1)
+        table = np.concatenate(
+            [
+                _grams(_rows(p, p_start[owner[rows]], lengths[0], width, 0), lengths[0], skip, vocabulary, 0),
+                _grams(_rows(m, m_start[rows], lengths[1], width, 0), lengths[1], skip, vocabulary, 1),
+            ],
+            axis=1,
+        )
+        table.sort(axis=1)  # a gram's peer copies first
         gram = table >> 1
         new = np.ones(table.shape, bool)
         new[:, 1:] = gram[:, 1:] != gram[:, :-1]
-        run = np.cumsum(new.ravel()) - 1
+        new = new.ravel()
+        run = np.cumsum(new) - 1
         valid = (table != _PAD).ravel()
-        side = (table & 1).ravel().astype(bool)
-        both = np.minimum(np.bincount(run, weights=valid & ~side), np.bincount(run, weights=valid & side))
-        hits[rows] = np.bincount(np.flatnonzero(new.ravel()) // w, weights=both, minlength=len(rows)).astype(np.int64)
-    return hits
+        on_model = (table & 1).ravel().astype(bool)
+        both = np.minimum(np.bincount(run, weights=valid & ~on_model), np.bincount(run, weights=valid & on_model))
+        run_row = np.flatnonzero(new) // table.shape[1]
+        unigram = gram.ravel()[new] >= bigrams
+        hits[0, rows] = np.bincount(run_row, weights=np.where(unigram, 0, both), minlength=len(rows)).astype(np.int64)
+        hits[1, rows] = np.bincount(run_row, weights=np.where(unigram, both, 0), minlength=len(rows)).astype(np.int64)
+    return hits[0], hits[1]
+
+
+def _grams(tokens: np.ndarray, lengths: np.ndarray, skip: int, vocabulary: int, side: int) -> np.ndarray:
+    """The skip-bigrams and unigrams of rows of tokens, as numbers tagged with ``side`` (the
+    lowest bit); past a row's length, the largest number."""
+    width = tokens.shape[1]
+    reach = width - 1 if skip < 0 else min(skip + 1, width - 1)
+    columns = np.arange(width)
+    parts = [np.where(columns[None, :] < lengths[:, None] - 1, (vocabulary * vocabulary + tokens) * 2 + side, _PAD)]
+    for distance in range(1, reach + 1):
+        inside = columns[None, : width - distance] + distance < lengths[:, None]
+        parts.append(np.where(inside, (tokens[:, : width - distance] * vocabulary + tokens[:, distance:]) * 2 + side, _PAD))
+    return np.concatenate(parts, axis=1)
+
+
+def gram_counts(lengths: np.ndarray, skip: int) -> tuple[np.ndarray, np.ndarray]:
+    """How many skip-bigrams, and ROUGE-SU's unigrams, sequences of these lengths have."""
+    reach = lengths - 1 if skip < 0 else np.minimum(skip + 1, np.maximum(lengths - 1, 0))
+    # sum over distances 1..reach of (length - distance)
+    return reach * lengths - reach * (reach + 1) // 2, np.maximum(lengths - 1, 0)

@@ -74,20 +74,14 @@ def _lcs_hits(models: list[Summary], model_tokens: list[list[int]], peers: list[
 def _skip_figures(scores, peer_tokens: list[list[int]], model_tokens: list[list[int]], owner: np.ndarray, of, config: Rouge155Config) -> None:
     """ROUGE-S and -SU of each summary, into ``scores``."""
     d = str(config.skip) if config.skip >= 0 else "*"
-    vocabulary = 1 + max((t for ts in (*peer_tokens, *model_tokens) for t in ts), default=0)
-    pairs = np.arange(len(model_tokens))
-    grams = kernel.skip_grams(peer_tokens, config.skip, vocabulary), kernel.skip_grams(model_tokens, config.skip, vocabulary)
-    hits = kernel.clipped_hits(*grams, owner, pairs)
-    peer_n = np.bincount(grams[0][1], minlength=len(peer_tokens))
-    model_n = np.bincount(grams[1][1], minlength=len(model_tokens))
+    vocabulary = 1 + max(max(t, default=0) for t in (*peer_tokens, *model_tokens))
+    hits, unigram_hits = kernel.skip_hits(peer_tokens, model_tokens, owner, config.skip, vocabulary)
+    peer_n, peer_u = kernel.gram_counts(np.fromiter(map(len, peer_tokens), np.int64, len(peer_tokens)), config.skip)
+    model_n, model_u = kernel.gram_counts(np.fromiter(map(len, model_tokens), np.int64, len(model_tokens)), config.skip)
     if config.su != "u":
         _put(scores, f"ROUGE-S{d}", hits, model_n, peer_n, of, config)
     if config.su:
-        unigrams = kernel.unigrams(peer_tokens), kernel.unigrams(model_tokens)
-        hits = hits + kernel.clipped_hits(*unigrams, owner, pairs)
-        peer_n = peer_n + np.bincount(unigrams[0][1], minlength=len(peer_tokens))
-        model_n = model_n + np.bincount(unigrams[1][1], minlength=len(model_tokens))
-        _put(scores, f"ROUGE-SU{d}", hits, model_n, peer_n, of, config)
+        _put(scores, f"ROUGE-SU{d}", hits + unigram_hits, model_n + model_u, peer_n + peer_u, of, config)
 
 
 def _put(scores, name: str, hits: np.ndarray, model_n: np.ndarray, peer_n: np.ndarray, of, config: Rouge155Config) -> None:

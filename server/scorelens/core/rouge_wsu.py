@@ -89,11 +89,13 @@ def segment_scores_many(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[S
     owner = [i for i, rs in enumerate(refs) for _ in rs]
     pairs = [(hyp_ids[i], list(map(number, r))) for i, rs in enumerate(refs) for r in rs]
     per_key = []
+    skips = None
     for key in config.keys:
         if key == "rougeW":
             per_key.append(_weighted_many(pairs, config.w))
         else:
-            per_key.append(_skips_many(hyp_ids, pairs, np.array(owner, np.int64), config.skip, key == "rougeSU", len(hyp_ids)))
+            skips = skips or _skips_many(hyp_ids, [ref for _, ref in pairs], np.array(owner, np.int64), config.skip)
+            per_key.append(skips[key == "rougeSU"])
     bounds = np.cumsum([0] + [len(rs) for rs in refs]).tolist()
     found = []
     for i in range(len(hyps)):
@@ -120,21 +122,16 @@ def _weighted_many(pairs: list[tuple[list[int], list[int]]], w: float) -> list[T
     return triples
 
 
-def _skips_many(hyps: list[list[int]], pairs, owner, skip: int, unigrams: bool, segments: int) -> list[Triple]:
+def _skips_many(hyps: list[list[int]], refs: list[list[int]], owner, skip: int) -> tuple[list[Triple], list[Triple]]:
+    """Each pair's ROUGE-S and ROUGE-SU triples."""
     import numpy as np
 
-    refs = [ref for _, ref in pairs]
-    vocabulary = 1 + max((t for s in (*hyps, *refs) for t in s), default=0)
-    peer, model = kernel.skip_grams(hyps, skip, vocabulary), kernel.skip_grams(refs, skip, vocabulary)
-    every = np.arange(len(refs))
-    hits = kernel.clipped_hits(peer, model, owner, every)
-    peer_n, model_n = np.bincount(peer[1], minlength=segments), np.bincount(model[1], minlength=len(refs))
-    if unigrams:
-        peer, model = kernel.unigrams(hyps), kernel.unigrams(refs)
-        hits = hits + kernel.clipped_hits(peer, model, owner, every)
-        peer_n = peer_n + np.bincount(peer[1], minlength=segments)
-        model_n = model_n + np.bincount(model[1], minlength=len(refs))
-    triples = []
-    for h, p, m in zip(hits.tolist(), peer_n[owner].tolist(), model_n.tolist()):
-        triples.append(_triple(h / p, h / m) if p and m else (0.0, 0.0, 0.0))
-    return triples
+    vocabulary = 1 + max(max(t, default=0) for t in (*hyps, *refs))
+    hits, unigram_hits = kernel.skip_hits(hyps, refs, owner, skip, vocabulary)
+    hyp_n, hyp_u = kernel.gram_counts(np.fromiter(map(len, hyps), np.int64, len(hyps))[owner], skip)
+    ref_n, ref_u = kernel.gram_counts(np.fromiter(map(len, refs), np.int64, len(refs)), skip)
+    found = []
+    for shared, of_hyp, of_ref in ((hits, hyp_n, ref_n), (hits + unigram_hits, hyp_n + hyp_u, ref_n + ref_u)):
+        triples = zip(shared.tolist(), of_hyp.tolist(), of_ref.tolist())
+        found.append([_triple(h / p, h / m) if p and m else (0.0, 0.0, 0.0) for h, p, m in triples])
+    return found[0], found[1]
