@@ -1,7 +1,7 @@
 """ROUGE-1.5.5.pl's LCS hits and skip-bigram hits of many pairs at once, in numpy.
 
 Tokens are numbers here (any numbering, within one call). The script's weighted LCS table is
-filled a diagonal at a time for a bucket of pairs of similar lengths; its floats are the script's,
+filled a diagonal at a time for a group of pairs of similar lengths; its floats are the script's,
 added in its order (``(c + f(k+1)) - f(k)``, the powers computed by Python as the script's path
 computes them); the path is followed back from the last cell for all pairs together. Skip-bigram
 hits are clipped counts of equal pairs, found by sorting each pair's grams in a row of its own.
