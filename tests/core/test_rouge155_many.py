@@ -46,9 +46,36 @@ def test_a_reference_without_tokens_stops_the_script_as_one_at_a_time():
         summary_scores_many(["the cat", "a mat"], [["the mat"], ["--- !"]], Rouge155Config(w="1.2"))
 
 
+def script_marks(model, peer, weight):
+    """lcs_inner / wlcs_inner as the script writes them: the whole table, its runs and its steps
+    back (1 diagonal, 2 up, 3 left), up on a tie, a match always diagonal."""
+    m, n = len(model), len(peer)
+    c = [[0.0] * (n + 1) for _ in range(m + 1)]
+    run = [[0] * (n + 1) for _ in range(m + 1)]
+    back = [[0] * (n + 1) for _ in range(m + 1)]
+    for i in range(1, m + 1):
+        for j in range(1, n + 1):
+            if model[i - 1] == peer[j - 1]:
+                k = run[i - 1][j - 1]
+                c[i][j] = c[i - 1][j - 1] + 1 if weight is None else c[i - 1][j - 1] + (k + 1) ** weight - k**weight
+                run[i][j], back[i][j] = k + 1, 1
+            elif c[i - 1][j] >= c[i][j - 1]:
+                c[i][j], back[i][j] = c[i - 1][j], 2
+            else:
+                c[i][j], back[i][j] = c[i][j - 1], 3
+    mask, i, j = [False] * m, m, n
+    while i and j:
+        step = back[i][j]
+        i, j = i - (step != 3), j - (step != 2)
+        if step == 1:
+            mask[i] = True
+    return mask
+
+
 @pytest.mark.parametrize("weight", [None, 1.2, 2.0])
 def test_lcs_marks_are_the_scripts(weight):
-    """Few distinct tokens (many matches, many ties) and lengths from 0 to 70."""
+    """Few distinct tokens (many matches, many ties) and lengths from 0 to 70: the kernel and the
+    one-pair steps against the script's table."""
     rng = random.Random(str(weight))
     for vocabulary in (2, 3, 30):
         models = [[rng.randrange(vocabulary) for _ in range(rng.choice([0, 1, 2, 5, 20, 70]))] for _ in range(300)]
@@ -57,7 +84,8 @@ def test_lcs_marks_are_the_scripts(weight):
         for model, peer, marks in zip(models, peers, rouge155_kernel.lcs_marks(models, peers, powers)):
             mask = [0] * len(model)
             rouge155._mark_lcs(model, peer, mask, weight)
-            assert marks.tolist() == [bool(x) for x in mask], (model, peer)
+            expected = script_marks(model, peer, weight)
+            assert marks.tolist() == expected and [bool(x) for x in mask] == expected, (model, peer)
 
 
 @pytest.mark.parametrize("skip", [-1, 0, 4])

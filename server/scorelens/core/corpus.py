@@ -44,6 +44,8 @@ from .text import common_ends, segment_count, segment_spans, split_lines
 if TYPE_CHECKING:
     import numpy as np
 
+    from .rouge155_average import Average
+
 # ``map(function, chunks)``, e.g. ``ProcessPoolExecutor.map``: results in the chunks' order
 PoolMap = Callable[[Callable[[list[list[str]]], list[Record]], Iterable[list[list[str]]]], Iterable[list[Record]]]
 # Segments per chunk handed to a pool map, and the fewest segments worth one. Measured on 2 cores
@@ -151,9 +153,9 @@ class Corpus:
         self._rouge_skipped = [0]
         rouge_flavour = self.config.rouge_flavour
         # ROUGE's flavour's average where it reads every segment (ROUGE-1.5.5's bootstrap), kept a
-        # segment at a time, and the segments re-scored since it was last read (None: all)
+        # segment at a time, and the scoring it was last read at (None: never)
         self._running = rouge_flavour.running() if rouge_flavour is not None and rouge_flavour.needs_records else None
-        self._unread: set[int] | None = None
+        self._running_read: int | None = None
         # the running totals of the enabled metrics, and the record field each one sums
         metrics = self.config.metrics
         self._sums = [
@@ -302,7 +304,7 @@ class Corpus:
         records = self.records() if needs_records(self.config, running is not None) else None
         return corpus_scores(self.config, self.references, self.sums(), len(self), self._dropped, records, running)
 
-    def _running_average(self):
+    def _running_average(self) -> Average | None:
         """ROUGE's flavour's kept average (if any), given the segments re-scored since it was last
         read: one at a time for an edit's few, all again after a wide change."""
         running = self._running
@@ -310,27 +312,17 @@ class Corpus:
             return None
         n = len(self._results)
         running.resize(n)
-        unread, self._unread = self._unread, set()
+        changed = self.rescored_since(self._running_read) if self._running_read is not None else None
+        self._running_read = self._scoring
         figures = self.config.rouge_flavour.figures
-        if unread is None:
+        if changed is None or len(changed) > WIDE_CHANGE:
             self._make_records(0, n)
             running.put_all(map(figures, self._results))
         else:
-            for i in unread:
-                if i < n:
-                    self._make_records(i, i + 1)
-                    running.put(i, figures(self._results[i]))
+            for i in changed.tolist():
+                self._make_records(i, i + 1)
+                running.put(i, figures(self._results[i]))
         return running
-
-    def _rescored(self, segments: Sequence[int]) -> None:
-        """Segments whose records were replaced: the kept average reads them again (all of them
-        after a wide change)."""
-        if self._running is None or self._unread is None:
-            return
-        if len(segments) + len(self._unread) > WIDE_CHANGE:
-            self._unread = None
-        else:
-            self._unread.update(segments)
 
     def sums(self) -> dict[str, list]:
         """The enabled metrics' summed statistics, keyed by :class:`Record` field: a copy, which
@@ -612,7 +604,6 @@ class Corpus:
         self._differs[i] = new.differs
         self._scored_in[i] = self._scoring
         self._account(new, 1)
-        self._rescored((i,))
 
     def _rescore_many(self, segments: list[int]) -> None:
         """Re-score segments changed in place, together: from their texts where the metrics
@@ -629,7 +620,6 @@ class Corpus:
             self._differs[i] = record.differs
             self._scored_in[i] = self._scoring
         self._account_all(new, 1)
-        self._rescored(segments)
 
     def _scored_apart(self, segment: int) -> Record | None:
         apart = self._apart.get(self.texts(segment))
@@ -672,7 +662,6 @@ class Corpus:
             self._results[start:stop] = new
             self._differs[start:stop] = bytes(map(itemgetter(_DIFFERS), new))
             self._account_all(new, 1)
-        self._rescored(range(start, stop))
 
     def _redisplaced(self, start: int, stop: int) -> list[Record | None]:
         """For each of segments ``[start, stop)``, a record kept by :meth:`_displace` for its

@@ -23,7 +23,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, count
 
 from .. import __version__
 
@@ -295,41 +295,48 @@ def counted_figures(hits: Iterable[tuple[int, int]], peer_n: int, config: Rouge1
 
 def _mark_lcs(model: Sequence[str], peer: Sequence[str], mask: list[int], weight: float | None) -> None:
     """lcs_inner / wlcs_inner: mark the model positions of the script's (weighted) LCS, its
-    table going up on ties and its backtrack from the last cell."""
-    m, n = len(model), len(peer)
+    table going up on ties and its backtrack from the last cell.
+
+    A cell off a match holds the larger of the cells above and left (on a tie, the same value
+    either way); the backtrack takes the step the script's table recorded: a match diagonal,
+    else up when up >= left."""
+    m = len(model)
     if m == 0:
         return
-    c = [[0.0] * (n + 1) for _ in range(m + 1)]
-    run = [[0] * (n + 1) for _ in range(m + 1)]
-    back = [[0] * (n + 1) for _ in range(m + 1)]  # 1 diagonal, 2 up, 3 left
-    for i in range(1, m + 1):
-        above, row, tok = c[i - 1], c[i], model[i - 1]
-        for j in range(1, n + 1):
-            if tok == peer[j - 1]:
-                if weight is None:
-                    row[j] = above[j - 1] + 1
-                else:
-                    k = run[i - 1][j - 1]
-                    row[j] = above[j - 1] + (k + 1) ** weight - k**weight
-                    run[i][j] = k + 1
-                back[i][j] = 1
-            elif above[j] >= row[j - 1]:
-                row[j] = above[j]
-                back[i][j] = 2
-            else:
-                row[j] = row[j - 1]
-                back[i][j] = 3
-    i, j = m, n
+    c = [[0.0] * (len(peer) + 1)]
+    # k ** w as the script computes (k + 1) ** weight - k ** weight, for the runs a table can hold
+    powers = [k**weight for k in range(min(m, len(peer)) + 2)] if weight is not None else []
+    for i, token in enumerate(model):
+        above, left = c[-1], 0.0
+        if weight is None:
+            c.append([0.0] + [(left := d + 1 if t == token else (up if up >= left else left)) for t, d, up in zip(peer, above, above[1:])])
+        else:
+            # a match adds to the diagonal cell the step of its run of matches, k to k + 1
+            c.append(
+                [0.0]
+                + [
+                    (left := d + powers[(k := _run(model, peer, i, j)) + 1] - powers[k] if t == token else (up if up >= left else left))
+                    for t, d, up, j in zip(peer, above, above[1:], count())
+                ]
+            )
+    i, j = m, len(peer)
     while i and j:
-        step = back[i][j]
-        if step == 1:
+        if model[i - 1] == peer[j - 1]:
             i -= 1
             j -= 1
             mask[i] = 1
-        elif step == 2:
+        elif c[i - 1][j] >= c[i][j - 1]:
             i -= 1
         else:
             j -= 1
+
+
+def _run(model: Sequence[str], peer: Sequence[str], i: int, j: int) -> int:
+    """How many matches run up to the cell diagonally before ``model[i] == peer[j]``."""
+    k = 0
+    while k < i and k < j and model[i - 1 - k] == peer[j - 1 - k]:
+        k += 1
+    return k
 
 
 class ScriptDies(ValueError):

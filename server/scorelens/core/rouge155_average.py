@@ -94,6 +94,7 @@ class Average:
         self.units = np.zeros((0, width), np.int64)  # per segment, figures x 10^5
         self.counts = np.zeros(0, np.int64)
         self.weighted = np.zeros(width, np.int64)  # sum_i c_i V_i (at most 10^5 n B: no overflow)
+        self.largest = 0  # at least the largest V_i (a bound of the script's rounding errors)
 
     def __len__(self) -> int:
         return len(self.units)
@@ -114,11 +115,13 @@ class Average:
         new = _units(figures)
         self.weighted += int(self.counts[i]) * (new - self.units[i])
         self.units[i] = new
+        self.largest = max(self.largest, int(new.max(initial=0)))
 
     def put_all(self, figures: Iterable[Sequence[float]]) -> None:
         """Every segment's figures, in order (as many as there are segments)."""
         self.units = _units(np.array(list(figures), np.float64).reshape(len(self.units), -1))
         self.weighted = self.counts @ self.units
+        self.largest = int(self.units.max(initial=0))
 
     def figures(self) -> list[float]:
         """The script's printed average of each figure (empty without segments)."""
@@ -128,8 +131,7 @@ class Average:
         total = n * self.resamples
         # the script's float sums are off the exact value by less than about (n + B) ulps of the
         # largest figure; nearer than 8 times that to a half-way point, its own order decides
-        largest = max(float(self.units.max()) / 1e5, 1e-5)
-        slack = (n + self.resamples + 2) * 2.0**-50 * largest * 1e5 * 2 * total
+        slack = (n + self.resamples + 2) * 2.0**-50 * max(self.largest, 1) * 2 * total
         found = []
         for k, weighted in enumerate(self.weighted.tolist()):
             whole, rest = divmod(weighted, total)
