@@ -32,10 +32,11 @@ CONFIGS = [
 
 @pytest.mark.parametrize("config", CONFIGS, ids=["default", "W-S4-SU4", "best-SU*", "best-stem-S0", "stop-W2"])
 @pytest.mark.parametrize("lines", [1, 4], ids=["a line", "lines"])
-def test_many_summaries_equal_one_at_a_time(config, lines):
-    rng = random.Random(f"{config}{lines}")
+@pytest.mark.parametrize("references", [1, 3], ids=["a reference", "references"])
+def test_many_summaries_equal_one_at_a_time(config, lines, references):
+    rng = random.Random(f"{config}{lines}{references}")
     hyps = [summary(rng, lines) for _ in range(150)]
-    refs = [[summary(rng, lines) for _ in range(rng.randint(1, 3))] for _ in hyps]
+    refs = [[summary(rng, lines) for _ in range(rng.randint(1, references))] for _ in hyps]
     # a reference without tokens stops the script under ROUGE-W: tested apart
     refs = [[r if rouge155.preprocess(r, config).tokens else "a mat" for r in rs] for rs in refs]
     assert summary_scores_many(hyps, refs, config) == [rouge155.summary_scores(h, rs, config) for h, rs in zip(hyps, refs)]
@@ -138,3 +139,16 @@ def test_tokens_are_the_scripts_steps():
         for config in configs:
             assert rouge155.preprocess(text, config).sentences == steps(text, config), repr(text)
             assert rouge155.preprocess(ascii_text, config).sentences == steps(ascii_text, config), repr(ascii_text)
+
+
+def test_rounding_many_is_the_scripts_printf():
+    """Half-way points that are exact in binary (k / 64), their neighbours a bit either side, and
+    random ratios of counts."""
+    from scorelens.core.rouge155_many import _r5_many
+
+    rng = random.Random(9)
+    halves = [k / 64 for k in range(65)] + [k / 2**20 for k in range(0, 2**20, 997)]
+    values = halves + [np.nextafter(x, 2) for x in halves] + [np.nextafter(x, -1) for x in halves[1:]]
+    values += [rng.randint(0, 500) / rng.randint(1, 500) for _ in range(5000)] + [rng.random() for _ in range(5000)]
+    values = [v for v in values if 0 <= v <= 1]
+    assert _r5_many(np.array(values)).tolist() == [rouge155._r5(v) for v in values]
