@@ -15,7 +15,7 @@ from dataclasses import replace
 from itertools import chain
 from typing import TYPE_CHECKING
 
-from . import bleu_nltk, rouge, rouge155, rouge155_average, rouge155_many, rouge_pypi, rouge_wsu
+from . import bleu_nltk, rouge, rouge155, rouge_pypi, rouge_wsu
 from .bleu_nltk import NltkBleuConfig, NltkBleuScore
 from .rouge import ROUGE_N, RougeConfig, RougeScore
 from .rouge155 import Rouge155Config
@@ -23,6 +23,8 @@ from .tokenizers import Tokenizer
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from .rouge155_average import Average
 
     from .ngram_counts import Side
     from .segment import Record
@@ -171,7 +173,9 @@ class Rouge155:
 
     def statistics_of(self, hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> list:
         """:meth:`statistics` of many segments (``refs[i]``: segment i's references), together."""
-        return list(map(self._statistics, rouge155_many.summary_scores_many(hyps, refs, self.config, self._stems)))
+        from .rouge155_many import summary_scores_many  # numpy is loaded only for these
+
+        return list(map(self._statistics, summary_scores_many(hyps, refs, self.config, self._stems)))
 
     def _statistics(self, scores: dict[str, rouge155.Figures]):
         rouge_n, wsu = self._triples(scores, self.rouge_n), self._triples(scores, self.wsu)
@@ -179,15 +183,17 @@ class Rouge155:
         unmatched = _unmatched(rouge_n + wsu + ([rouge_l] if rouge_l else []))
         return rouge_l, (_flat(rouge_n) or None), (_flat(wsu) or None), None, unmatched
 
-    def running(self) -> rouge155_average.Average:
+    def running(self) -> Average:
         """The printed average kept a segment at a time, of each segment's :meth:`figures`."""
-        return rouge155_average.Average(3 * len(self.averaged), self.config.resamples)
+        from .rouge155_average import Average
+
+        return Average(3 * len(self.averaged), self.config.resamples)
 
     def figures(self, r: Record) -> tuple[float, ...]:
         """A segment's (P, R, F) of each key of :attr:`averaged`, flat."""
         return tuple(chain(r.rouge_l or (), r.rouge_n or (), r.rouge_wsu or ()))
 
-    def corpus(self, sums, n: int, records: Sequence[Record] | None, running: rouge155_average.Average | None = None) -> dict[str, RougeScore]:
+    def corpus(self, sums, n: int, records: Sequence[Record] | None, running: Average | None = None) -> dict[str, RougeScore]:
         """The script's printed average over the summaries, numbered 1..n in segment order: kept
         by the caller (``running``) or of the segments' ``records``."""
         if running is None:

@@ -26,7 +26,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import count
 
-from . import rouge155_kernel as kernel
 from .rouge import best
 from .rouge155 import Summary, clipped_hits, lcs_hits, skip_bigrams
 
@@ -110,6 +109,8 @@ def segment_scores_many(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[S
 def _weighted_many(pairs: list[tuple[list[int], list[int]]], w: float) -> list[Triple]:
     import numpy as np
 
+    from . import rouge155_kernel as kernel
+
     live = [k for k, (hyp, ref) in enumerate(pairs) if hyp and ref]
     triples = [(0.0, 0.0, 0.0)] * len(pairs)
     if live:
@@ -125,6 +126,8 @@ def _weighted_many(pairs: list[tuple[list[int], list[int]]], w: float) -> list[T
 def _skips_many(hyps: list[list[int]], refs: list[list[int]], owner, skip: int) -> tuple[list[Triple], list[Triple]]:
     """Each pair's ROUGE-S and ROUGE-SU triples."""
     import numpy as np
+
+    from . import rouge155_kernel as kernel
 
     vocabulary = 1 + max(max(t, default=0) for t in (*hyps, *refs))
     hits, unigram_hits = kernel.skip_hits(hyps, refs, owner, skip, vocabulary)
