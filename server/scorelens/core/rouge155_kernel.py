@@ -76,14 +76,21 @@ def _marked(x: np.ndarray, y: np.ndarray, m_len: np.ndarray, n_len: np.ndarray, 
     big_n = y.shape[1]
     diagonals = big_m + big_n + 1
     table = np.zeros((diagonals, g, big_m + 1))
-    runs = np.zeros((diagonals, g, big_m + 1), np.int32) if powers is not None else None
-    # the matches, by diagonal: cell (i, j) for x[i - 1] == y[j - 1]
+    # the matches, by diagonal, as places in the flat table and in its diagonal two back: cell
+    # (i, j) for x[i - 1] == y[j - 1]
     equal = x[:, :, None] == y[:, None, :]
     m_rows, m_i, m_j = np.nonzero(equal)
-    m_i, m_d = m_i + 1, m_i + m_j + 2
+    m_d = m_i + m_j + 2
     by_diagonal = np.argsort(m_d, kind="stable")
-    m_rows, m_i = m_rows[by_diagonal], m_i[by_diagonal]
+    stride = g * (big_m + 1)
+    at = (m_d * stride + m_rows * (big_m + 1) + m_i + 1)[by_diagonal]
+    before = at - (2 * stride + 1)
     bounds = np.searchsorted(m_d[by_diagonal], np.arange(diagonals + 1))
+    if powers is not None:
+        # what a match adds: f(k + 1) - f(k), k the matches running up to it on its diagonal
+        run = _runs(equal, m_rows, m_i, m_j)[by_diagonal]
+        gain, loss = powers[run + 1], powers[run]
+    flat = table.reshape(-1)
     for d in range(2, diagonals):
         lo, hi = max(1, d - big_n), min(big_m, d - 1)
         if lo > hi:
@@ -93,13 +100,10 @@ def _marked(x: np.ndarray, y: np.ndarray, m_len: np.ndarray, n_len: np.ndarray, 
         a, b = bounds[d], bounds[d + 1]
         if a == b:
             continue
-        r, i = m_rows[a:b], m_i[a:b]
         if powers is None:
-            table[d, r, i] = table[d - 2, r, i - 1] + 1.0
+            flat[at[a:b]] = flat[before[a:b]] + 1.0
         else:
-            run = runs[d - 2, r, i - 1]
-            table[d, r, i] = (table[d - 2, r, i - 1] + powers[run + 1]) - powers[run]
-            runs[d, r, i] = run + 1
+            flat[at[a:b]] = (flat[before[a:b]] + gain[a:b]) - loss[a:b]
     # the path back from each pair's last cell
     marks = np.zeros((g, big_m), bool)
     i, j = m_len.copy(), n_len.copy()
@@ -113,6 +117,19 @@ def _marked(x: np.ndarray, y: np.ndarray, m_len: np.ndarray, n_len: np.ndarray, 
         j[rows] = rj - (on | ~up_wins)
         rows = rows[(i[rows] > 0) & (j[rows] > 0)]
     return marks
+
+
+def _runs(equal: np.ndarray, rows: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """For each match ``equal[rows, i, j]``, how many matches run up to it along its diagonal."""
+    runs = np.zeros(len(rows), np.int64)
+    alive = np.arange(len(rows))
+    back = 1
+    while len(alive):
+        alive = alive[(i[alive] >= back) & (j[alive] >= back)]
+        alive = alive[equal[rows[alive], i[alive] - back, j[alive] - back]]
+        runs[alive] += 1
+        back += 1
+    return runs
 
 
 def run_hits(marks: Sequence[np.ndarray], powers: np.ndarray) -> list[float]:
