@@ -152,3 +152,32 @@ def test_rounding_many_is_the_scripts_printf():
     values += [rng.randint(0, 500) / rng.randint(1, 500) for _ in range(5000)] + [rng.random() for _ in range(5000)]
     values = [v for v in values if 0 <= v <= 1]
     assert _r5_many(np.array(values)).tolist() == [rouge155._r5(v) for v in values]
+
+
+@pytest.mark.parametrize("impl", ["rouge-1.5.5", "rouge-score"])
+def test_a_pooled_cold_start_goes_in_few_large_chunks(monkeypatch, impl):
+    """The kernels are faster on larger batches: a run is cut into POOL_CHUNKS_BATCHED chunks (of
+    at least POOL_CHUNK segments), and the records are those of scoring in-process."""
+    from scorelens.api.options import complete, scoring_config
+    from scorelens.core import corpus as corpus_module
+    from scorelens.core.corpus import Corpus
+
+    monkeypatch.setattr(corpus_module, "POOL_MINIMUM", 10)
+    monkeypatch.setattr(corpus_module, "POOL_CHUNK", 4)
+    chunks = []
+
+    def counting_map(function, iterable):
+        for chunk in iterable:
+            chunks.append(len(chunk[0]))
+            yield function(chunk)
+
+    rng = random.Random(4)
+    hyps, refs = [summary(rng, 1) for _ in range(100)], [summary(rng, 1) or "a mat" for _ in range(100)]
+    refs = [r if rouge155.preprocess(r).tokens else "a mat" for r in refs]
+    config = scoring_config(["rouge1", "rougeW", "rougeS", "rougeSU"], complete({"rouge_impl": impl}))
+    pooled = Corpus(list(hyps), [list(refs)], config)
+    pooled.refresh(pool_map=counting_map)
+    assert chunks == [13] * 7 + [9]
+    fresh = Corpus(list(hyps), [list(refs)], config)
+    assert pooled.scores() == fresh.scores()
+    assert [pooled.statistics(i) for i in range(100)] == [fresh.statistics(i) for i in range(100)]

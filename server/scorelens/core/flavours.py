@@ -140,6 +140,7 @@ class Rouge155:
     name = "rouge-1.5.5"
     KEYS = ("rougeL", *ROUGE_N, *ROUGE_WSU)
     needs_records = True
+    batched = True  # statistics_of scores segments together (numpy)
     skips = False
     max_references = None
 
@@ -223,6 +224,8 @@ class RougeScoreWsu:
     """ROUGE-W, -S and -SU beside rouge-score's own ROUGE (:mod:`.rouge_wsu`): not a flavour of the
     family (rouge-score's N and L keep their own path) but its extension, the mean of per-segment
     figures over its tokens."""
+
+    batched = True  # statistics_of scores segments together (numpy)
 
     def __init__(self, keys: Sequence[str], tokens: RougeConfig, config: Rouge155Config) -> None:
         self.rouge = tokens

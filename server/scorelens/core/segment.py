@@ -295,6 +295,8 @@ class Analyser:
         self.rouge = self.rouge_l or self.rouge_lsum or bool(self.rouge_n)
         # ROUGE-W/S/SU beside rouge-score's own ROUGE: on their own tokens of the texts
         self.rouge_wsu = config.rouge_wsu_extension
+        # whether ROUGE's flavour or extension scores a batch of segments together (statistics_many)
+        self.batched = any(getattr(r, "batched", False) for r in (self.rouge_flavour, self.rouge_wsu))
         self.wer = "wer" in metrics
         self.check_dropped = self.rouge and config.rouge.tokenizer_name == "rouge-score"
         self.lower = config.wer_transform == "lowercase"
