@@ -41,8 +41,9 @@ def _picks(n: int, rows: slice, columns: slice, steps: tuple[np.ndarray, np.ndar
     seeds = (np.arange(rows.start, rows.stop, dtype=np.uint64) << np.uint64(16)) + np.uint64(0x330E)
     a, c = steps[0][columns], steps[1][columns]
     x = (seeds[:, None] * a[None, :] + c[None, :]) & np.uint64(_MASK)
-    # rand(n) is n * drand48(); int() truncates
-    return (x.astype(np.float64) * 2.0**-48 * float(n)).astype(np.int64)
+    # rand(n) is n * drand48(); int() truncates. (x * 2**-48) * n and x * (n * 2**-48) round the
+    # same product once (scaling by a power of 2 is exact)
+    return (x.astype(np.float64) * (float(n) * 2.0**-48)).astype(np.int64)
 
 
 @lru_cache(maxsize=4)
