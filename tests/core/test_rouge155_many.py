@@ -181,3 +181,15 @@ def test_a_pooled_cold_start_goes_in_few_large_chunks(monkeypatch, impl):
     fresh = Corpus(list(hyps), [list(refs)], config)
     assert pooled.scores() == fresh.scores()
     assert [pooled.statistics(i) for i in range(100)] == [fresh.statistics(i) for i in range(100)]
+
+
+def test_long_texts_with_no_gap_limit(monkeypatch):
+    """Rows of grams of texts of 300 tokens, every distance: a few a sort (the cell budget)."""
+    monkeypatch.setattr(rouge155_kernel, "_CELLS", 1 << 18)
+    rng = random.Random(3)
+    peers = [[rng.randrange(50) for _ in range(rng.choice([5, 300]))] for _ in range(12)]
+    models = [[rng.randrange(50) for _ in range(rng.choice([5, 300]))] for _ in range(12)]
+    hits, unigram_hits = rouge155_kernel.skip_hits(peers, models, np.arange(12), -1, 50)
+    for k, (peer, model) in enumerate(zip(peers, models)):
+        assert hits[k] == rouge155.clipped_hits(rouge155.skip_bigrams(model, -1), rouge155.skip_bigrams(peer, -1))
+        assert hits[k] + unigram_hits[k] == rouge155.clipped_hits(rouge155.skip_bigrams(model, -1, True), rouge155.skip_bigrams(peer, -1, True))

@@ -160,10 +160,18 @@ def skip_hits(peers: Sequence[Sequence[int]], models: Sequence[Sequence[int]], o
     (p, p_len), (m, m_len) = _flat(peers), _flat(models)
     p_start, m_start = np.cumsum(p_len) - p_len, np.cumsum(m_len) - m_len
     hits = np.zeros((2, len(models)), np.int64)
-    order = np.argsort(np.maximum(p_len[owner], m_len), kind="stable")
+    longer = np.maximum(p_len[owner], m_len)
+    order = np.argsort(longer, kind="stable")
+    # a row's grams: the unigrams and the pairs at each distance, both sides
+    grams = 2 * (longer[order] + gram_counts(longer[order], skip)[0])
     bigrams = vocabulary * vocabulary  # unigram t is gram bigrams + t
-    for first in range(0, len(order), _ROWS):
-        rows = order[first : first + _ROWS]
+    first = 0
+    while first < len(order):
+        # rows of similar lengths, as many as fit the cell budget (the last row is the widest)
+        fits = np.arange(1, min(_ROWS, len(order) - first) + 1) * grams[first : first + _ROWS] <= _CELLS
+        stop = first + 1 + int(np.flatnonzero(fits)[-1] if fits.any() else 0)
+        rows = order[first:stop]
+        first = stop
         lengths = p_len[owner[rows]], m_len[rows]
         width = int(max(lengths[0].max(), lengths[1].max()))
         if width == 0:

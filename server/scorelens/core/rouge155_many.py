@@ -82,7 +82,7 @@ def _lcs_hits(models: list[Summary], model_tokens: list[list[int]], peers: list[
 def _skip_figures(scores, peer_tokens: list[list[int]], model_tokens: list[list[int]], owner: np.ndarray, of, config: Rouge155Config, single: bool) -> None:
     """ROUGE-S and -SU of each summary, into ``scores``."""
     d = str(config.skip) if config.skip >= 0 else "*"
-    vocabulary = 1 + max(max(t, default=0) for t in (*peer_tokens, *model_tokens))
+    vocabulary = 1 + max((max(t, default=0) for t in (*peer_tokens, *model_tokens)), default=0)
     hits, unigram_hits = kernel.skip_hits(peer_tokens, model_tokens, owner, config.skip, vocabulary)
     peer_n, peer_u = kernel.gram_counts(np.fromiter(map(len, peer_tokens), np.int64, len(peer_tokens)), config.skip)
     model_n, model_u = kernel.gram_counts(np.fromiter(map(len, model_tokens), np.int64, len(model_tokens)), config.skip)

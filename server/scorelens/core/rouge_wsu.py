@@ -129,7 +129,7 @@ def _skips_many(hyps: list[list[int]], refs: list[list[int]], owner, skip: int) 
 
     from . import rouge155_kernel as kernel
 
-    vocabulary = 1 + max(max(t, default=0) for t in (*hyps, *refs))
+    vocabulary = 1 + max((max(t, default=0) for t in (*hyps, *refs)), default=0)
     hits, unigram_hits = kernel.skip_hits(hyps, refs, owner, skip, vocabulary)
     hyp_n, hyp_u = kernel.gram_counts(np.fromiter(map(len, hyps), np.int64, len(hyps))[owner], skip)
     ref_n, ref_u = kernel.gram_counts(np.fromiter(map(len, refs), np.int64, len(refs)), skip)
