@@ -65,7 +65,7 @@ def _lcs_hits(models: list[Summary], model_tokens: list[list[int]], peers: list[
     simple = [k for k, (m, p, t) in enumerate(zip(models, peers, model_tokens)) if len(m.sentences) == 1 and len(p.sentences) == 1 and t]
     hits: list = [None] * len(models)
     if simple:
-        longest = max(max(len(model_tokens[k]), len(peer_tokens[k])) for k in simple)
+        longest = max(max(map(len, model_tokens)), max(map(len, peer_tokens)))
         # k ** w as the script's path computes it (Python's float power)
         powers = None if weight is None else np.array([k**weight for k in range(longest + 2)])
         marks = kernel.lcs_marks([model_tokens[k] for k in simple], [peer_tokens[k] for k in simple], powers)
