@@ -39,11 +39,14 @@ def _picks(n: int, rows: slice, columns: slice, steps: tuple[np.ndarray, np.ndar
     drand48 seeded ``(k << 16) + 0x330E``), draws ``columns`` of each; uint64 products wrap mod
     2**64, a multiple of 2**48."""
     seeds = (np.arange(rows.start, rows.stop, dtype=np.uint64) << np.uint64(16)) + np.uint64(0x330E)
-    a, c = steps[0][columns], steps[1][columns]
-    x = (seeds[:, None] * a[None, :] + c[None, :]) & np.uint64(_MASK)
+    x = np.multiply(seeds[:, None], steps[0][None, columns])
+    x += steps[1][None, columns]
+    x &= np.uint64(_MASK)
     # rand(n) is n * drand48(); int() truncates. (x * 2**-48) * n and x * (n * 2**-48) round the
     # same product once (scaling by a power of 2 is exact)
-    return (x.astype(np.float64) * (float(n) * 2.0**-48)).astype(np.int64)
+    drawn = x.astype(np.float64)
+    drawn *= float(n) * 2.0**-48
+    return drawn.astype(np.int64)
 
 
 @lru_cache(maxsize=4)
