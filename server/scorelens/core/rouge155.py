@@ -14,7 +14,9 @@ reference with the best rounded recall (unrounded for L and W), the first on tie
 The corpus figure the script prints is **not** the plain mean of the per-summary figures but the
 mean of its bootstrap resamples (``-r``, 1,000 by default): resample k draws with Perl's drand48
 seeded ``srand(k)`` over the summaries sorted by their ``"<eval id>.<peer id>"`` key as strings.
-:func:`average` repeats that draw for draw; :func:`plain_mean` gives the plain mean.
+:func:`average` repeats that draw for draw; :func:`plain_mean` gives the plain mean. A corpus keeps
+that average as exact sums, a summary at a time (:mod:`.rouge155_average`), and scores many
+summaries at once in numpy (:mod:`.rouge155_many`); both equal what is here.
 """
 
 from __future__ import annotations
