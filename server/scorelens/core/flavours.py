@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import replace
+from itertools import chain
 from typing import TYPE_CHECKING
 
 from . import bleu_nltk, rouge, rouge155, rouge_pypi, rouge_wsu
@@ -22,6 +23,8 @@ from .tokenizers import Tokenizer
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from .rouge155_average import Average
 
     from .ngram_counts import Side
     from .segment import Record
@@ -106,6 +109,9 @@ class PypiRouge:
         rouge_l = scores.scores["rouge-l"] if self.rouge_l else None
         return rouge_l, (_flat(rouge_n) or None), None, (0,), _unmatched(rouge_n + ([rouge_l] if rouge_l else []))
 
+    def statistics_of(self, hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> list:
+        return list(map(self.statistics, hyps, refs))
+
     def corpus(self, sums, n: int, records: Sequence[Record] | None) -> dict[str, RougeScore]:
         """The mean over the pairs scored (every figure 0 when none is: the package raises)."""
         scored = n - (sums["rouge_skipped"][0] if "rouge_skipped" in sums else 0)
@@ -134,6 +140,7 @@ class Rouge155:
     name = "rouge-1.5.5"
     KEYS = ("rougeL", *ROUGE_N, *ROUGE_WSU)
     needs_records = True
+    batched = True  # statistics_of scores segments together (numpy)
     skips = False
     max_references = None
 
@@ -153,30 +160,52 @@ class Rouge155:
         # each key's name in the script's output
         self.names = {"rougeL": "ROUGE-L", "rougeW": f"ROUGE-W-{self.config.w}", "rougeS": f"ROUGE-S{d}", "rougeSU": f"ROUGE-SU{d}"}
         self.names.update({key: f"ROUGE-{key[5:]}" for key in ROUGE_N})
+        # the script's stems of the words met (a word is stemmed once)
+        self._stems: dict[str, str] = {}
+        # the keys averaged, in a record's order
+        self.averaged = (("rougeL",) if "rougeL" in keys else ()) + self.rouge_n + self.wsu
 
     def _triples(self, scores: dict[str, Triple], keys: Sequence[str]) -> list[Triple]:
         """(P, R, F) of each key from the script's (R, P, F)."""
         return [(p, r, f) for r, p, f in (scores[self.names[k]] for k in keys)]
 
     def statistics(self, hyp: str, refs: Sequence[str]):
-        scores = rouge155.summary_scores(hyp, refs, self.config)
+        return self._statistics(rouge155.summary_scores(hyp, refs, self.config, self._stems))
+
+    def statistics_of(self, hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> list:
+        """:meth:`statistics` of many segments (``refs[i]``: segment i's references), together."""
+        from .rouge155_many import summary_scores_many  # numpy is loaded only for these
+
+        return list(map(self._statistics, summary_scores_many(hyps, refs, self.config, self._stems)))
+
+    def _statistics(self, scores: dict[str, rouge155.Figures]):
         rouge_n, wsu = self._triples(scores, self.rouge_n), self._triples(scores, self.wsu)
         rouge_l = self._triples(scores, ["rougeL"])[0] if "rougeL" in self.keys else None
         unmatched = _unmatched(rouge_n + wsu + ([rouge_l] if rouge_l else []))
         return rouge_l, (_flat(rouge_n) or None), (_flat(wsu) or None), None, unmatched
 
-    def corpus(self, sums, n: int, records: Sequence[Record] | None) -> dict[str, RougeScore]:
-        """The script's printed average over the summaries, numbered 1..n in segment order."""
-        per_summary = []
-        for r in records or ():
-            figures = {"rougeL": r.rouge_l} if r.rouge_l is not None else {}
-            for fields, keys in ((r.rouge_n, self.rouge_n), (r.rouge_wsu, self.wsu)):
-                figures.update({k: fields[3 * i : 3 * i + 3] for i, k in enumerate(keys)})
-            per_summary.append({k: (rec, p, f) for k, (p, rec, f) in figures.items()})
-        average = rouge155.average(per_summary, self.config.resamples)
-        if not average:
+    def running(self) -> Average:
+        """The printed average kept a segment at a time, of each segment's :meth:`figures`."""
+        from .rouge155_average import Average
+
+        return Average(3 * len(self.averaged), self.config.resamples)
+
+    def figures(self, r: Record) -> tuple[float, ...]:
+        """A segment's (P, R, F) of each key of :attr:`averaged`, flat."""
+        return tuple(chain(r.rouge_l or (), r.rouge_n or (), r.rouge_wsu or ()))
+
+    def corpus(self, sums, n: int, records: Sequence[Record] | None, running: Average | None = None) -> dict[str, RougeScore]:
+        """The script's printed average over the summaries, numbered 1..n in segment order: kept
+        by the caller (``running``) or of the segments' ``records``."""
+        if running is None:
+            records = records or ()
+            running = self.running()
+            running.resize(len(records))
+            running.put_all(map(self.figures, records))
+        found = running.figures()
+        if not found:
             return {k: RougeScore(0.0, 0.0, 0.0) for k in self.keys}
-        return {k: RougeScore(p, r, f) for k, (r, p, f) in average.items()}
+        return {k: RougeScore(*found[3 * i : 3 * i + 3]) for i, k in enumerate(self.averaged)}
 
     def spans(self, hyp: str, refs: Sequence[str]) -> list[tuple[str, int, int]]:
         """The hypothesis's words none of whose tokens a reference has (ROUGE-1's misses)."""
@@ -196,6 +225,8 @@ class RougeScoreWsu:
     family (rouge-score's N and L keep their own path) but its extension, the mean of per-segment
     figures over its tokens."""
 
+    batched = True  # statistics_of scores segments together (numpy)
+
     def __init__(self, keys: Sequence[str], tokens: RougeConfig, config: Rouge155Config) -> None:
         self.rouge = tokens
         self.config = rouge_wsu.WsuConfig(tuple(keys), float(config.w or 1.2), 4 if config.skip is None else config.skip)
@@ -205,6 +236,11 @@ class RougeScoreWsu:
     def statistics(self, hyp: str, refs: Sequence[str]) -> tuple[float, ...]:
         tokens = self.tokenizer.tokens
         return rouge_wsu.segment_scores(tokens(hyp), [tokens(r) for r in refs], self.config)
+
+    def statistics_of(self, hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> list[tuple[float, ...]]:
+        """:meth:`statistics` of many segments (``refs[i]``: segment i's references), together."""
+        tokens = self.tokenizer.tokens
+        return rouge_wsu.segment_scores_many(list(map(tokens, hyps)), [list(map(tokens, rs)) for rs in refs], self.config)
 
     def corpus(self, sums, n: int) -> dict[str, RougeScore]:
         """The mean over segments."""

@@ -14,7 +14,9 @@ reference with the best rounded recall (unrounded for L and W), the first on tie
 The corpus figure the script prints is **not** the plain mean of the per-summary figures but the
 mean of its bootstrap resamples (``-r``, 1,000 by default): resample k draws with Perl's drand48
 seeded ``srand(k)`` over the summaries sorted by their ``"<eval id>.<peer id>"`` key as strings.
-:func:`average` repeats that draw for draw; :func:`plain_mean` gives the plain mean.
+:func:`average` repeats that draw for draw; :func:`plain_mean` gives the plain mean. A corpus keeps
+that average as exact sums, a summary at a time (:mod:`.rouge155_average`), and scores many
+summaries at once in numpy (:mod:`.rouge155_many`); both equal what is here.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, count
 
 from .. import __version__
 
@@ -90,8 +92,11 @@ class Rouge155Config:
 # -- preprocessing ----------------------------------------------------------------------------
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-_NOT_KEPT = re.compile(r"[^A-Za-z0-9\-]")
-_KEPT_START = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+_TOKEN = re.compile("[a-z0-9]+")
+# ASCII bytes: letters lowercased, digits kept, a line break kept, everything else a space
+_ASCII_TOKENS = bytes(
+    c if chr(c) in "abcdefghijklmnopqrstuvwxyz0123456789\n" else c + 32 if chr(c).isupper() and c < 128 else 32 for c in range(256)
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,25 +121,33 @@ def stopword_list(text: str) -> frozenset[str]:
     return frozenset(lines)
 
 
-def preprocess(text: str, config: Rouge155Config = Rouge155Config()) -> Summary:
-    """The script's tokens of one summary file's text, a list per non-empty line."""
+def preprocess(text: str, config: Rouge155Config = Rouge155Config(), stems: dict[str, str] | None = None) -> Summary:
+    """The script's tokens of one summary file's text, a list per non-empty line (``stems``: the
+    stems of words met before, filled in as words are stemmed)."""
     sentences = []
-    cache: dict[str, str] = {}
-    for line in text.split("\n"):
+    stems = {} if stems is None else stems
+    stopwords = config.stopwords
+    # "-" is split off and then dropped (a token must start with [a-z0-9]), and everything else
+    # outside [A-Za-z0-9-] is a space: the tokens are the runs of ASCII letters and digits
+    if text.isascii():  # the same, a byte at a time (a line keeps its length: empty stays empty)
+        lines = text.encode("ascii").translate(_ASCII_TOKENS).decode("ascii").split("\n")
+        split = str.split
+    else:
+        lines = text.split("\n")
+        split = lambda line: _TOKEN.findall(line.translate(_ASCII_LOWER))
+    for line in lines:
         if not line:
             continue
-        raw = _NOT_KEPT.sub(" ", line.translate(_ASCII_LOWER).replace("-", " - ")).split()
-        kept = []
-        for token in raw:
-            if config.stopwords is not None and token in config.stopwords:
-                continue
-            if token[0] not in _KEPT_START:
-                continue
-            if config.stem and len(token) > 3:
-                if token not in cache:
-                    cache[token] = (config.exceptions or {}).get(token) or porter_stem(token)
-                token = cache[token]
-            kept.append(token)
+        kept = split(line)
+        if stopwords is not None:
+            kept = [token for token in kept if token not in stopwords]
+        if config.stem:
+            for k, token in enumerate(kept):
+                if len(token) > 3:
+                    stem = stems.get(token)
+                    if stem is None:
+                        stem = stems[token] = (config.exceptions or {}).get(token) or porter_stem(token)
+                    kept[k] = stem
         sentences.append(kept)
     return Summary(sentences)
 
@@ -265,11 +278,14 @@ def _figures(hit: float, model_count: float, peer_count: float, alpha: float, in
 
 def _counted(peer: Counter, models: Sequence[Counter], config: Rouge155Config) -> Figures:
     """computeNGramScore / computeSkipBigramScore over the references."""
+    return counted_figures([(clipped_hits(m, peer), sum(m.values())) for m in models], sum(peer.values()), config)
+
+
+def counted_figures(hits: Iterable[tuple[int, int]], peer_n: int, config: Rouge155Config) -> Figures:
+    """:func:`_counted` of each reference's (clipped hits, gram count)."""
     hit = model_count = peer_count = 0
     best = -1.0
-    peer_n = sum(peer.values())
-    for model in models:
-        h, model_n = clipped_hits(model, peer), sum(model.values())
+    for h, model_n in hits:
         if config.mode == "A":
             hit, model_count, peer_count = hit + h, model_count + model_n, peer_count + peer_n
         else:
@@ -281,41 +297,48 @@ def _counted(peer: Counter, models: Sequence[Counter], config: Rouge155Config) -
 
 def _mark_lcs(model: Sequence[str], peer: Sequence[str], mask: list[int], weight: float | None) -> None:
     """lcs_inner / wlcs_inner: mark the model positions of the script's (weighted) LCS, its
-    table going up on ties and its backtrack from the last cell."""
-    m, n = len(model), len(peer)
+    table going up on ties and its backtrack from the last cell.
+
+    A cell off a match holds the larger of the cells above and left (on a tie, the same value
+    either way); the backtrack takes the step the script's table recorded: a match diagonal,
+    else up when up >= left."""
+    m = len(model)
     if m == 0:
         return
-    c = [[0.0] * (n + 1) for _ in range(m + 1)]
-    run = [[0] * (n + 1) for _ in range(m + 1)]
-    back = [[0] * (n + 1) for _ in range(m + 1)]  # 1 diagonal, 2 up, 3 left
-    for i in range(1, m + 1):
-        above, row, tok = c[i - 1], c[i], model[i - 1]
-        for j in range(1, n + 1):
-            if tok == peer[j - 1]:
-                if weight is None:
-                    row[j] = above[j - 1] + 1
-                else:
-                    k = run[i - 1][j - 1]
-                    row[j] = above[j - 1] + (k + 1) ** weight - k**weight
-                    run[i][j] = k + 1
-                back[i][j] = 1
-            elif above[j] >= row[j - 1]:
-                row[j] = above[j]
-                back[i][j] = 2
-            else:
-                row[j] = row[j - 1]
-                back[i][j] = 3
-    i, j = m, n
+    c = [[0.0] * (len(peer) + 1)]
+    # k ** w as the script computes (k + 1) ** weight - k ** weight, for the runs a table can hold
+    powers = [k**weight for k in range(min(m, len(peer)) + 2)] if weight is not None else []
+    for i, token in enumerate(model):
+        above, left = c[-1], 0.0
+        if weight is None:
+            c.append([0.0] + [(left := d + 1 if t == token else (up if up >= left else left)) for t, d, up in zip(peer, above, above[1:])])
+        else:
+            # a match adds to the diagonal cell the step of its run of matches, k to k + 1
+            c.append(
+                [0.0]
+                + [
+                    (left := d + powers[(k := _run(model, peer, i, j)) + 1] - powers[k] if t == token else (up if up >= left else left))
+                    for t, d, up, j in zip(peer, above, above[1:], count())
+                ]
+            )
+    i, j = m, len(peer)
     while i and j:
-        step = back[i][j]
-        if step == 1:
+        if model[i - 1] == peer[j - 1]:
             i -= 1
             j -= 1
             mask[i] = 1
-        elif step == 2:
+        elif c[i - 1][j] >= c[i][j - 1]:
             i -= 1
         else:
             j -= 1
+
+
+def _run(model: Sequence[str], peer: Sequence[str], i: int, j: int) -> int:
+    """How many matches run up to the cell diagonally before ``model[i] == peer[j]``."""
+    k = 0
+    while k < i and k < j and model[i - 1 - k] == peer[j - 1 - k]:
+        k += 1
+    return k
 
 
 class ScriptDies(ValueError):
@@ -354,13 +377,16 @@ def lcs_hits(model: Summary, peer: Summary, weight: float | None) -> tuple[float
 
 def _lcs_figures(peer: Summary, models: Sequence[Summary], config: Rouge155Config, weight: float | None) -> Figures:
     """computeLCSScore / computeWLCSScore over the references."""
+    return lcs_figures([lcs_hits(model, peer, weight) for model in models], len(peer.tokens), config, weight)
+
+
+def lcs_figures(hits: Iterable[tuple[float, float]], peer_n: int, config: Rouge155Config, weight: float | None) -> Figures:
+    """:func:`_lcs_figures` of each reference's :func:`lcs_hits`."""
     f = (lambda x: x) if weight is None else (lambda x: x**weight)
     inverse = None if weight is None else (lambda x: x ** (1 / weight))
     hit = model_count = peer_count = 0
     best = -1.0
-    peer_n = len(peer.tokens)
-    for model in models:
-        h, base = lcs_hits(model, peer, weight)
+    for h, base in hits:
         if config.mode == "A":
             hit, model_count, peer_count = hit + h, model_count + f(base), peer_count + f(peer_n)
         else:
@@ -373,10 +399,12 @@ def _lcs_figures(peer: Summary, models: Sequence[Summary], config: Rouge155Confi
     return _figures(hit, model_count, peer_count, config.alpha, inverse)
 
 
-def summary_scores(peer: str, models: Sequence[str], config: Rouge155Config = Rouge155Config()) -> dict[str, Figures]:
-    """One summary's (R, P, F) per metric, as the script keeps them before averaging."""
-    p = preprocess(peer, config)
-    ms = [preprocess(m, config) for m in models]
+def summary_scores(peer: str, models: Sequence[str], config: Rouge155Config = Rouge155Config(), stems: dict[str, str] | None = None) -> dict[str, Figures]:
+    """One summary's (R, P, F) per metric, as the script keeps them before averaging (``stems``:
+    as :func:`preprocess`)."""
+    stems = {} if stems is None else stems
+    p = preprocess(peer, config, stems)
+    ms = [preprocess(m, config, stems) for m in models]
     scores: dict[str, Figures] = {}
     peer_tokens = p.tokens
     model_tokens = [m.tokens for m in ms]

@@ -16,6 +16,7 @@ from . import bleu, chrf, rouge, ter, wer
 from .config import ScoringConfig
 
 if TYPE_CHECKING:
+    from .rouge155_average import Average
     from .segment import Record, SegmentStatistics
 
 
@@ -66,17 +67,24 @@ class SegmentScores:
 
 
 def corpus_scores(
-    config: ScoringConfig, nrefs: int, sums: Mapping[str, Sequence], n: int, dropped: int, records: Sequence[Record] | None = None
+    config: ScoringConfig,
+    nrefs: int,
+    sums: Mapping[str, Sequence],
+    n: int,
+    dropped: int,
+    records: Sequence[Record] | None = None,
+    running: Average | None = None,
 ) -> CorpusScores:
     """Corpus scores from the summed statistics (keyed by :class:`~.segment.Record` field, enabled
     metrics only) of ``n`` segments against ``nrefs`` references; ROUGE is the mean of its per-pair
     scores, as rouge-score's users average them. ``records``, the segments' own, only where
-    :func:`needs_records` says a flavour reads more than sums (see :mod:`.flavours`)."""
+    :func:`needs_records` says a flavour reads more than sums (see :mod:`.flavours`); ``running``,
+    ROUGE's flavour's average where the caller keeps it (and ``records`` need not serve it)."""
     metrics = config.metrics
     mean = (lambda totals: rouge.RougeScore(*(x / n for x in totals))) if n else (lambda totals: rouge.ZERO)
     flavour = config.rouge_flavour
     if flavour is not None:
-        rouge_scores = flavour.corpus(sums, n, records)
+        rouge_scores = flavour.corpus(sums, n, records) if running is None else flavour.corpus(sums, n, records, running)
     else:
         rouge_scores = {key: mean(sums["rouge_n"][3 * i : 3 * i + 3]) for i, key in enumerate(config.rouge_n)}
         for key, field_ in (("rougeL", "rouge_l"), ("rougeLsum", "rouge_lsum")):
@@ -101,12 +109,13 @@ def corpus_scores(
     )
 
 
-def needs_records(config: ScoringConfig) -> bool:
-    """Whether the corpus figures read the segments' records besides their sums."""
+def needs_records(config: ScoringConfig, running: bool = False) -> bool:
+    """Whether the corpus figures read the segments' records besides their sums (and besides
+    ROUGE's flavour's average, with ``running``: the caller keeps that)."""
     flavour = config.bleu_flavour
     if "bleu" in config.metrics and flavour is not None and flavour.needs_last:
         return True
-    return config.rouge_flavour is not None and config.rouge_flavour.needs_records
+    return not running and config.rouge_flavour is not None and config.rouge_flavour.needs_records
 
 
 def _bleu(config: ScoringConfig, sums: Mapping[str, Sequence], records: Sequence[Record] | None):

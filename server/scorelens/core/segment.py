@@ -42,6 +42,8 @@ TEXT_BATCH = 500
 # matching time on 100,000 lines). Freeing a mapped block raises that threshold to the block's
 # size, so after this one (8 MB) the batches' memory stays in the heap.
 HEAP_BLOCK = 1 << 20
+# Segments whose ROUGE flavour's statistics are computed together (its numpy kernel's tables)
+FLAVOUR_BATCH = 2000
 # The metrics scored from texts (the others need a text's analysis: its characters, sentences).
 FROM_TEXTS = frozenset({"bleu", "rougeL", "wer", *ROUGE_N})
 Triple = tuple[float, float, float]  # precision, recall, F
@@ -293,6 +295,8 @@ class Analyser:
         self.rouge = self.rouge_l or self.rouge_lsum or bool(self.rouge_n)
         # ROUGE-W/S/SU beside rouge-score's own ROUGE: on their own tokens of the texts
         self.rouge_wsu = config.rouge_wsu_extension
+        # whether ROUGE's flavour or extension scores a batch of segments together (statistics_many)
+        self.batched = any(getattr(r, "batched", False) for r in (self.rouge_flavour, self.rouge_wsu))
         self.wer = "wer" in metrics
         self.check_dropped = self.rouge and config.rouge.tokenizer_name == "rouge-score"
         self.lower = config.wer_transform == "lowercase"
@@ -489,6 +493,11 @@ class Analyser:
         """:meth:`statistics` of many segments (``refs[i]``: segment i's references): BLEU's,
         chrF's and ROUGE-N's n-grams matched for all of them at once, a batch at a time."""
         records: list[Record] = []
+        flavoured = wsu = repeat(None)
+        if self.rouge_flavour is not None:
+            flavoured = self._batched(self.rouge_flavour.statistics_of, hyps, refs)
+        if self.rouge_wsu is not None:
+            wsu = self._batched(self.rouge_wsu.statistics_of, hyps, refs)
         for start in range(0, len(hyps), BATCH):
             hyp_batch = hyps[start : start + BATCH]
             ref_batch = refs[start : start + BATCH]
@@ -505,8 +514,16 @@ class Analyser:
                 chrf_stats = iter(chrf.statistics_many([h.chrf for h in hyp_batch], [[r.chrf for r in c] for c in columns], self.chrf))
             if self.rouge_n:
                 rouge_n = iter(rouge.ngram_scores_many([h.rouge for h in hyp_batch], [[r.rouge for r in c] for c in columns], self.rouge_n))
-            records += map(self.statistics, hyp_batch, ref_batch, bleu_stats, chrf_stats, rouge_n, bleu_last)
+            records += map(self.statistics, hyp_batch, ref_batch, bleu_stats, chrf_stats, rouge_n, bleu_last, flavoured, wsu)
         return records
+
+    @staticmethod
+    def _batched(statistics_of, hyps: Sequence[Analysis], refs: Sequence[Sequence[Analysis]]) -> Iterator:
+        """A ROUGE flavour's (or extension's) statistics of the segments' texts, ``FLAVOUR_BATCH``
+        segments at a time."""
+        for start in range(0, len(hyps), FLAVOUR_BATCH):
+            hyp_texts = [h.text for h in hyps[start : start + FLAVOUR_BATCH]]
+            yield from statistics_of(hyp_texts, [[r.text for r in rs] for rs in refs[start : start + FLAVOUR_BATCH]])
 
     def statistics(
         self,
@@ -516,9 +533,12 @@ class Analyser:
         chrf_stats: tuple[int, ...] | None = None,
         rouge_n: tuple[float, ...] | None = None,
         bleu_last: tuple[int, ...] | None = None,
+        flavoured: tuple | None = None,
+        wsu: tuple[float, ...] | None = None,
     ) -> Record:
-        """The segment's record; ``bleu_stats`` (and its flavour's ``bleu_last``), ``chrf_stats``
-        and ``rouge_n`` when :meth:`statistics_many` has them already."""
+        """The segment's record; ``bleu_stats`` (and its flavour's ``bleu_last``), ``chrf_stats``,
+        ``rouge_n``, ROUGE's flavour's statistics (``flavoured``) and ROUGE-W/S/SU's beside
+        rouge-score's (``wsu``) when :meth:`statistics_many` has them already."""
         if hyp.bleu is not None and self.bleu_flavour is not None and bleu_stats is None:
             bleu_stats = self.bleu_flavour.statistics(hyp.bleu, [r.bleu for r in refs])
             bleu_last = self.bleu_flavour.last(hyp.bleu, [r.bleu for r in refs])
@@ -539,7 +559,9 @@ class Analyser:
         rouge_wsu = rouge_skipped = None
         rouge_differs = False
         if self.rouge_flavour is not None:
-            rouge_l, rouge_n, rouge_wsu, rouge_skipped, rouge_differs = self.rouge_flavour.statistics(hyp.text, [r.text for r in refs])
+            if flavoured is None:
+                flavoured = self.rouge_flavour.statistics(hyp.text, [r.text for r in refs])
+            rouge_l, rouge_n, rouge_wsu, rouge_skipped, rouge_differs = flavoured
         elif self.rouge_n and rouge_n is None:
             best: list[float] = []
             for n in self.rouge_n:
@@ -547,7 +569,7 @@ class Analyser:
                 best += per_ref[rouge.best(per_ref)]
             rouge_n = tuple(best)
         if self.rouge_wsu is not None:
-            rouge_wsu = self.rouge_wsu.statistics(hyp.text, [r.text for r in refs])
+            rouge_wsu = wsu if wsu is not None else self.rouge_wsu.statistics(hyp.text, [r.text for r in refs])
         if hyp.chrf is not None and chrf_stats is None:
             chrf_stats = chrf.statistics(*hyp.chrf, [r.chrf for r in refs], self.chrf)
         # jiwer has one reference per hypothesis: the first reference is the one WER and CER use.
