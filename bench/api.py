@@ -9,7 +9,9 @@ seed), it times each peer call and the ``scorelens`` call that computes the same
   (rouge1, rouge2, rougeL) over every pair and the means, ``jiwer.process_words``, each against
   ``scorelens.score(hyps, refs, metrics)`` of that metric;
 - a loop of ``sacrebleu.sentence_bleu`` + ``sentence_chrf`` against
-  ``scorelens.sentence_scores(hyps, refs, "bleu,chrf")``.
+  ``scorelens.sentence_scores(hyps, refs, "bleu,chrf")``;
+- ``sacrebleu.corpus_bleu`` against the drop-in ``scorelens.compat.sacrebleu.corpus_bleu`` (called
+  as sacreBLEU's is: in process, no jobs).
 
 ScoreLens is timed with ``jobs=1`` (in this process: the figure the targets are read on) and
 ``jobs=2`` (forked workers, their start timed too). Each call runs once, cold (a new corpus,
@@ -126,6 +128,23 @@ def wer_case(hyps, refs):
     return peer, "wer", check
 
 
+def compat_bleu_case(hyps, refs):
+    peer, _, check = bleu_case(hyps, refs)
+
+    def compat_check(b, figures):
+        close("BLEU", b.score, figures[0])
+        assert (b.sys_len, b.ref_len) == figures[1:], (b, figures)
+
+    return peer, "bleu", compat_check
+
+
+def compat_corpus_bleu(hyps, refs, metrics, jobs=None):
+    """``scorelens.compat.sacrebleu.corpus_bleu``, called as sacreBLEU's is (no jobs: always in process)."""
+    from scorelens.compat.sacrebleu import corpus_bleu
+
+    return corpus_bleu(hyps, [refs])
+
+
 def sentence_case(hyps, refs):
     from sacrebleu import sentence_bleu, sentence_chrf
 
@@ -141,7 +160,8 @@ def sentence_case(hyps, refs):
     return peer, "bleu,chrf", check
 
 
-# (label of the peer's call, label of ScoreLens's, the case, ScoreLens's function, target ratio)
+# (label of the peer's call, label of ScoreLens's, the case, ScoreLens's function: a name in scorelens or a
+# function called alike, without jobs, target ratio)
 CASES = [
     ("`sacrebleu.corpus_bleu`", '`score(…, "bleu")`', bleu_case, "score", 10),
     ("`sacrebleu.corpus_chrf`", '`score(…, "chrf")`', chrf_case, "score", 10),
@@ -149,6 +169,7 @@ CASES = [
     ("rouge-score `RougeScorer` rouge1/2/L, a loop", '`score(…, "rouge1,rouge2,rougeL")`', rouge_case, "score", 10),
     ("`jiwer.process_words`", '`score(…, "wer")`', wer_case, "score", 10),
     ("`sentence_bleu` + `sentence_chrf`, a loop", '`sentence_scores(…, "bleu,chrf")`', sentence_case, "sentence_scores", 20),
+    ("`sacrebleu.corpus_bleu`", "`compat.sacrebleu.corpus_bleu`", compat_bleu_case, compat_corpus_bleu, 10),
 ]
 
 
@@ -161,19 +182,19 @@ def measure(hyps, refs) -> list[tuple]:
     for case in CASES:
         peer_label, _, make, function, _ = case
         peer, metrics, check = make(hyps, refs)
-        ours = getattr(scorelens, function)
+        ours = getattr(scorelens, function) if isinstance(function, str) else function
         # imports and first-use set-ups of both sides, outside the timings
         check(ours(hyps[:20], refs[:20], metrics), make(hyps[:20], refs[:20])[0]())
         gc.collect()
         theirs = clocked(peer)
         ours_by_jobs = {}
-        for jobs in (1, 2):
+        for jobs in (1, 2) if isinstance(function, str) else (1,):
             gc.collect()
             *ours_by_jobs[jobs], result = clocked(partial(ours, hyps, refs, metrics, jobs=jobs))
             check(result, theirs[2])
             del result  # not held through the next timing
-        (one, one_cpu), (two, _) = ours_by_jobs[1], ours_by_jobs[2]
-        print(f"{peer_label}: {theirs[0]:.2f} s (CPU {theirs[1]:.2f} s); ScoreLens {one:.2f} s (CPU {one_cpu:.2f} s), jobs=2 {two:.2f} s", file=sys.stderr, flush=True)
+        (one, one_cpu), two = ours_by_jobs[1], ours_by_jobs.get(2, (None,))[0]
+        print(f"{peer_label}: {theirs[0]:.2f} s (CPU {theirs[1]:.2f} s); ScoreLens {one:.2f} s (CPU {one_cpu:.2f} s), jobs=2 {two}", file=sys.stderr, flush=True)
         rows.append((case, theirs[:2], ours_by_jobs[1], two, os.getloadavg()[0]))
     return rows
 
@@ -186,7 +207,7 @@ def table(rows, lines: int) -> str:
         met = "met" if ratio >= target else "**not met**"
         out.append(
             f"| {peer_label} | {fmt_s(theirs)} | {ours_label} | {fmt_s(one)} | **{ratio:.1f}×** | {theirs_cpu / one_cpu:.1f}× "
-            f"| ≥ {target}× | {met} | {fmt_s(two)} | {theirs / two:.1f}× | {load:.1f} |"
+            f"| ≥ {target}× | {met} | {fmt_s(two) if two else '—'} | {f'{theirs / two:.1f}×' if two else '—'} | {load:.1f} |"
         )
     return "\n".join(out)
 

@@ -1,6 +1,6 @@
 """Benchmark: scorelens.dask on 1 worker against 2 workers, on a 1,000,000-row Parquet file.
 
-    PYTHONPATH=server .venv/bin/python bench/dask_scaling.py [--rows 1000000] [--row-group 25000] [--metrics bleu,rougeL,wer] [--repeat 1]
+    PYTHONPATH=server .venv/bin/python bench/dask_scaling.py [--rows 1000000] [--row-group 25000] [--metrics bleu,rougeL,wer] [--repeat 1] [--write bench/RESULTS.md]
 
 Writes a Parquet file of ``--rows`` hypothesis/reference pairs (bench/core.py's: sentences of
 20-30 tokens cut from the TED text in ../shared/data/compare-mt, or a synthetic Zipfian
@@ -11,7 +11,8 @@ times :func:`scorelens.dask.score_files` of the file on that cluster (``--repeat
 fastest kept), and reads each worker's peak resident memory and CPU time before and after the
 job. Prints the wall times side by side with their ratio, the peaks against the sizes of a row
 group (one partition) and of the file, and the load average of each run (the machine's 2 cores
-may be shared). The scores of the two runs are checked equal. This is not a test.
+may be shared). The scores of the two runs are checked equal. ``--write`` also puts the table
+in its section of bench/RESULTS.md. This is not a test.
 """
 
 from __future__ import annotations
@@ -24,6 +25,10 @@ import time
 from pathlib import Path
 
 from core import DEFAULT, generate  # bench/core.py: the same pairs as the core benchmark
+from results import measured, publish
+
+HEADING = "## Dask (bench/dask_scaling.py)"
+TARGET = 1.6  # issue #35: two local workers against one
 
 MB = 2**20
 
@@ -92,7 +97,9 @@ def main() -> None:
     parser.add_argument("--row-group", type=int, default=25_000, help="rows per Parquet row group: one partition each")
     parser.add_argument("--metrics", default=",".join(DEFAULT))
     parser.add_argument("--repeat", type=int, default=1, help="rounds of 1 then 2 workers; the fastest of each kept")
+    parser.add_argument("--write", metavar="PATH", help="also write the table into its own section of PATH")
     args = parser.parse_args()
+    load_before = os.getloadavg()
 
     import pyarrow.parquet as pq
 
@@ -123,13 +130,22 @@ def main() -> None:
             assert value == second[key][field] or abs(value - second[key][field]) <= 1e-9, (key, field)
         assert key.startswith("rouge") or figures == second[key], key
 
-    print("\n| workers | wall time | speed-up | workers' CPU time | other programs' CPU (cores) | load average (1 min) at start, end | peak memory per worker (before the job -> after) |")
-    print("|---:|---:|---:|---:|---:|---|---|")
+    lines = [
+        "| workers | wall time | speed-up | target | workers' CPU time | other programs' CPU (cores) | load average (1 min) at start, end | peak memory per worker (before the job -> after) |",
+        "|---:|---:|---:|---:|---:|---:|---|---|",
+    ]
     for workers, r in ((1, one), (2, two)):
         peaks = ", ".join(f"{b / MB:.0f} -> {a / MB:.0f} MB" for b, a in r["peaks"])
         load = ", ".join(f"{x:.2f}" for x in r["load"])
-        print(f"| {workers} | {r['seconds']:.1f} s | {one['seconds'] / r['seconds']:.2f}x | {r['cpu']:.1f} s | {r['others']:.2f} | {load} | {peaks} |")
-    print(f"\nfile: {data / MB:.0f} MB of column data; a partition: {group / MB:.1f} MB of column data, {args.row_group:,} rows")
+        speed_up = one["seconds"] / r["seconds"]
+        target = "" if workers == 1 else f"≥ {TARGET}×, {'met' if speed_up >= TARGET else '**not met**'}"
+        lines.append(f"| {workers} | {r['seconds']:.1f} s | {speed_up:.2f}× | {target} | {r['cpu']:.1f} s | {r['others']:.2f} | {load} | {peaks} |")
+    about = (
+        f"{measured(load_before, os.getloadavg())} {args.rows:,} rows of bench/core.py's pairs ({source}), metrics {args.metrics}, "
+        f"in a Parquet file of {data / MB:.0f} MB of column data; a partition (row group) {group / MB:.1f} MB, {args.row_group:,} rows. "
+        f"Each run a fresh `distributed.LocalCluster` of processes with one thread; the scores of both runs checked equal."
+    )
+    publish(args.write, HEADING, "dask_scaling.py", None, about, "\n".join(lines))
 
 
 if __name__ == "__main__":  # the workers are processes that import this script
