@@ -169,44 +169,27 @@ def main(argv=None) -> None:
     few = args.pyrouge_lines
     py_rouge = PyRouge(rouge_n=(), rouge_l=False, rouge_w=True, rouge_w_weight=1.2, rouge_s=True, rouge_su=True, skip_gap=4)
     peer, peer_s = timed(lambda: py_rouge.evaluate(hyps[:few], [[r] for r in refs[:few]]))
-    options = {"rouge_impl": "rouge-1.5.5", "rouge_w_weight": 1.2, "rouge_skip_gap": 4}
-    ours, ours_s = timed(lambda: scorelens.score(hyps[:few], refs[:few], "rougeW,rougeS,rougeSU", **options))
-    row(
-        f"ROUGE-W-1.2/S4/SU4, {few:,} lines (rouge-1.5.5 impl)",
-        "rouge-metric `PyRouge.evaluate`",
-        peer_s,
-        ours_s,
-        10,
-        f"SU4 F {peer['rouge-su4']['f']:.5f} vs {ours.rougeSU.fmeasure:.5f} (different tokenizers)",
-    )
-    out, cli_s = cli(few_files, "rougeW,rougeS,rougeSU", options)
-    row(
-        f"the same, `scorelens score` whole process ({jobs} processes)",
-        "rouge-metric `PyRouge.evaluate`",
-        peer_s,
-        cli_s,
-        10,
-        f"SU4 F {peer['rouge-su4']['f']:.5f} vs {out['rougeSU']['fmeasure']:.5f}",
-    )
     extension = {"rouge_w_weight": 1.2, "rouge_skip_gap": 4}
-    ours, ours_s = timed(lambda: scorelens.score(hyps[:few], refs[:few], "rougeW,rougeS,rougeSU", **extension))
-    row(
-        f"ROUGE-W-1.2/S4/SU4, {few:,} lines (rouge-score impl)",
-        "rouge-metric `PyRouge.evaluate`",
-        peer_s,
-        ours_s,
-        10,
-        f"SU4 F {peer['rouge-su4']['f']:.5f} vs {ours.rougeSU.fmeasure:.5f} (different tokenizers)",
-    )
-    out, cli_s = cli(few_files, "rougeW,rougeS,rougeSU", extension)
-    row(
-        f"the same, `scorelens score` whole process ({jobs} processes)",
-        "rouge-metric `PyRouge.evaluate`",
-        peer_s,
-        cli_s,
-        10,
-        f"SU4 F {peer['rouge-su4']['f']:.5f} vs {out['rougeSU']['fmeasure']:.5f}",
-    )
+    options = {"rouge_impl": "rouge-1.5.5", **extension}
+    for impl, impl_options in (("rouge-1.5.5", options), ("rouge-score", extension)):
+        ours, ours_s = timed(lambda: scorelens.score(hyps[:few], refs[:few], "rougeW,rougeS,rougeSU", **impl_options))
+        row(
+            f"ROUGE-W-1.2/S4/SU4, {few:,} lines ({impl} impl)",
+            "rouge-metric `PyRouge.evaluate`",
+            peer_s,
+            ours_s,
+            10,
+            f"SU4 F {peer['rouge-su4']['f']:.5f} vs {ours.rougeSU.fmeasure:.5f} (different tokenizers)",
+        )
+        out, cli_s = cli(few_files, "rougeW,rougeS,rougeSU", impl_options)
+        row(
+            f"the same, `scorelens score` whole process ({jobs} processes)",
+            "rouge-metric `PyRouge.evaluate`",
+            peer_s,
+            cli_s,
+            10,
+            f"SU4 F {peer['rouge-su4']['f']:.5f} vs {out['rougeSU']['fmeasure']:.5f}",
+        )
     _, all_s = timed(lambda: scorelens.score(hyps, refs, "rougeW,rougeS,rougeSU", **options))
     _, all_cli_s = cli(files, "rougeW,rougeS,rougeSU", options)
 
