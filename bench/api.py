@@ -194,7 +194,7 @@ def measure(hyps, refs) -> list[tuple]:
             check(result, theirs[2])
             del result  # not held through the next timing
         (one, one_cpu), two = ours_by_jobs[1], ours_by_jobs.get(2, (None,))[0]
-        print(f"{peer_label}: {theirs[0]:.2f} s (CPU {theirs[1]:.2f} s); ScoreLens {one:.2f} s (CPU {one_cpu:.2f} s), jobs=2 {two}", file=sys.stderr, flush=True)
+        print(f"{peer_label}: {theirs[0]:.2f} s (CPU {theirs[1]:.2f} s); ScoreLens {one:.2f} s (CPU {one_cpu:.2f} s), jobs=2 {fmt_s(two) if two else '—'}", file=sys.stderr, flush=True)
         rows.append((case, theirs[:2], ours_by_jobs[1], two, os.getloadavg()[0]))
     return rows
 
