@@ -14,9 +14,9 @@ reference with the best rounded recall (unrounded for L and W), the first on tie
 The corpus figure the script prints is **not** the plain mean of the per-summary figures but the
 mean of its bootstrap resamples (``-r``, 1,000 by default): resample k draws with Perl's drand48
 seeded ``srand(k)`` over the summaries sorted by their ``"<eval id>.<peer id>"`` key as strings.
-:func:`average` repeats that draw for draw; :func:`plain_mean` gives the plain mean. A corpus keeps
-that average as exact sums, a summary at a time (:mod:`.rouge155_average`), and scores many
-summaries at once in numpy (:mod:`.rouge155_many`); both equal what is here.
+:func:`average` repeats that draw for draw. A corpus keeps that average as exact sums, a summary
+at a time (:mod:`.rouge155_average`), and scores many summaries at once in numpy
+(:mod:`.rouge155_many`); both equal what is here.
 """
 
 from __future__ import annotations
@@ -36,7 +36,6 @@ __all__ = [
     "average",
     "clipped_hits",
     "lcs_hits",
-    "plain_mean",
     "porter_stem",
     "preprocess",
     "signature",
@@ -442,20 +441,6 @@ def _draws(n: int, resamples: int):
         # rand(n) is n * drand48(); int() truncates
         picks[:, i] = (x.astype(np.float64) * 2.0**-48 * float(n)).astype(np.int64)
     return picks
-
-
-def plain_mean(per_summary: Sequence[Mapping[str, Figures]]) -> dict[str, Figures]:
-    """The plain mean over summaries (computed by the script, but not what it prints)."""
-    if not per_summary:
-        return {}
-    result = {}
-    for name in per_summary[0]:
-        sums = [0.0, 0.0, 0.0]
-        for s in per_summary:
-            for k in range(3):
-                sums[k] += s[name][k]
-        result[name] = tuple(_r5(x / len(per_summary)) for x in sums)
-    return result
 
 
 def average(per_summary: Sequence[Mapping[str, Figures]], resamples: int = 1000, eval_ids: Iterable[int] | None = None, peer_id: str = "A") -> dict[str, Figures]:
