@@ -34,13 +34,22 @@ def batches(draw):
     return hyps, refs, sorted(orders)
 
 
-@settings(max_examples=300, deadline=None)
-@given(batches())
-def test_text_matches_are_the_clipped_counts(batch):
+# matches()'s three ways: one sort for every order (few symbols), pruned order by order (many
+# symbols), every n-gram of every order (no room for the pruned keys); each forced by a budget
+MATCHERS = {"sorted once": {}, "pruned": {"_FEW_SYMBOLS": 0}, "every n-gram": {"_BITS": 12}}
+
+
+@pytest.mark.parametrize("budgets", MATCHERS.values(), ids=MATCHERS.keys())
+@settings(max_examples=200, deadline=None)
+@given(batch=batches())
+def test_text_matches_are_the_clipped_counts(budgets, batch):
     hyps, refs, orders = batch
     if not hyps:
         return
-    found = matches([Side.of_texts(hyps), *(Side.of_texts(r) for r in refs)], orders)
+    with pytest.MonkeyPatch.context() as patch:
+        for name, bits in budgets.items():
+            patch.setattr(ngram_counts, name, bits)
+        found = matches([Side.of_texts(hyps), *(Side.of_texts(r) for r in refs)], orders)
     for n in orders:
         for k, ref in enumerate(refs):
             assert found[n][k].tolist() == [clipped(h, r, n) for h, r in zip(hyps, ref)], (n, k)
@@ -90,19 +99,3 @@ def test_bleu_matches_are_clipped_by_the_largest_reference_count(batch):
                 ceiling |= ref
             expected.append(sum((grams[0] & ceiling).values()))
         assert found[n].tolist() == expected, n
-
-
-@settings(max_examples=100, deadline=None)
-@given(batches())
-def test_matches_without_room_for_the_pruned_keys(batch):
-    """A batch whose positions and symbols do not fit the pruned matcher's keys (forced here by a
-    smaller key budget) is matched as before, every n-gram of every order: the same counts."""
-    hyps, refs, orders = batch
-    if not hyps:
-        return
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(ngram_counts, "_BITS", 12)
-        found = matches([Side.of_texts(hyps), *(Side.of_texts(r) for r in refs)], orders)
-    for n in orders:
-        for k, ref in enumerate(refs):
-            assert found[n][k].tolist() == [clipped(h, r, n) for h, r in zip(hyps, ref)], (n, k)

@@ -8,7 +8,9 @@ chrF, and making them is most of the time (see bench/RESULTS.md). Here a batch o
 one array of symbol numbers per side, and each order's n-grams are int64 keys built from the
 previous order's by a shift and an or: ``segment | symbol_1 | … | symbol_n``, packed. chrF's
 edits match one segment's the same way (:func:`common_counts`). Matched with one reference at
-a time (:func:`matches`), an n-gram that cannot match is dropped before the next order.
+a time (:func:`matches`), the keys of every order are prefixes of one key a position, sorted
+once (:func:`_sorted_once`); where those do not fit, an n-gram that cannot match is dropped
+before the next order (:func:`_pair_matches`).
 
 Exact: a key holds the whole n-gram, never a hash of it. When the next symbol would not fit in
 62 bits, the keys so far are replaced by their dense ranks over every side (equal n-grams of
@@ -24,6 +26,10 @@ import numpy as np
 
 # 63 bits of an int64, one of them for a side's tag (see _shared)
 _BITS = 62
+# Up to this many bits a symbol (characters, not words), _sorted_once matches a batch: most
+# n-grams of the low orders match, so _pair_matches would drop few before the next order
+# (chrF's: 2x faster; BLEU's words: 5% slower).
+_FEW_SYMBOLS = 8
 # common_counts's keys: 58 bits, over them the order (up to 9: 4 bits) and the side's bit
 _KEY_BITS = 58
 
@@ -92,11 +98,71 @@ def common_counts(hyp: np.ndarray, ref: np.ndarray, orders: int) -> list[int]:
 def matches(sides: Sequence[Side], orders: Sequence[int]) -> dict[int, list[np.ndarray]]:
     """``{n: [matches with reference 1, …]}`` for each n in ``orders``: per segment, how many of
     the hypothesis's (``sides[0]``) n-grams the reference's n-grams match, clipped."""
-    per_ref = [_pair_matches(sides[0], ref, max(orders)) for ref in sides[1:]]
+    top = max(orders)
+    per_ref = []
+    for ref in sides[1:]:
+        found = _sorted_once(sides[0], ref, top)
+        per_ref.append(found if found is not None else _pair_matches(sides[0], ref, top))
     if None not in per_ref:
         return {n: [found[n - 1] for found in per_ref] for n in orders}
     segments = len(sides[0].lengths)
     return {n: [_common(keys[0], starts, ref, segments, used) for ref in keys[1:]] for n, keys, starts, used in _keyed(sides, orders)}
+
+
+def _sorted_once(hyp: Side, ref: Side, top: int) -> list[np.ndarray] | None:
+    """For n = 1..``top``, per segment, the size of the multiset intersection of the two sides'
+    n-grams; None when its symbols are many (words) or its keys do not fit (see
+    :func:`_pair_matches` then).
+
+    Each position's key is its segment, the ``top`` symbols from it (numbered densely from 1,
+    0 past its segment's end) and its side (1: the reference's) in the lowest bit. Sorted, equal
+    n-grams of every order n are one run: the keys equal above their n-th symbol. So one sort
+    serves every order, and a run's reference count is a difference of one running sum. A run
+    whose n-th symbol is 0 is of positions less than n symbols from their segment's end: no n-gram.
+    """
+    segments = len(hyp.lengths)
+    found = [np.zeros(segments, np.int64) for _ in range(top)]
+    if not len(hyp.symbols) or not len(ref.symbols):
+        return found
+    [symbols], count = _dense([np.concatenate((hyp.symbols, ref.symbols))])
+    width = count.bit_length()  # of 1..count; 0 is the padding
+    symbols_shift = 1
+    segment_shift = symbols_shift + top * width
+    if width > _FEW_SYMBOLS or segment_shift + max(1, (segments - 1).bit_length()) > _BITS:
+        return None
+    # each segment's symbols, then top - 1 zeros: a window of top symbols never leaves its segment
+    lengths = np.concatenate((hyp.lengths, ref.lengths))
+    stride = lengths + (top - 1)
+    size = int(stride.sum())
+    padded = np.zeros(size + top - 1, np.int64)
+    real = np.ones(size, bool)
+    ends = np.cumsum(stride)
+    for k in range(1, top):
+        real[ends - k] = False
+    padded[:size][real] = symbols + 1
+    key = np.arange(segments, dtype=np.int64) << segment_shift
+    key = np.repeat(np.concatenate((key, key | 1)), stride)
+    for k in range(top):
+        key |= padded[k : size + k] << (symbols_shift + (top - 1 - k) * width)
+    key = key[real]
+    key.sort()
+    refs_before = np.zeros(len(key) + 1, np.int64)
+    np.cumsum(key & 1, out=refs_before[1:])
+    differing = key[1:] ^ key[:-1]
+    last_symbol = (1 << width) - 1
+    for n in range(1, top + 1):
+        shift = symbols_shift + (top - n) * width
+        starts = np.concatenate(([0], np.flatnonzero(differing >> shift) + 1, [len(key)]))  # of runs; the end
+        from_ref = np.diff(refs_before[starts])
+        common = np.diff(starts) - from_ref
+        np.minimum(common, from_ref, out=common)
+        shared = np.flatnonzero(common)
+        if not len(shared):
+            break
+        first = key[starts[shared]]
+        whole = ((first >> shift) & last_symbol) != 0
+        found[n - 1] = np.bincount(first[whole] >> segment_shift, weights=common[shared][whole], minlength=segments).astype(np.int64)
+    return found
 
 
 def _pair_matches(hyp: Side, ref: Side, top: int) -> list[np.ndarray] | None:
