@@ -152,11 +152,11 @@ def _sorted_once(hyp: Side, ref: Side, top: int) -> list[np.ndarray] | None:
     last_symbol = (1 << width) - 1
     for n in range(1, top + 1):
         shift = symbols_shift + (top - n) * width
-        starts = np.concatenate(([0], np.flatnonzero(differing >> shift) + 1, [len(key)]))  # of runs; the end
+        starts = np.concatenate(([0], np.flatnonzero(differing >= 1 << shift) + 1, [len(key)]))  # of runs; the end
         from_ref = np.diff(refs_before[starts])
         common = np.diff(starts) - from_ref
         np.minimum(common, from_ref, out=common)
-        shared = np.flatnonzero(common)
+        shared = np.flatnonzero(common > 0)
         if not len(shared):
             break
         first = key[starts[shared]]
@@ -290,7 +290,7 @@ def _common(hyp: np.ndarray, starts: np.ndarray, ref: np.ndarray, segments: int,
         # few possible keys (unigrams, mostly): count every one, no sorting
         space = 1 << used
         common = np.minimum(np.bincount(hyp, minlength=space), np.bincount(ref, minlength=space))
-        shared = np.flatnonzero(common)
+        shared = np.flatnonzero(common > 0)
         return np.bincount(_segments_of(shared, hyp, starts), weights=common[shared], minlength=segments).astype(np.int64)
     # one sort of both sides, each key tagged with its side in the lowest bit
     keys, common = _shared(np.sort(np.concatenate((hyp << 1, (ref << 1) | 1))))
