@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Sequence
+from itertools import repeat
+from typing import Any, Iterator, Sequence
 
 from ..core import Corpus, CorpusScores, Fluency, FluencyScore
+from ..core import SegmentScores as CoreSegmentScores
 from ..core.corpus import POOL_MINIMUM
 from ..core.fluency import signature as fluency_signature
 from ..core.text import segment_spans
@@ -90,19 +92,27 @@ class Evaluation:
     def results(self) -> Scores:
         return Scores.from_dict(self.to_dict())
 
-    def segment_dict(self, segment: int) -> dict[str, Any]:
-        """A ``score -sl --json`` row: the segment's own scores."""
+    def segment_dict(self, segment: int, scores: CoreSegmentScores | None = None) -> dict[str, Any]:
+        """A ``score -sl --json`` row: the segment's own scores (``scores``: its corpus's, if
+        made already)."""
         self.scores  # noqa: B018 -- scored once, through the pool when large
         row: dict[str, Any] = {"segment": segment, "line": self.first_line(segment) + 1}
         if self.perplexity is not None:
             f = self.perplexity.fluency[segment]
             row[PPL] = {"perplexity": f.perplexity, "log10_prob": f.log10_prob, "tokens": f.words + 1, "oov": f.oov}
         if self.corpus is not None:
-            row.update(segment_dict(self.corpus.segment_scores(segment)))
+            row.update(segment_dict(scores if scores is not None else self.corpus.segment_scores(segment)))
         return row
 
     def segment_results(self, segment: int) -> SegmentScores:
         return SegmentScores.from_dict(self.segment_dict(segment))
+
+    def all_segment_results(self) -> Iterator[SegmentScores]:
+        """Every segment's :meth:`segment_results`, in order."""
+        self.scores  # noqa: B018 -- scored once, through the pool when large
+        core = self.corpus.all_segment_scores() if self.corpus is not None else repeat(None)
+        for segment, scores in zip(range(self.segments), core):
+            yield SegmentScores.from_dict(self.segment_dict(segment, scores))
 
 
 def evaluate(

@@ -7,7 +7,7 @@ import json
 import sys
 
 from ..api.options import OptionError
-from ..api.results import Scores
+from ..api.results import Scores, SegmentScores
 from .documents import Run, checked_options, evaluation
 from .errors import EXIT_OK, CliError
 from .on_dask import dask_arguments, dask_module, dask_options, refuse_on_dask
@@ -66,19 +66,14 @@ def run_on_dask(args: argparse.Namespace) -> int:
 
 
 def run_sentence_level(ev: Run, as_json: bool) -> None:
-    ev.scores  # noqa: B018 -- scored once, through the pool when large
-    for i in range(ev.segments):
-        if as_json:
-            print(json.dumps(ev.segment_results(i).to_dict(), ensure_ascii=False))
-        else:
-            print(segment_row(ev, i))
+    for s in ev.all_segment_results():
+        print(json.dumps(s.to_dict(), ensure_ascii=False) if as_json else segment_row(ev, s))
 
 
-def segment_row(ev: Run, segment: int) -> str:
+def segment_row(ev: Run, s: SegmentScores) -> str:
     """One segment's scores on one line: where it starts in the hypothesis, then each metric in
     the order of the corpus summary."""
-    cells = [f"{ev.documents[0].path}:{ev.first_line(segment) + 1}"]
-    s = ev.segment_results(segment)
+    cells = [f"{ev.documents[0].path}:{s.line}"]
     if s.id is not None:
         cells.append(f"id={s.id}")
     for key in Scores.KEYS:

@@ -430,6 +430,12 @@ class Corpus:
     def segment_scores(self, segment: int) -> SegmentScores:
         return segment_scores(self.config, self.references, self.statistics(segment))
 
+    def all_segment_scores(self) -> Iterator[SegmentScores]:
+        """:meth:`segment_scores` of every segment, in order, from one snapshot of the records
+        (re-scored once, not checked again for each segment)."""
+        for record in self.records():
+            yield segment_scores(self.config, self.references, SegmentStatistics.of(record))
+
     def findings(self, segment: int) -> list[Finding]:
         """Where hypothesis and references differ in one segment, as spans into its texts."""
         st = self.statistics(segment)
