@@ -105,6 +105,18 @@ def test_an_explicit_source_and_language_and_no_source_at_all(run, tmp_path):
     assert piped.code == 2 and "QA checks read the hypothesis from a file" in piped.err
 
 
+def test_a_bare_carriage_return_is_text_in_a_line_as_the_metrics_read_it(run, tmp_path):
+    """A source line holding a bare "\\r" is one line, as sacreBLEU and the metrics read it: every
+    later line still pairs with its own translation, and a finding is placed on the line an
+    editor shows (the "\\r" starts one)."""
+    (tmp_path / "pets.src.en").write_bytes(b"He has 12 dogs\rand 3 cats.\nThe house is red.\nShe drank 4 teas.\n")
+    (tmp_path / "pets.hyp.de").write_bytes(b"Er hat 12 Hunde und 3 Katzen.\nDas Haus ist rot.\nSie trank\r5 Tees.\n")
+    result = run("check", tmp_path / "pets.hyp.de", "--format", "json")
+    report = _json(result)
+    assert "no partner" not in result.err
+    assert [(f["line"], f["column"], f["code"]) for f in report["findings"]] == [(4, 1, "qa.number")]
+
+
 def test_a_glossary_and_its_broken_rows(run, tmp_path):
     report = _json(run("check", sample("qa/manual.hyp.de"), "--glossary", sample("qa/glossary.tsv"), "--format", "json"))
     glossary = [f for f in report["findings"] if f["code"] == "qa.glossary"]

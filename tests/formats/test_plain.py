@@ -1,5 +1,6 @@
-"""The plain-text reader: lines as LSP breaks them, paragraphs and the whole document as the core
-joins them, every character the document's own (a joining "\\n" its own line break)."""
+"""The plain-text reader: sacreBLEU's lines (a bare "\\r" is text in one), each numbered by the
+line an editor shows it on; paragraphs and the whole document as the core joins them, every
+character the document's own (a joining "\\n" its own line break)."""
 
 from __future__ import annotations
 
@@ -7,18 +8,17 @@ import pytest
 from formats_support import assert_literal_map, texts
 from hypothesis import given, settings
 
-from scorelens.core.text import segment_spans, split_lines
+from scorelens.core.text import sacrebleu_lines, segment_spans
 from scorelens.formats import format_of, read
 from scorelens.formats import plain
 
 
-def test_lines_break_as_lsp_does():
+def test_lines_are_sacrebleus_numbered_as_lsp_numbers_them():
     doc = "a\r\nb\rc\n\x0cd\u2028e\n"
     reading = read(doc, "text")
     assert [(r.line, r.id, r.text.text) for r in reading.records] == [
         (1, None, "a"),
-        (2, None, "b"),
-        (3, None, "c"),
+        (2, None, "b\rc"),
         (4, None, "\x0cd\u2028e"),
     ]
     for record in reading.records:
@@ -35,7 +35,7 @@ def test_an_empty_last_line_is_no_segment_but_an_empty_line_inside_is():
 def test_paragraphs_join_their_lines_with_newlines():
     doc = "one\r\ntwo\r\n  \r\nthree\n\n\nfour\rfive\n"
     reading = plain.read(doc, segmentation="paragraph")
-    assert [(r.line, r.text.text) for r in reading.records] == [(1, "one\ntwo"), (4, "three"), (7, "four\nfive")]
+    assert [(r.line, r.text.text) for r in reading.records] == [(1, "one\ntwo"), (4, "three"), (7, "four\rfive")]
     first = reading.records[0].text
     a, b = first.map.span(3, 4)
     assert doc[a:b] == "\r\n"
@@ -54,15 +54,19 @@ def test_document_segmentation():
 @given(texts)
 @settings(max_examples=300, deadline=None)
 def test_segments_are_the_cores(doc):
-    lines = split_lines(doc)
+    """The core's segments of a file, but not right-stripped: its QA checks trailing whitespace."""
+    *ended, last = doc.split("\n")
+    lines = [line.removesuffix("\r") for line in ended] + [last]  # a "\r\n" ends a line
     for segmentation in ("line", "paragraph", "document"):
         expected = ["\n".join(lines[a:b]) for a, b in segment_spans(lines, segmentation)]
         records = plain.read(doc, segmentation=segmentation).records
         assert [r.text.text for r in records] == expected
+        if segmentation == "line":
+            assert [r.text.text.rstrip() for r in records] == sacrebleu_lines(doc)[: len(records)]
         for record in records:
             for i, c in enumerate(record.text.text):
                 a, b = record.text.map.span(i, i + 1)
-                assert doc[a:b] == c or (c == "\n" and doc[a:b] in ("\r\n", "\r"))
+                assert doc[a:b] == c or (c == "\n" and doc[a:b] == "\r\n")
 
 
 def test_escape_is_the_text():

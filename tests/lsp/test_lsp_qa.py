@@ -225,3 +225,33 @@ async def test_a_source_named_by_a_pair_in_scorelens_toml(client):
     assert announced["qa"]["source"] == (client.workspace / "in" / "manual.en").as_uri() and announced["qa"]["errors"] == 5
     found = _qa(await diagnostics(client, uri))
     assert [d.range.start.line for d in found if d.code == "qa.number"] == [4]
+
+
+async def test_a_lone_carriage_return_pairs_lines_as_check_pairs_them(client):
+    """A bare ``\\r`` ends a line in the editor but not a segment (sacreBLEU's lines): the
+    translation's lines pair with the source's as ``check`` pairs them, findings and their
+    places in the source land where check puts them, and trailing whitespace is seen by both."""
+    folder = client.workspace / "cr"
+    folder.mkdir()
+    src = folder / "pets.src.en"
+    src.write_bytes(b"He has 12 dogs\rand 3 cats.\nThe house is red.\nShe drank 4 teas.\n")
+    hyp = folder / "pets.hyp.de"
+    hyp.write_bytes("Er hat 12 Hunde und 3 Katzen.\nDas Haus ist rot. \nSie trank\r5 Tees.\n".encode())
+    text = hyp.read_bytes().decode()
+    uri = hyp.as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "plaintext", 1, text)))
+    found = _qa(await _settled(client, uri))
+    report = subprocess.run([sys.executable, "-m", "scorelens", "check", str(hyp), "--format", "json"], capture_output=True, text=True, cwd=folder)
+    assert "no partner" not in report.stderr, report.stderr
+    expected = {(f["line"] - 1, f["column"] - 1, f["end_column"] - 1, f["code"]) for f in _check(hyp)}
+    lines = text.replace("\r", "\n").split("\n")  # the editor's lines
+    assert {_place(client, lines, d) for d in found} == expected
+    assert {(line, start, code) for line, start, _, code in expected} == {(1, 17, "qa.whitespace"), (3, 0, "qa.number")}
+    [number] = [d for d in found if d.code == "qa.number"]
+    related = number.related_information[0].location
+    assert related.uri == src.as_uri() and (related.range.start.line, related.range.start.character) == (3, len("She drank "))
+    # typing trailing whitespace (which leaves sacreBLEU's line as it was) checks the line again
+    first_line = lines[0]
+    change(client, uri, 2, (0, units(client, first_line)), (0, units(client, first_line)), "  ")
+    found = await _until(client, uri, lambda found: [d for d in found if d.code == "qa.whitespace" and d.range.start.line == 0])
+    assert [d for d in found if d.code == "qa.whitespace" and d.range.start.line == 0]

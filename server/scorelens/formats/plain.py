@@ -1,10 +1,11 @@
 """Plain text: one segment per line, per paragraph, or the whole document.
 
 The command line keeps its own faster path for plain files; this reader is here so that every
-format, plain text too, yields the same :class:`Record` objects. Lines break at ``\\n``,
-``\\r\\n`` and ``\\r``, as LSP numbers them (never ``str.splitlines``, which also breaks at
-``\\f``, U+2028 and others). :func:`lines` is shared with the JSONL and delimited readers, so
-that every reader's ``Record.line`` is the line an editor shows.
+format, plain text too, yields the same :class:`Record` objects. A segment's line is one of
+sacreBLEU's (as the core scores them): it ends at ``\\n`` or ``\\r\\n``, and a bare ``\\r`` is
+text in it. Every reader's ``Record.line`` is the line an editor shows: :func:`lines` breaks
+as LSP does (at a bare ``\\r`` too; never ``str.splitlines``, which also breaks at ``\\f``,
+U+2028 and others), and is shared with the JSONL and delimited readers.
 """
 
 from __future__ import annotations
@@ -37,7 +38,31 @@ def lines(text: str) -> list[tuple[int, int, int]]:
     return out
 
 
-def segment_lines(spans: list[tuple[int, int, int]]) -> int:
+def scored_lines(text: str) -> list[tuple[int, int, int, int]]:
+    """sacreBLEU's lines, a bare ``\\r`` kept in them, as ``(start, end, next_start, line)``:
+    :func:`lines`' spans joined where a bare ``\\r`` breaks them, ``line`` the LSP line each
+    starts on."""
+    spans = lines(text)
+    if "\r" not in text:
+        return [(a, b, c, k) for k, (a, b, c) in enumerate(spans)]
+    out: list[tuple[int, int, int, int]] = []
+    first = None  # (start, LSP line) of the line being joined
+    for k, (a, b, c) in enumerate(spans):
+        if first is None:
+            first = (a, k)
+        if c - b != 1 or text[b] != "\r":
+            out.append((first[0], b, c, first[1]))
+            first = None
+    return out
+
+
+def scored_texts(text: str) -> list[str]:
+    """The texts of :func:`scored_lines`, made with one split."""
+    *ended, last = text.split("\n")
+    return [line.removesuffix("\r") for line in ended] + [last]  # a "\r\n" ends a line too
+
+
+def segment_lines(spans: list[tuple[int, ...]]) -> int:
     """How many lines are segments: all but an empty last one (a final line break ends the
     last line, it does not start a segment), as the scoring core counts them."""
     if spans and spans[-1][0] == spans[-1][1]:
@@ -57,30 +82,28 @@ def read(text: str, fields: Fields = Fields(), name: str = "text", *, segmentati
 
 
 def _read(text: str, segmentation: str) -> Reading:
-    spans = lines(text)
+    spans = scored_lines(text)
     count = segment_lines(spans)
     reading = Reading()
     if segmentation == "line":
-        reading.records = [
-            Record(i + 1, Segment.literal(text[a:b], a)) for i, (a, b, _) in enumerate(spans[:count])
-        ]
+        reading.records = [Record(line + 1, Segment.literal(text[a:b], a)) for a, b, _, line in spans[:count]]
         return reading
     if segmentation == "paragraph":
         groups = paragraphs(text, spans, count)
     else:
         groups = [(0, count)] if count else []
-    reading.records = [Record(first + 1, _joined(text, spans[first:end])) for first, end in groups]
+    reading.records = [Record(spans[first][3] + 1, _joined(text, spans[first:end])) for first, end in groups]
     return reading
 
 
-def paragraphs(text: str, spans: list[tuple[int, int, int]], count: int) -> list[tuple[int, int]]:
+def paragraphs(text: str, spans: list[tuple[int, ...]], count: int) -> list[tuple[int, int]]:
     """``[first, end)`` line ranges of the paragraphs among the first ``count`` lines: runs of
     lines that are not blank (a line of only whitespace is blank, as ``str.strip`` sees it, as
     the core's paragraphs are)."""
     groups: list[tuple[int, int]] = []
     first = None
     for i in range(count):
-        a, b, _ = spans[i]
+        a, b = spans[i][:2]
         if text[a:b].strip():
             if first is None:
                 first = i
@@ -92,9 +115,9 @@ def paragraphs(text: str, spans: list[tuple[int, int, int]], count: int) -> list
     return groups
 
 
-def _joined(text: str, spans: list[tuple[int, int, int]]) -> Segment:
+def _joined(text: str, spans: list[tuple[int, int, int, int]]) -> Segment:
     builder = TextBuilder()
-    for k, (a, b, c) in enumerate(spans):
+    for k, (a, b, c, _) in enumerate(spans):
         builder.literal(text[a:b], a)
         if k + 1 < len(spans):
             builder.add("\n", b, c)  # one "\n" in the text for the document's break, whatever it is

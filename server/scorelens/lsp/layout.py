@@ -130,6 +130,12 @@ class TextLayout:
         """(line, column in code points) of an offset into the segment's text."""
         return self.map.place(*self.corpus.position(self.side, segment, offset))
 
+    def written_text(self, segment: int) -> str:
+        """A line's text as the document has it, a bare ``\r`` in it: the corpus's is
+        right-stripped (sacreBLEU's line), and the QA checks read trailing whitespace too."""
+        first = self.first_line(segment)
+        return "\r".join(self.lines[first : first + self.line_count(segment)])
+
     def span(self, segment: int, start: int, end: int) -> tuple[tuple[int, int], tuple[int, int]]:
         """The (line, column) of both ends of ``[start, end)`` of the segment's text."""
         return self.position(segment, start), self.position(segment, end)

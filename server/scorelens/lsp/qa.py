@@ -5,7 +5,8 @@ A review whose hypothesis has a source (a ``NAME.src.LANG`` document, a ``source
 field) keeps a :class:`~scorelens.core.qa.QADocument` of (source, hypothesis) pairs in step with
 its corpus: an edit re-checks the segments the corpus says it changed (``Corpus.edited``), a
 change of the source document those whose source changed. Segment i of a plain-text hypothesis
-translates line i of its source.
+translates line i of its source, lines as ``scorelens check`` reads them (sacreBLEU's: a bare
+``\r`` is text in a line, and trailing whitespace is kept).
 """
 
 from __future__ import annotations
@@ -33,8 +34,10 @@ class Qa:
 
     document: object  # core.qa.QADocument
     source_uri: str | None  # the source document; None: the hypothesis's records hold their sources
-    source_lines: list[str] = field(default_factory=list)  # the source document's lines
+    source_lines: list[str] = field(default_factory=list)  # the source document's LSP lines
     source_text: str = ""
+    source_texts: list[str] = field(default_factory=list)  # a plain source's lines, as check reads them
+    source_spans: list | None = None  # where each of those lines is (formats.plain.scored_lines), once asked
     # a formatted hypothesis's source document read by its format's reader: its sources, and per
     # segment the one its record pairs with (by id, else position; None where there is none)
     stream: list | None = None
@@ -95,8 +98,11 @@ def _read_source(review, text: str) -> None:
     qa = review.qa
     qa.source_text, qa.source_lines = text, split_breaks(text)[0]
     qa.stale = True
-    if review.layouts is None:
-        return  # plain text: segment i's source is line i
+    if review.layouts is None:  # plain text: segment i's source is line i
+        from ..formats.plain import scored_texts
+
+        qa.source_texts, qa.source_spans = scored_texts(text), None
+        return
     from ..formats import Fields, read
     from ..formats.pairing import source_stream
 
@@ -156,7 +162,11 @@ def refresh(review) -> None:
     else:  # the segments after the edit moved: each now pairs with another source
         stop, new_stop = before, n
     if start < max(stop, new_stop):
-        qa.document.replace(start, stop, sources[start:new_stop], targets[start:new_stop])
+        if layout is None:  # plain text: the lines as written, not the corpus's right-stripped ones
+            checked = [review.layout(0).written_text(i) for i in range(start, new_stop)]
+        else:
+            checked = targets[start:new_stop]
+        qa.document.replace(start, stop, sources[start:new_stop], checked)
     qa.sources, qa.stale = sources, False
     qa.flagged = qa.document.flagged()
     qa.flagged_set = frozenset(qa.flagged)
@@ -174,7 +184,7 @@ def _sources(review, n: int) -> list[str]:
         qa.partners = partners(review.layout(0).entries, qa.stream, review.pairing.read.pair_by)
         held = [e.segment.text if e is not None else "" for e in qa.partners]
     else:
-        held = qa.source_lines[:n]
+        held = qa.source_texts[:n]
     return held[:n] + [""] * (n - len(held))
 
 
@@ -220,10 +230,17 @@ def source_place(review, finding) -> tuple[str, int, int] | None:
         if not m.pieces:
             return qa.source_uri, entry.line - 1, 0
         offset = m.offset(finding.source_start)
-        starts = line_starts(qa.source_text)
-        line = bisect.bisect_right(starts, offset) - 1
-        return qa.source_uri, line, offset - starts[line]
-    return qa.source_uri, finding.segment, finding.source_start
+    elif "\r" not in qa.source_text:
+        return qa.source_uri, finding.segment, finding.source_start
+    else:
+        if qa.source_spans is None:
+            from ..formats.plain import scored_lines
+
+            qa.source_spans = scored_lines(qa.source_text)
+        offset = qa.source_spans[finding.segment][0] + finding.source_start
+    starts = line_starts(qa.source_text)
+    line = bisect.bisect_right(starts, offset) - 1
+    return qa.source_uri, line, offset - starts[line]
 
 
 def lines_of(review, uri: str) -> list[str]:
