@@ -40,11 +40,8 @@ MIN_WAIT_S = 0.010
 MAX_WAIT_S = 0.150
 # scorelens.typingPauseMs applies while an update of a review is heavy for the editor: while the
 # client holds at least HEAVY_MARKERS of its markers (diagnostics), each of which an update has it
-# lay out again, whatever the document's size. In VS Code, typing in 100,000 lines with the report
-# open gave 1-6 workbench tasks over 100 ms (mean 4, seven runs) re-scored at once, 0-3 (mean 1,
-# five runs) with a 300 ms pause; a pair of exactly 10,000 lines, under the old rule of more than
-# 10,000 segments, 21 tasks over 50 ms (longest 246 ms). Its extension sets 300. 100 is a judgement
-# (a fifth of the 500 markers VS Code draws, which gave those stalls), not a measured knee.
+# lay out again, whatever the document's size (the measurements: docs/performance-history.md).
+# 100 is a judgement, a fifth of the 500 markers VS Code draws, not a measured knee.
 HEAVY_MARKERS = 100
 # How often progress is reported while a worker scores a long segment.
 PROGRESS_TICK_S = 0.25
