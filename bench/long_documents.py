@@ -1,6 +1,6 @@
 """Long documents: ROUGE-Lsum over a 2,000-line document, TER on one very long line.
 
-    .venv/bin/python bench/long_documents.py [--lines 2000] [--ter-words 20000,180000] [--ter-peer-words 2000]
+    .venv/bin/python bench/long_documents.py [--lines 2000] [--ter-words 20000,180000] [--ter-peer-words 2000] [--write bench/RESULTS.md]
 
 ROUGE-Lsum: a reference document of ``--lines`` sentences of 15 words (cut in order from the
 CNN/DM summaries in ../shared/data/cnndm when present, else Zipfian synthetic words) and a
@@ -36,7 +36,10 @@ CNNDM = ROOT.parent / "shared" / "data" / "cnndm" / "cnndm.ref.txt"
 ENV = {**os.environ, "PYTHONPATH": str(ROOT / "server")}
 sys.path.insert(0, str(ROOT / "tests" / "core"))
 
+from results import measured, publish  # noqa: E402
 from texts import edited_line, randomly_edited  # noqa: E402  (the tests' generators)
+
+HEADING = "## Long documents (bench/long_documents.py)"
 
 ROUGE_PEER = """
 import json, sys
@@ -99,12 +102,15 @@ def check(ours: list[float], theirs: list[float], what: str) -> None:
         sys.exit(f"{what}: ScoreLens {ours} != peer {theirs}")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--lines", type=int, default=2000, help="sentences of the ROUGE-Lsum document (0: skip)")
     parser.add_argument("--ter-words", default="20000,180000", help="words of the TER lines, comma-separated")
     parser.add_argument("--ter-peer-words", type=int, default=2000, help="words of the line sacreBLEU scores too (0: skip)")
-    args = parser.parse_args()
+    parser.add_argument("--write", metavar="RESULTS.md", help="also write the table into this file's section")
+    args = parser.parse_args(argv)
+    load_before = os.getloadavg()
+    rows = ["| case | peer | ScoreLens | peer / ScoreLens |", "|---|---:|---:|---:|"]
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         if args.lines:
@@ -113,21 +119,31 @@ def main() -> None:
             ours, our_s, our_mb = scorelens(hyp, ref, "-m", "rougeLsum", "--segmentation", "document")
             figures = ours["rougeLsum"]
             check([figures["precision"], figures["recall"], figures["fmeasure"]], json.loads(out), "ROUGE-Lsum")
-            print(f"ROUGE-Lsum, one {args.lines:,}-line document of 15-word sentences (F {figures['fmeasure']:.6f}, equal)")
-            print(f"  rouge-score {peer_s:8.2f} s {peer_mb:6.0f} MB | ScoreLens {our_s:6.2f} s {our_mb:6.0f} MB | {peer_s / our_s:6.1f}×")
-        sizes = [int(n) for n in args.ter_words.split(",") if n]
+            rows.append(
+                f"| ROUGE-Lsum, one {args.lines:,}-line document of 15-word sentences (`--segmentation document -j 1`) "
+                f"| rouge-score {peer_s:.2f} s, {peer_mb:.0f} MB | {our_s:.2f} s, {our_mb:.0f} MB | **{peer_s / our_s:.0f}×** |"
+            )
         if args.ter_peer_words:
             hyp, ref = write(folder, "peer", edited_line(args.ter_peer_words, 20240607))
             out, peer_s, peer_mb = run([sys.executable, "-c", TER_PEER, hyp, ref])
             ours, our_s, our_mb = scorelens(hyp, ref, "-m", "ter")
             check([ours["ter"]["score"], ours["ter"]["num_edits"]], json.loads(out), "TER")
-            print(f"TER, one {args.ter_peer_words:,}-word line (TER {ours['ter']['score']:.2f}, equal)")
-            print(f"  sacreBLEU   {peer_s:8.2f} s {peer_mb:6.0f} MB | ScoreLens {our_s:6.2f} s {our_mb:6.0f} MB | {peer_s / our_s:6.1f}×")
-        for n in sizes:
+            rows.append(
+                f"| TER, one {args.ter_peer_words:,}-word line | sacreBLEU {peer_s:.2f} s, {peer_mb:.0f} MB "
+                f"| {our_s:.2f} s, {our_mb:.0f} MB | {peer_s / our_s:.1f}× |"
+            )
+        for n in (int(n) for n in args.ter_words.split(",") if n):
             hyp, ref = write(folder, f"line{n}", edited_line(n, 20240607))
             ours, our_s, our_mb = scorelens(hyp, ref, "-m", "ter")
-            print(f"TER, one {n:,}-word line ({Path(hyp).stat().st_size / 1e3:,.0f} KB, TER {ours['ter']['score']:.2f})")
-            print(f"  sacreBLEU   not run (rows of at least {8 * n * n / 1e9:,.1f} GB) | ScoreLens {our_s:6.2f} s {our_mb:6.0f} MB")
+            rows.append(
+                f"| TER, one {n:,}-word line ({Path(hyp).stat().st_size / 1e3:,.0f} KB) "
+                f"| sacreBLEU not run (rows of {8 * n * n / 1e9:,.1f} GB at least) | {our_s:.2f} s, {our_mb:.0f} MB | |"
+            )
+    about = measured(load_before, os.getloadavg()) + (
+        " Whole processes, one run each: wall clock and peak resident memory; ScoreLens's figures"
+        " checked equal to the peer's (1e-12)."
+    )
+    publish(args.write, HEADING, "long_documents.py", argv, about, "\n".join(rows))
 
 
 if __name__ == "__main__":
