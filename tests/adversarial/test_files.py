@@ -115,6 +115,22 @@ def test_cli_thresholds_are_finite_numbers(workspace, option, value):
     assert f"expected a finite number, got {value!r}" in done.err and "Traceback" not in done.err
 
 
+def test_cli_checks_a_long_repetitive_segment_within_the_limits(tmp_path):
+    """Lines that end in a bare "\\r" are one segment, as sacreBLEU reads them: 20,000 of them,
+    of a few words repeated, checked against their source. Trying every hypothesis word from
+    every place its source has it (and finding each insertion place over the whole text) ran past
+    five minutes; each word is now tried from a few places."""
+    words = "the house garden tree water runs 12".split()
+    for name, step in (("mac.src.en", 3), ("mac.hyp.de", 5)):
+        lines = (" ".join(words[(k * step + w * w) % 7] for w in range(12)) + "." for k in range(20_000))
+        (tmp_path / name).write_bytes("\r".join(lines).encode() + b"\r")
+    run = run_cli("check", tmp_path / "mac.hyp.de", "--format", "json", timeout=60)
+    assert run.code in (0, 1), run.err
+    report = json.loads(run.out)
+    assert report["qa"]["source"].endswith("mac.src.en") and "qa.source-words" in report["qa"]["counts"]
+    assert "no partner" not in run.err  # one segment each: they pair
+
+
 def test_cli_keeps_the_byte_order_mark_as_sacrebleu_does(workspace, tmp_path):
     sacrebleu = Path(sys.executable).with_name("sacrebleu")
     if not sacrebleu.exists():

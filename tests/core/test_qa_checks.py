@@ -4,8 +4,10 @@ the source), its fix (applied, the check no longer fires), and what it must not 
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from scorelens.core.qa import CHECKS, QAConfig, QAFinding, check_segment
+from scorelens.core.qa import CHECKS, QAConfig, QAFinding, check_segment, wording
 
 DE = QAConfig("en", "de")
 FR = QAConfig("en", "fr")
@@ -194,6 +196,38 @@ def test_source_words():
     (f,) = found(source, target, "source-words")
     assert f.text == "measures the ambient temperature"
     assert source[f.source_start : f.source_end] == "measures the ambient temperature"
+
+
+def _source_word_runs(source: str, target: str) -> list[tuple[int, int, int, int]]:
+    """source-words by its definition, every source place tried: from each hypothesis word on,
+    the longest run of the source's words (the first in the source of the longest), taken when it
+    has three words or more and a lower-case word of four letters, the search going on after it."""
+    ours, theirs = wording._words(source, ()), wording._words(target, ())
+    runs, j = [], 0
+    while j < len(theirs):
+        best = (0, 0)
+        for i in range(len(ours)):
+            n = 0
+            while i + n < len(ours) and j + n < len(theirs) and ours[i + n][0] == theirs[j + n][0]:
+                n += 1
+            best = max(best, (n, -i))
+        n, i = best[0], -best[1]
+        if n >= 3 and any(wording._real(target[a:b]) for _, a, b in theirs[j : j + n]):
+            runs.append((theirs[j][1], theirs[j + n - 1][2], ours[i][1], ours[i + n - 1][2]))
+            j += n
+        else:
+            j += 1
+    return runs
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["the", "house", "garden", "Tree", "of", "red", "3", "water"]), max_size=40), st.lists(st.sampled_from(["das", "house", "garden", "Tree", "of", "red", "3", "water"]), max_size=40))
+def test_source_words_are_the_definitions_runs(source_words, target_words):
+    """Tried only from the source's first RUN_STARTS places that have the run's first three
+    words, the runs are those of trying every place (the first of the longest runs starts early)."""
+    source, target = " ".join(source_words), " ".join(target_words)
+    found = [(f.start, f.end, f.source_start, f.source_end) for f in wording.source_words(source, target)]
+    assert found == _source_word_runs(source, target)
 
 
 @pytest.mark.parametrize(

@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Sequence
 
+from ..core import SegmentScores as CoreSegmentScores
 from ..formats import Fields, Reading, format_of, read
 from ..formats.pairing import Entry, Pairing, entries, pair, pair_readings
 from ..formats.segments import line_starts, paused_gc
-from ..core import SegmentScores as CoreSegmentScores
 from .evaluation import Evaluation, evaluate
 
 

@@ -37,7 +37,11 @@ class Qa:
     source_lines: list[str] = field(default_factory=list)  # the source document's LSP lines
     source_text: str = ""
     source_texts: list[str] = field(default_factory=list)  # a plain source's lines, as check reads them
-    source_spans: list | None = None  # where each of those lines is (formats.plain.scored_lines), once asked
+    source_aligned: bool = True  # no bare "\r" in a plain source: its line i is the editor's line i
+    # made when first asked, for the source's text: where each of those lines is
+    # (formats.plain.scored_lines), where each LSP line starts
+    source_spans: list | None = None
+    source_starts: list[int] | None = None
     # a formatted hypothesis's source document read by its format's reader: its sources, and per
     # segment the one its record pairs with (by id, else position; None where there is none)
     stream: list | None = None
@@ -97,11 +101,13 @@ def _read_source(review, text: str) -> None:
     paired with the hypothesis's (FormatError if it cannot be read)."""
     qa = review.qa
     qa.source_text, qa.source_lines = text, split_breaks(text)[0]
+    qa.source_spans = qa.source_starts = None
     qa.stale = True
     if review.layouts is None:  # plain text: segment i's source is line i
         from ..formats.plain import scored_texts
 
-        qa.source_texts, qa.source_spans = scored_texts(text), None
+        qa.source_texts = scored_texts(text)
+        qa.source_aligned = text.count("\r") == text.count("\r\n")
         return
     from ..formats import Fields, read
     from ..formats.pairing import source_stream
@@ -230,7 +236,7 @@ def source_place(review, finding) -> tuple[str, int, int] | None:
         if not m.pieces:
             return qa.source_uri, entry.line - 1, 0
         offset = m.offset(finding.source_start)
-    elif "\r" not in qa.source_text:
+    elif qa.source_aligned:
         return qa.source_uri, finding.segment, finding.source_start
     else:
         if qa.source_spans is None:
@@ -238,9 +244,10 @@ def source_place(review, finding) -> tuple[str, int, int] | None:
 
             qa.source_spans = scored_lines(qa.source_text)
         offset = qa.source_spans[finding.segment][0] + finding.source_start
-    starts = line_starts(qa.source_text)
-    line = bisect.bisect_right(starts, offset) - 1
-    return qa.source_uri, line, offset - starts[line]
+    if qa.source_starts is None:
+        qa.source_starts = line_starts(qa.source_text)
+    line = bisect.bisect_right(qa.source_starts, offset) - 1
+    return qa.source_uri, line, offset - qa.source_starts[line]
 
 
 def lines_of(review, uri: str) -> list[str]:

@@ -3,12 +3,17 @@ sides; a place to insert what the hypothesis lacks; quoting and language names f
 
 from __future__ import annotations
 
+import bisect
 import json
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Hashable, Sequence
 
 from .model import PREFIX, Fix, QAFinding
+
+# a character that is not whitespace, after whitespace or at the start (re's \s is str.isspace())
+_WORD_START = re.compile(r"(?<!\S)\S")
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,10 +82,21 @@ def insertion_point(source: str, source_offset: int, target: str) -> int:
     p = round(len(target) * source_offset / max(len(source), 1))
     if " " not in target.strip():
         return min(p, len(target))
-    starts = [i for i in range(len(target) + 1) if (i == len(target) or not target[i].isspace()) and (i == 0 or target[i - 1].isspace())]
-    stripped_end = len(target.rstrip())
-    starts.append(stripped_end)
-    return min(starts, key=lambda i: (abs(i - p), i))
+    places = _word_starts(target)
+    k = bisect.bisect_left(places, p)
+    return min(places[max(k - 1, 0) : k + 1], key=lambda i: (abs(i - p), i))
+
+
+@lru_cache(maxsize=4)
+def _word_starts(target: str) -> list[int]:
+    """Where a word starts (a character that is no space after a space, or the text's start),
+    the end of the text without trailing spaces, and the end if a space precedes it; ascending.
+    Made once per text: a segment may need many places, and a long one has a million characters."""
+    places = [m.start() for m in _WORD_START.finditer(target)]
+    places.append(len(target.rstrip()))
+    if not target or target[-1].isspace():
+        places.append(len(target))
+    return sorted(set(places))
 
 
 def insertion(target: str, at: int, text: str) -> str:

@@ -17,6 +17,11 @@ _LETTER = re.compile(r"[^\W\d_]")
 _LETTER_OR_DIGIT = re.compile(r"[^\W_]")
 SOURCE_RUN = 3  # words in a row, at the least, for source-words
 REAL_WORD = 4  # letters, at the least, of the lower-case word a run needs (not only "de la", "of the")
+# The source's places a run at one hypothesis word is tried from, at most (the first ones): a long,
+# repetitive segment (a file whose lines end in a bare "\r" is one) would have every word tried
+# against most of the source's. Texts that repeat three words in a row more often than this lose
+# only the choice of the longest run among the later ones.
+RUN_STARTS = 16
 
 
 def untranslated(source: str, target: str) -> list[QAFinding]:
@@ -47,15 +52,16 @@ def source_words(source: str, target: str, skip_source: Sequence[tuple[int, int]
     if not real or not real & set(_WORD.findall(source.casefold())):
         return []
     ours, theirs = _words(source, skip_source), _words(target, skip_target)
-    where: dict[str, list[int]] = {}
-    for i, (w, _, _) in enumerate(ours):
-        where.setdefault(w, []).append(i)
+    # a run starts where the source has the same SOURCE_RUN words: only those places are tried
+    where: dict[tuple[str, ...], list[int]] = {}
+    for i in range(len(ours) - SOURCE_RUN + 1):
+        where.setdefault(tuple(w for w, _, _ in ours[i : i + SOURCE_RUN]), []).append(i)
     found = []
     j = 0
-    while j < len(theirs):
+    while j <= len(theirs) - SOURCE_RUN:
         best = (0, 0)  # (length, source index) of the longest run starting at target word j
-        for i in where.get(theirs[j][0], ()):
-            n = 0
+        for i in where.get(tuple(w for w, _, _ in theirs[j : j + SOURCE_RUN]), ())[:RUN_STARTS]:
+            n = SOURCE_RUN
             while i + n < len(ours) and j + n < len(theirs) and ours[i + n][0] == theirs[j + n][0]:
                 n += 1
             best = max(best, (n, -i))
