@@ -255,3 +255,23 @@ async def test_a_lone_carriage_return_pairs_lines_as_check_pairs_them(client):
     change(client, uri, 2, (0, units(client, first_line)), (0, units(client, first_line)), "  ")
     found = await _until(client, uri, lambda found: [d for d in found if d.code == "qa.whitespace" and d.range.start.line == 0])
     assert [d for d in found if d.code == "qa.whitespace" and d.range.start.line == 0]
+
+
+async def test_a_long_line_is_checked_as_check_checks_it(client):
+    """A translation whose lines end in a bare ``\\r`` is one long segment, as is its source: the
+    pair is checked in the worker process (seconds of checks at a million characters, the event
+    loop's otherwise), with check's findings."""
+    folder = client.workspace / "long"
+    folder.mkdir()
+    source = "\r".join(f"Room {k} has 12 windows." for k in range(3_000))
+    translation = "\r".join(f"Raum {k} hat {13 if k % 500 == 7 else 12} Fenster." for k in range(3_000))
+    (folder / "notes.src.en").write_bytes(source.encode() + b"\r")
+    hyp = folder / "notes.hyp.de"
+    hyp.write_bytes(translation.encode() + b"\r")
+    text = hyp.read_bytes().decode()
+    uri = hyp.as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "plaintext", 1, text)))
+    found = _qa(await _settled(client, uri))
+    expected = {(f["line"] - 1, f["column"] - 1, f["end_column"] - 1, f["code"]) for f in _check(hyp)}
+    assert len(expected) >= 6 and {code for *_, code in expected} == {"qa.number"}  # a 13 for a 12, six times
+    assert {_place(client, text.split("\r"), d) for d in found} == expected

@@ -780,6 +780,7 @@ def score_apart(config: ScoringConfig, texts: Sequence[str]) -> tuple[Record, li
     a worker process to score a long segment while the caller keeps serving."""
     analyse = Analyser(config)
     hyp, *refs = map(analyse, texts)
+    refs = refs or [analyse("")]  # no reference (checked alone): an empty one, as the corpus has
     record = analyse.statistics(hyp, refs)
     return record, segment_findings(0, hyp, refs, SegmentStatistics.of(record), config)
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from pygls.uris import to_fs_path
 
+from ..core.corpus import LONG_SEGMENT_CHARS
 from ..core.text import common_ends
 from ..formats import FormatError, format_of
 from ..formats.segments import line_starts
@@ -24,6 +25,7 @@ from ..textfile import UnreadableText
 from .documents import split_breaks
 from .fluency import model_path
 from .reviews import Problem
+from .worker import WorkerDied
 
 FOLLOWER = "qa"  # of the corpus's texts (Corpus.edited)
 
@@ -138,6 +140,36 @@ def _config(ls, review, source: str | None):
     checks = frozenset(name for name in CHECKS if settings.checks.get(name, CHECKS[name]) != "off")
     source_language, target_language = split_languages(language)
     return QAConfig(source_language, target_language, checks, glossary)
+
+
+async def check_long_lines(ls, review) -> None:
+    """Check in the worker process the long lines of a plain-text hypothesis that :func:`refresh`
+    is about to check, leaving their findings where it takes them: a line of a million characters
+    (a file whose lines end in a bare ``\r`` is one) takes the checks seconds, the loop's otherwise.
+    If the worker fails, :func:`refresh` checks them itself."""
+    qa, corpus = review.qa, review.corpus
+    if qa is None or review.layouts is not None or qa.source_uri is None:
+        return
+    texts = corpus.texts_of(0)
+    ends = (0, 0) if qa.stale else corpus.edited(0, FOLLOWER)  # (lines before and after the edit)
+    if ends is None:
+        return  # no line changed
+    first, stop = ends[0], len(texts) - ends[1]
+    layout = review.layout(0)
+    pairs = qa.document.unchecked(
+        (qa.source_texts[i] if i < len(qa.source_texts) else "", layout.written_text(i))
+        for i in range(first, stop)
+        if len(texts[i]) > LONG_SEGMENT_CHARS or (i < len(qa.source_texts) and len(qa.source_texts[i]) > LONG_SEGMENT_CHARS)
+    )
+    if not pairs:
+        return
+    from ..core.qa.segment import check_pairs
+
+    try:
+        findings = await ls.worker.run(check_pairs, pairs, qa.document.config)
+    except WorkerDied:
+        return
+    qa.document.remember(pairs, findings)
 
 
 def refresh(review) -> None:

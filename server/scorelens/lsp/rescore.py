@@ -49,6 +49,8 @@ async def rescore(ls, review: Review) -> bool:
             progress.end()  # also when an edit cancels this re-score: the client shows it until told
         cold |= sliced
         if review.qa is not None:
+            await qa.check_long_lines(ls, review)
+        if review.qa is not None:  # (still: the review may have been loaded again meanwhile)
             qa.refresh(review)
         if review.lm is not None:
             # publishes the other metrics first if the model process keeps it waiting

@@ -24,7 +24,7 @@ import math
 from array import array
 from collections import Counter
 from dataclasses import replace
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from ..outliers import RunningSample
 from .model import PREFIX, QAConfig, QAFinding
@@ -112,6 +112,15 @@ class QADocument:
             self._position.update(zip(new_ids, range(start, start + len(new_ids))))
         if len(self._cache) > 2 * len(self._sources) + 1000:  # forget pairs long gone
             self._cache = dict(zip(zip(self._sources, self._targets), self._results))
+
+    def unchecked(self, pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+        """The (source, target) pairs whose findings :meth:`replace` would have to make."""
+        return [pair for pair in pairs if pair not in self._cache]
+
+    def remember(self, pairs: Sequence[tuple[str, str]], findings: Sequence[Sequence[QAFinding]]) -> None:
+        """Findings of pairs made elsewhere (by :func:`check_pairs`, in another process), for
+        :meth:`replace` to take."""
+        self._cache.update(zip(pairs, map(tuple, findings)))
 
     def _checked(self, source: str, target: str) -> tuple[QAFinding, ...]:
         found = self._cache.get((source, target))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Sequence
 
 from . import numbers, placeables, punctuation, wording
 from .model import QAConfig, QAFinding
@@ -47,3 +48,9 @@ def check_segment(source: str, target: str, config: QAConfig, segment: int = 0) 
     if segment:
         found = [replace(f, segment=segment) for f in found]
     return found
+
+
+def check_pairs(pairs: Sequence[tuple[str, str]], config: QAConfig) -> list[list[QAFinding]]:
+    """:func:`check_segment` of each (source, target) pair (a module-level function: a worker
+    process runs it)."""
+    return [check_segment(source, target, config) for source, target in pairs]
