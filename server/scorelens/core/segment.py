@@ -368,6 +368,9 @@ class Analyser:
                 # ROUGE alone: rouge-score's unstemmed tokens are the units, looked up as bytes
                 self.split = tokenizer.ascii_words
                 self.word_streams["rouge"] = lambda token: rouge_word(token.decode("ascii"))
+        # jiwer's words the only stream: each text's word numbers, a tuple per text, cost less
+        # than token arrays, which pay for themselves when streams share a text's split
+        self.words_alone = self.wer and not (self.bleu or self.rouge)
         if self.wer:
             self.word_streams["words"] = (lambda word: (entry(word)[2],)) if entry else (lambda word: (word_number(word),))
             self.text_streams["words"] = self.word_numbers
@@ -455,7 +458,8 @@ class Analyser:
         parts = []
         for start in range(0, len(columns[0]), TEXT_BATCH):
             batch = [column[start : start + TEXT_BATCH] for column in columns]
-            hyp, *refs = map(self._columns.side, batch)
+            if not self.words_alone:
+                hyp, *refs = map(self._columns.side, batch)
             # whether the segment has a finding, as statistics() has it
             differs = np.zeros(len(batch[0]), bool)
             bleu_stats = bleu_last = rouge_l = word_counts = rouge_n = None
@@ -468,8 +472,11 @@ class Analyser:
             if self.rouge_l:
                 rouge_l, rouge_ref, outside = _best_lcs_many([hyp["rouge"], *(r["rouge"] for r in refs)])
                 differs |= outside  # a token outside the LCS
-            if self.wer:
+            if self.words_alone:
                 # jiwer has one reference per hypothesis: the first
+                word_counts = np.array(list(map(wer.tally, map(self.word_numbers, batch[1]), map(self.word_numbers, batch[0]))), np.int64).reshape(-1, 4)
+                differs |= word_counts[:, 1:].any(axis=1)  # a word error
+            elif self.wer:
                 hyp_words, ref_words = hyp["words"], refs[0]["words"]
                 word_counts = np.array(list(map(wer.tally, _sequences(ref_words), _sequences(hyp_words))), np.int64).reshape(-1, 4)
                 hits = word_counts[:, 0]
