@@ -472,8 +472,8 @@ class Analyser:
             if self.rouge_l:
                 rouge_l, rouge_ref, outside = _best_lcs_many([hyp["rouge"], *(r["rouge"] for r in refs)])
                 differs |= outside  # a token outside the LCS
+            # jiwer has one reference per hypothesis: the first
             if self.words_alone:
-                # jiwer has one reference per hypothesis: the first
                 word_counts = np.array(list(map(wer.tally, map(self.word_numbers, batch[1]), map(self.word_numbers, batch[0]))), np.int64).reshape(-1, 4)
                 differs |= word_counts[:, 1:].any(axis=1)  # a word error
             elif self.wer:
