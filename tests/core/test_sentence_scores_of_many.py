@@ -1,5 +1,5 @@
-"""The report's sentence scores computed a column at a time equal, float for float, those of one
-segment's statistics (which equal sacreBLEU's and jiwer's): BLEU under every smoothing and order,
+"""The report's and the API's rows' sentence scores computed a column at a time equal, float for
+float, those of one segment's statistics (which equal sacreBLEU's and jiwer's): BLEU under every smoothing and order,
 chrF and chrF++ with and without eps smoothing, TER over several references, WER; on statistics
 with empty sides, no matches and partial matches."""
 
@@ -32,8 +32,13 @@ def test_sentence_bleu_of_many(order, method, value):
     rows = _bleu_rows(random.Random(order), order)
     config = bleu.BleuConfig(smooth_method=method, smooth_value=value, max_ngram_order=order)
     got = bleu.sentence_scores(np.array(rows, np.int64), config).tolist()
-    assert got == [bleu.score(r, config, effective_order=True).score for r in rows]
+    one_by_one = [bleu.score(r, config, effective_order=True) for r in rows]
+    assert got == [s.score for s in one_by_one]
     assert 0 < sum(v == 0 for v in got) < ROWS  # both kinds of segment were there
+    # a row's whole figures: precisions, brevity penalty, lengths, counts (their types too)
+    figures = bleu.sentence_figures(rows, config)
+    assert figures == one_by_one
+    assert [list(map(type, f.precisions + f.counts + f.totals)) for f in figures] == [list(map(type, s.precisions + s.counts + s.totals)) for s in one_by_one]
 
 
 @pytest.mark.parametrize("config", [chrf.ChrfConfig(), chrf.ChrfConfig(word_order=2), chrf.ChrfConfig(word_order=2, beta=1, eps_smoothing=True), chrf.ChrfConfig(char_order=3, beta=0)])
@@ -48,6 +53,7 @@ def test_sentence_chrf_of_many(config):
         rows.append(tuple(row))
     got = chrf.f_scores(np.array(rows, np.int64), config).tolist()
     assert got == [chrf.f_score(r, config) for r in rows]
+    assert chrf.scores_of(rows, config) == [chrf.score(r, config) for r in rows]
 
 
 @pytest.mark.parametrize("nrefs", [1, 3])

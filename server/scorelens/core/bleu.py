@@ -234,6 +234,27 @@ def sentence_scores(stats: np.ndarray, config: BleuConfig) -> np.ndarray:
     """:func:`score` with effective order of each row of ``stats`` (a segment's statistics), the
     same floats: NumPy does the arithmetic, operation for operation, and ``math`` the logarithms
     and exponentials (NumPy's may differ from the C library's in the last bit)."""
+    return _sentence_figures(stats, config)[0]
+
+
+def sentence_figures(rows: Sequence[Sequence[int]], config: BleuConfig) -> list[BleuScore]:
+    """:func:`score` with effective order of each row (a segment's statistics), the same figures,
+    a column at a time as :func:`sentence_scores`. Under add-k, whose smoothing turns the counts
+    into what sacreBLEU's sum of an int and the value makes of them, one row at a time."""
+    if config.smooth_method == "add-k" or not rows:
+        return [score(row, config, effective_order=True) for row in rows]
+    import numpy as np
+
+    values, precisions, bp = _sentence_figures(np.array(rows, np.int64), config)
+    order = config.max_ngram_order
+    return [
+        BleuScore(value, p, b, int(row[0]), int(row[1]), list(row[2 : 2 + order]), list(row[2 + order : 2 + 2 * order]))
+        for value, p, b, row in zip(values.tolist(), precisions.tolist(), bp.tolist(), rows)
+    ]
+
+
+def _sentence_figures(stats: np.ndarray, config: BleuConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each row's score, precisions (a row each) and brevity penalty, as :func:`score` has them."""
     import numpy as np
 
     order = config.max_ngram_order
@@ -273,7 +294,7 @@ def sentence_scores(stats: np.ndarray, config: BleuConfig) -> np.ndarray:
     bp[cut] = _each(math.exp, 1 - ref_len[cut] / sys_len[cut])
     values = np.zeros(len(stats))
     values[scored] = bp[scored] * _each(math.exp, total_log[scored] / eff_order[scored])
-    return values
+    return values, np.where(used, precisions, 0.0), bp
 
 
 def _each(function, values: np.ndarray) -> np.ndarray:

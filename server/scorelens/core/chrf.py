@@ -204,6 +204,16 @@ def score(stats: Sequence[int], config: ChrfConfig) -> ChrfScore:
     return ChrfScore(f_score(stats, config), config.char_order, config.word_order, config.beta)
 
 
+def scores_of(rows: Sequence[Sequence[int]], config: ChrfConfig) -> list[ChrfScore]:
+    """:func:`score` of each row (a segment's statistics), a column at a time (:func:`f_scores`)."""
+    if not rows:
+        return []
+    import numpy as np
+
+    orders = config.char_order, config.word_order, config.beta
+    return [ChrfScore(value, *orders) for value in f_scores(np.array(rows, np.int64), config).tolist()]
+
+
 def signature(config: ChrfConfig, nrefs: int | None) -> str:
     """sacreBLEU's chrF signature, with ScoreLens's version; ``nrefs=None`` means it varies."""
     return "|".join(

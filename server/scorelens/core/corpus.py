@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 from . import wer
 from .config import ScoringConfig
 from .findings import Finding, segment_findings
-from .scores import CorpusScores, SegmentScores, Totals, corpus_scores, needs_records, segment_scores
+from .scores import CorpusScores, SegmentScores, Totals, corpus_scores, needs_records, segment_scores, segment_scores_of
 from .segment import Analyser, Analysis, Record, RecordColumns, SegmentStatistics, score_texts
 from .text import common_ends, segment_count, segment_spans, split_lines
 
@@ -433,8 +433,7 @@ class Corpus:
     def all_segment_scores(self) -> Iterator[SegmentScores]:
         """:meth:`segment_scores` of every segment, in order, from one snapshot of the records
         (re-scored once, not checked again for each segment)."""
-        for record in self.records():
-            yield segment_scores(self.config, self.references, SegmentStatistics.of(record))
+        return segment_scores_of(self.config, self.references, self.records())
 
     def findings(self, segment: int) -> list[Finding]:
         """Where hypothesis and references differ in one segment, as spans into its texts."""

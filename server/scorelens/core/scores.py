@@ -10,14 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Mapping, Sequence
+from itertools import repeat
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Sequence
 
 from . import bleu, chrf, rouge, ter, wer
 from .config import ScoringConfig
+from .segment import Record, SegmentStatistics
 
 if TYPE_CHECKING:
     from .rouge155_average import Average
-    from .segment import Record, SegmentStatistics
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,20 +127,44 @@ def _bleu(config: ScoringConfig, sums: Mapping[str, Sequence], records: Sequence
     return flavour.score(sums["bleu"], last)
 
 
-def segment_scores(config: ScoringConfig, nrefs: int, st: SegmentStatistics) -> SegmentScores:
+def segment_scores(
+    config: ScoringConfig,
+    nrefs: int,
+    st: SegmentStatistics,
+    bleu_score: bleu.BleuScore | None = None,
+    chrf_score: chrf.ChrfScore | None = None,
+) -> SegmentScores:
     """One segment's own scores from its statistics: sentence BLEU (effective order on; a flavour's
-    own sentence score), sentence chrF and TER, the pair's ROUGE, its WER counts."""
+    own sentence score), sentence chrF and TER, the pair's ROUGE, its WER counts; its sentence BLEU
+    and chrF as given (``bleu_score``, ``chrf_score``) when made already."""
+    if bleu_score is None and st.bleu is not None:
+        bleu_score = _sentence_bleu(config, st)
+    if chrf_score is None and st.chrf is not None:
+        chrf_score = chrf.score(st.chrf, config.chrf)
     return SegmentScores(
-        bleu=_sentence_bleu(config, st) if st.bleu is not None else None,
+        bleu=bleu_score,
         rouge_l=st.rouge_l,
         rouge_lsum=st.rouge_lsum,
         wer=st.wer,
         cer=st.cer,
         rouge_n=dict(zip(config.rouge_n, st.rouge_n or ())),
-        chrf=chrf.score(st.chrf, config.chrf) if st.chrf is not None else None,
+        chrf=chrf_score,
         ter=ter.score(st.ter, nrefs) if st.ter is not None else None,
         rouge_wsu=dict(zip(config.rouge_wsu, st.rouge_wsu or ())),
     )
+
+
+def segment_scores_of(config: ScoringConfig, nrefs: int, records: Sequence[Record]) -> Iterator[SegmentScores]:
+    """:func:`segment_scores` of each record, sentence BLEU and chrF a column at a time (the
+    same figures)."""
+    bleus: Iterable = repeat(None)
+    chrfs: Iterable = repeat(None)
+    if "bleu" in config.metrics and config.bleu_flavour is None and records:
+        bleus = bleu.sentence_figures([r.bleu for r in records], config.bleu)
+    if "chrf" in config.metrics and records:
+        chrfs = chrf.scores_of([r.chrf for r in records], config.chrf)
+    for record, bleu_score, chrf_score in zip(records, bleus, chrfs):
+        yield segment_scores(config, nrefs, SegmentStatistics.of(record), bleu_score, chrf_score)
 
 
 def _sentence_bleu(config: ScoringConfig, st: SegmentStatistics):
