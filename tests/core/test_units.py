@@ -112,30 +112,36 @@ def records_from_analyses(analyse: Analyser, columns: list[list[str]]):
 @examples(300)
 @given(
     data=line_corpus(max_lines=9),
-    metrics=st.sets(st.sampled_from(["bleu", "wer", "rouge1", "rouge2", "rouge4", "rougeL"]), min_size=1),
+    metrics=st.sets(st.sampled_from(["bleu", "chrf", "wer", "rouge1", "rouge2", "rouge4", "rougeL"]), min_size=1),
     tokenize=st.sampled_from(["13a", "13a", "intl", "char", "none"]),
     lowercase=st.booleans(),
     wer_transform=st.sampled_from(["default", "lowercase"]),
     rouge_tokenizer=st.sampled_from(["rouge-score", "unicode"]),
     stem=st.booleans(),
+    chrf=st.sampled_from([{}, {"word_order": 2}, {"word_order": 2, "lowercase": True, "whitespace": True}]),
 )
 @example(
     data=(["İstanbul \u212a naïve ΣΑΣ", "", "x\x00y cats"], [["istanbul k naive", "a", "x y cat"]]),
-    metrics={"rouge1", "rougeL"}, tokenize="13a", lowercase=False, wer_transform="default", rouge_tokenizer="rouge-score", stem=True,
+    metrics={"rouge1", "rougeL"}, tokenize="13a", lowercase=False, wer_transform="default", rouge_tokenizer="rouge-score", stem=True, chrf={},
 )
 @example(  # paragraphs: texts with line breaks, which 13a joins (and "-\n" glues)
     data=(["a well-\nknown cat\nsat", "the &amp; cat", "x\ty  z"], [["a well-known cat sat", "the & cat\n", "x y z"], ["a\nb", "", "x\ty z"]]),
-    metrics={"bleu", "wer", "rougeL"}, tokenize="13a", lowercase=True, wer_transform="lowercase", rouge_tokenizer="rouge-score", stem=False,
+    metrics={"bleu", "chrf", "wer", "rougeL"}, tokenize="13a", lowercase=True, wer_transform="lowercase", rouge_tokenizer="rouge-score", stem=False,
+    chrf={"word_order": 2},
 )
-def test_from_texts_equals_from_analyses(data, metrics, tokenize, lowercase, wer_transform, rouge_tokenizer, stem):
-    """BLEU, WER and ROUGE are scored straight from texts (a batch's words looked up at once,
-    texts whose words are not their tokens taken apart): the same records as from each text's
-    analysis."""
+def test_from_texts_equals_from_analyses(data, metrics, tokenize, lowercase, wer_transform, rouge_tokenizer, stem, chrf):
+    """BLEU, chrF, WER and ROUGE are scored straight from texts (a batch's words looked up at
+    once, texts whose words are not their tokens taken apart): the same records as from each
+    text's analysis."""
     hyps, refs = data
-    cfg = config(metrics, wer_transform=wer_transform, rouge_tokenizer=rouge_tokenizer, stem=stem, tokenize=tokenize, lowercase=lowercase)
+    cfg = config(metrics, wer_transform=wer_transform, rouge_tokenizer=rouge_tokenizer, stem=stem, tokenize=tokenize, lowercase=lowercase, chrf=chrf)
     analyse = Analyser(cfg)
     assert analyse.from_texts
-    assert analyse.records([hyps, *refs]) == records_from_analyses(analyse, [hyps, *refs])
+    records = analyse.records([hyps, *refs])
+    assert records == records_from_analyses(analyse, [hyps, *refs])
+    if "chrf" in metrics:  # and as an edit re-scores a segment (its best reference chosen alone)
+        one_by_one = [analyse.statistics(analyse(h), [analyse(r[i]) for r in refs]).chrf for i, h in enumerate(hyps)]
+        assert [r.chrf for r in records] == one_by_one
 
 
 def test_rouge_from_texts_leaves_out_tokens_stemming_drops(monkeypatch):

@@ -110,6 +110,11 @@ def statistics_many(hyps: Sequence[tuple[str, Sequence[int]]], refs: Sequence[Se
     their n-grams matched in numpy by :mod:`.ngram_counts`: the same statistics, much faster."""
     if not hyps:
         return []
+    return list(map(tuple, statistics_of(hyps, refs, config).tolist()))
+
+
+def statistics_of(hyps: Sequence[tuple[str, Sequence[int]]], refs: Sequence[Sequence[tuple[str, Sequence[int]]]], config: ChrfConfig) -> np.ndarray:
+    """:func:`statistics_many` as an array, a row a segment."""
     # numpy is loaded only when chrF is on
     import numpy as np
 
@@ -127,15 +132,13 @@ def statistics_many(hyps: Sequence[tuple[str, Sequence[int]]], refs: Sequence[Se
                 # sacreBLEU counts no hypothesis n-grams of an order the reference has none of
                 hyp_count = np.where(ref_count > 0, np.maximum(sides[0].lengths - n + 1, 0), 0)
                 tables[k] += (hyp_count, ref_count, found[n][k])
-    per_ref = [list(map(tuple, np.stack(t, axis=1).tolist())) for t in tables]
+    per_ref = np.stack([np.stack(t, axis=1) for t in tables])
     if len(per_ref) == 1:
         return per_ref[0]
-    best = []
-    for candidates in zip(*per_ref):
-        # the first reference with the best sentence chrF, as statistics() picks it
-        scores = [f_score(c, config) for c in candidates]
-        best.append(candidates[scores.index(max(scores))])
-    return best
+    # the first reference with the best sentence chrF, as statistics() picks it (f_scores: the
+    # same floats as f_score's)
+    best = np.argmax(np.stack([f_scores(table, config) for table in per_ref]), axis=0)
+    return per_ref[best, np.arange(len(hyps))]
 
 
 def f_score(stats: Sequence[int], config: ChrfConfig) -> float:

@@ -32,9 +32,9 @@ Tokens = tuple[int, ...]  # token numbers from the analyser's vocabulary
 # Segments whose chrF and ROUGE-N n-grams are matched together: measured fastest around 100
 # (their arrays stay in the CPU caches).
 BATCH = 100
-# Segments scored together from their texts (see Analyser.records): a few tokens a text, not
-# chrF's characters. ROUGE-1+2's matching measured 6.3 µs a line in batches of 100, 4.7 at 500,
-# 4.6 at 1,000; BLEU's 7.9 at 100, 6.9 at 500, 7.3 at 1,000.
+# Segments scored together from their texts (see Analyser.records). ROUGE-1+2's matching
+# measured 6.3 µs a line in batches of 100, 4.7 at 500, 4.6 at 1,000; BLEU's 7.9 at 100, 6.9 at
+# 500, 7.3 at 1,000; chrF's 21 at 100 and 500 alike (23 at 50).
 TEXT_BATCH = 500
 # int64s in a block made and freed before scoring from texts. A batch makes and frees a few MB
 # of arrays; glibc gives freed memory at the top of its heap back to the system once more than
@@ -44,8 +44,9 @@ TEXT_BATCH = 500
 HEAP_BLOCK = 1 << 20
 # Segments whose ROUGE flavour's statistics are computed together (its numpy kernel's tables)
 FLAVOUR_BATCH = 2000
-# The metrics scored from texts (the others need a text's analysis: its characters, sentences).
-FROM_TEXTS = frozenset({"bleu", "rougeL", "wer", *ROUGE_N})
+# The metrics scored from texts (the others need a text's analysis: its characters as CER reads
+# them, its sentences, TER's words).
+FROM_TEXTS = frozenset({"bleu", "chrf", "rougeL", "wer", *ROUGE_N})
 Triple = tuple[float, float, float]  # precision, recall, F
 Counts = tuple[int, int, int, int]  # hits, substitutions, deletions, insertions
 
@@ -96,7 +97,7 @@ class RecordColumns:
     0.15 s to pickle and 0.07 s to unpickle), and only the fields scored from texts are kept.
     """
 
-    __slots__ = ("bleu", "rouge_l", "rouge_ref", "wer", "rouge_n", "dropped", "differs", "bleu_last")
+    __slots__ = ("bleu", "rouge_l", "rouge_ref", "wer", "rouge_n", "dropped", "differs", "bleu_last", "chrf")
 
     def __init__(
         self,
@@ -108,6 +109,7 @@ class RecordColumns:
         dropped: np.ndarray,
         differs: np.ndarray,
         bleu_last: np.ndarray | None = None,
+        chrf_: np.ndarray | None = None,
     ) -> None:
         self.bleu = bleu_
         self.rouge_l = rouge_l
@@ -117,6 +119,7 @@ class RecordColumns:
         self.dropped = dropped
         self.differs = differs
         self.bleu_last = bleu_last
+        self.chrf = chrf_
 
     @classmethod
     def joined(cls, parts: Sequence[RecordColumns]) -> RecordColumns:
@@ -148,7 +151,7 @@ class RecordColumns:
             self.dropped.tolist(),
             self.differs.tolist(),
             rows(self.rouge_n),
-            repeat(None),
+            rows(self.chrf),
             repeat(None),
             rows(self.bleu_last),
             repeat(None),
@@ -406,10 +409,7 @@ class Analyser:
             else:
                 cased = text.lower() if self.lower else text
                 chars = contiguous_chars(cased) if self.contiguous else cased.strip()
-        chrf_text = None
-        if self.chrf is not None:
-            cased = text.lower() if self.chrf.lowercase else text
-            chrf_text = (chrf.chars(cased, self.chrf.whitespace), self.chrf_words(cased) if self.chrf.word_order else ())
+        chrf_text = self.chrf_of(text) if self.chrf is not None else None
         ter_words = None
         if self.ter is not None:
             words = self.ter.tokens(text)
@@ -418,6 +418,11 @@ class Analyser:
             as_ref = self.ter_words(self.ter.tokens(" ".join(words))) if self.ter.normalized else as_hyp
             ter_words = (as_hyp, as_ref)
         return Analysis(text, bleu_tokens, rouge_tokens, sentences, word_numbers, chars, dropped, chrf_text, ter_words)
+
+    def chrf_of(self, text: str) -> tuple[str, Tokens]:
+        """What chrF counts of a text: its characters, and its words' numbers (chrF++)."""
+        cased = text.lower() if self.chrf.lowercase else text
+        return chrf.chars(cased, self.chrf.whitespace), self.chrf_words(cased) if self.chrf.word_order else ()
 
     def units(self, texts: Sequence[str]) -> list[Sequence[int] | str]:
         """Each text as jiwer aligns it, for rapidfuzz: its words' numbers with WER on (as a
@@ -450,15 +455,15 @@ class Analyser:
 
     def _scored_from_texts(self, columns: Sequence[Sequence[str]]) -> RecordColumns:
         """:meth:`scored` of :data:`FROM_TEXTS` metrics: a batch's texts made into token
-        arrays together (:mod:`.columnar`), BLEU's and ROUGE-N's n-grams matched for the whole
-        batch, ROUGE-L and WER one rapidfuzz call per segment (no per-text objects)."""
+        arrays together (:mod:`.columnar`), BLEU's, chrF's and ROUGE-N's n-grams matched for the
+        whole batch, ROUGE-L and WER one rapidfuzz call per segment (no analyses kept)."""
         import numpy as np
 
         np.empty(HEAP_BLOCK, np.int64)  # made and freed at once (see HEAP_BLOCK)
         parts = []
         for start in range(0, len(columns[0]), TEXT_BATCH):
             batch = [column[start : start + TEXT_BATCH] for column in columns]
-            if not self.words_alone:
+            if self.bleu or self.rouge:  # (WER alone reads its words itself; chrF its characters)
                 hyp, *refs = map(self._columns.side, batch)
             # whether the segment has a finding, as statistics() has it
             differs = np.zeros(len(batch[0]), bool)
@@ -481,13 +486,21 @@ class Analyser:
                 word_counts = np.array(list(map(wer.tally, _sequences(ref_words), _sequences(hyp_words))), np.int64).reshape(-1, 4)
                 hits = word_counts[:, 0]
                 differs |= (hits != hyp_words.lengths) | (hits != ref_words.lengths)  # a word error
+            chrf_stats = None
+            if self.chrf is not None:
+                chrf_stats = self._chrf_statistics(batch)
             dropped = np.zeros(len(batch[0]), bool)
             if self.check_dropped:
                 for texts in batch:
                     if not "".join(texts).isascii():  # one call for an ASCII column
                         dropped[[i for i, text in enumerate(texts) if not text.isascii() and RougeScoreTokenizer.dropped(text)]] = True
-            parts.append(RecordColumns(bleu_stats, rouge_l, rouge_ref, word_counts, rouge_n, dropped, differs, bleu_last))
+            parts.append(RecordColumns(bleu_stats, rouge_l, rouge_ref, word_counts, rouge_n, dropped, differs, bleu_last, chrf_stats))
         return RecordColumns.joined(parts)
+
+    def _chrf_statistics(self, batch: Sequence[Sequence[str]]) -> np.ndarray:
+        """chrF's statistics of a batch's segments, a row each."""
+        hyps, *refs = ([self.chrf_of(text) for text in texts] for texts in batch)
+        return chrf.statistics_of(hyps, refs, self.chrf)
 
     def _bleu_statistics(self, hyp: Side, refs: Sequence[Side]) -> tuple[np.ndarray, np.ndarray | None]:
         """BLEU's statistics of a batch, a row a segment, sacreBLEU's or the flavour's (and what
