@@ -112,10 +112,10 @@ def records_from_analyses(analyse: Analyser, columns: list[list[str]]):
 @examples(300)
 @given(
     data=line_corpus(max_lines=9),
-    metrics=st.sets(st.sampled_from(["bleu", "chrf", "wer", "rouge1", "rouge2", "rouge4", "rougeL"]), min_size=1),
+    metrics=st.sets(st.sampled_from(["bleu", "chrf", "wer", "cer", "rouge1", "rouge2", "rouge4", "rougeL"]), min_size=1),
     tokenize=st.sampled_from(["13a", "13a", "intl", "char", "none"]),
     lowercase=st.booleans(),
-    wer_transform=st.sampled_from(["default", "lowercase"]),
+    wer_transform=st.sampled_from(["default", "lowercase", "wer_contiguous", "cer_contiguous"]),
     rouge_tokenizer=st.sampled_from(["rouge-score", "unicode"]),
     stem=st.booleans(),
     chrf=st.sampled_from([{}, {"word_order": 2}, {"word_order": 2, "lowercase": True, "whitespace": True}]),
@@ -126,11 +126,11 @@ def records_from_analyses(analyse: Analyser, columns: list[list[str]]):
 )
 @example(  # paragraphs: texts with line breaks, which 13a joins (and "-\n" glues)
     data=(["a well-\nknown cat\nsat", "the &amp; cat", "x\ty  z"], [["a well-known cat sat", "the & cat\n", "x y z"], ["a\nb", "", "x\ty z"]]),
-    metrics={"bleu", "chrf", "wer", "rougeL"}, tokenize="13a", lowercase=True, wer_transform="lowercase", rouge_tokenizer="rouge-score", stem=False,
+    metrics={"bleu", "chrf", "wer", "cer", "rougeL"}, tokenize="13a", lowercase=True, wer_transform="lowercase", rouge_tokenizer="rouge-score", stem=False,
     chrf={"word_order": 2},
 )
 def test_from_texts_equals_from_analyses(data, metrics, tokenize, lowercase, wer_transform, rouge_tokenizer, stem, chrf):
-    """BLEU, chrF, WER and ROUGE are scored straight from texts (a batch's words looked up at
+    """BLEU, chrF, WER, CER and ROUGE are scored straight from texts (a batch's words looked up at
     once, texts whose words are not their tokens taken apart): the same records as from each
     text's analysis."""
     hyps, refs = data
@@ -165,6 +165,19 @@ def test_wer_counts(hyp, ref):
         theirs.deletions,
         theirs.insertions,
     )
+
+
+@examples(300)
+@given(ref=st.text(alphabet="ab\x00c", max_size=40), hyp=st.text(alphabet="abc\x00d", max_size=40))
+@example(ref="x" * 70 + "ab", hyp="b" + "x" * 69)  # past 64 characters: rapidfuzz's blocks
+def test_tally_counts_jiwers_alignment(ref, hyp):
+    """Two strings are counted from the operations applied to a NUL hypothesis (a reference
+    with a NUL, and lists, from the operations one by one): each count is jiwer's opcodes'."""
+    opcodes = wer.alignment(ref, hyp)
+    width = {tag: sum(max(i2 - i1, j2 - j1) for t, i1, i2, j1, j2 in opcodes if t == tag) for tag in ("equal", "replace", "delete", "insert")}
+    expected = (width["equal"], width["replace"], width["delete"], width["insert"])
+    assert wer.tally(ref, hyp) == expected
+    assert wer.tally(list(ref), list(hyp)) == expected
 
 
 @pytest.mark.parametrize(
@@ -240,13 +253,14 @@ def test_scores_without_a_segment_are_the_scores_of_the_others():
 
 def test_token_sequences_for_rapidfuzz_keep_which_tokens_are_equal():
     """ROUGE-L and WER from texts hand rapidfuzz each segment's tokens as a string, one code
-    point a token (surrogates too), or as a list when a number is past the last code point."""
+    point a token (the number plus one: surrogates too, never a NUL), or as a list when a number
+    is past the last code point."""
     import numpy as np
 
     from scorelens.core.ngram_counts import Side
     from scorelens.core.segment import _sequences
 
-    small = Side(np.array([5, 0xD800, 5, 7]), np.array([3, 0, 1]))
-    assert [list(map(ord, s)) for s in _sequences(small)] == [[5, 0xD800, 5], [], [7]]
-    large = Side(np.array([5, 1 << 40, 5, 7]), np.array([3, 0, 1]))
-    assert _sequences(large) == [[5, 1 << 40, 5], [], [7]]
+    small = Side(np.array([5, 0xD7FF, 0, 5, 0x10FFFE]), np.array([4, 0, 1]))
+    assert [list(map(ord, s)) for s in _sequences(small)] == [[6, 0xD800, 1, 6], [], [0x10FFFF]]
+    large = Side(np.array([5, 0x10FFFF, 5, 7]), np.array([3, 0, 1]))
+    assert _sequences(large) == [[5, 0x10FFFF, 5], [], [7]]

@@ -44,9 +44,8 @@ TEXT_BATCH = 500
 HEAP_BLOCK = 1 << 20
 # Segments whose ROUGE flavour's statistics are computed together (its numpy kernel's tables)
 FLAVOUR_BATCH = 2000
-# The metrics scored from texts (the others need a text's analysis: its characters as CER reads
-# them, its sentences, TER's words).
-FROM_TEXTS = frozenset({"bleu", "chrf", "rougeL", "wer", *ROUGE_N})
+# The metrics scored from texts (the others need a text's analysis: its sentences, TER's words).
+FROM_TEXTS = frozenset({"bleu", "cer", "chrf", "rougeL", "wer", *ROUGE_N})
 Triple = tuple[float, float, float]  # precision, recall, F
 Counts = tuple[int, int, int, int]  # hits, substitutions, deletions, insertions
 
@@ -97,7 +96,7 @@ class RecordColumns:
     0.15 s to pickle and 0.07 s to unpickle), and only the fields scored from texts are kept.
     """
 
-    __slots__ = ("bleu", "rouge_l", "rouge_ref", "wer", "rouge_n", "dropped", "differs", "bleu_last", "chrf")
+    __slots__ = ("bleu", "rouge_l", "rouge_ref", "wer", "rouge_n", "dropped", "differs", "bleu_last", "chrf", "cer")
 
     def __init__(
         self,
@@ -110,6 +109,7 @@ class RecordColumns:
         differs: np.ndarray,
         bleu_last: np.ndarray | None = None,
         chrf_: np.ndarray | None = None,
+        cer: np.ndarray | None = None,
     ) -> None:
         self.bleu = bleu_
         self.rouge_l = rouge_l
@@ -120,6 +120,7 @@ class RecordColumns:
         self.differs = differs
         self.bleu_last = bleu_last
         self.chrf = chrf_
+        self.cer = cer
 
     @classmethod
     def joined(cls, parts: Sequence[RecordColumns]) -> RecordColumns:
@@ -147,7 +148,7 @@ class RecordColumns:
             self.rouge_ref.tolist(),
             repeat(None),
             rows(self.wer),
-            repeat(None),
+            rows(self.cer),
             self.dropped.tolist(),
             self.differs.tolist(),
             rows(self.rouge_n),
@@ -407,8 +408,7 @@ class Analyser:
             if normalized is not None:
                 chars = self.normalized_chars(normalized)  # jiwer's CER of the normalised text
             else:
-                cased = text.lower() if self.lower else text
-                chars = contiguous_chars(cased) if self.contiguous else cased.strip()
+                chars = self.cer_chars(text)
         chrf_text = self.chrf_of(text) if self.chrf is not None else None
         ter_words = None
         if self.ter is not None:
@@ -423,6 +423,11 @@ class Analyser:
         """What chrF counts of a text: its characters, and its words' numbers (chrF++)."""
         cased = text.lower() if self.chrf.lowercase else text
         return chrf.chars(cased, self.chrf.whitespace), self.chrf_words(cased) if self.chrf.word_order else ()
+
+    def cer_chars(self, text: str) -> str:
+        """The characters jiwer's CER compares of a text (no Whisper normaliser)."""
+        cased = text.lower() if self.lower else text
+        return contiguous_chars(cased) if self.contiguous else cased.strip()
 
     def units(self, texts: Sequence[str]) -> list[Sequence[int] | str]:
         """Each text as jiwer aligns it, for rapidfuzz: its words' numbers with WER on (as a
@@ -456,7 +461,7 @@ class Analyser:
     def _scored_from_texts(self, columns: Sequence[Sequence[str]]) -> RecordColumns:
         """:meth:`scored` of :data:`FROM_TEXTS` metrics: a batch's texts made into token
         arrays together (:mod:`.columnar`), BLEU's, chrF's and ROUGE-N's n-grams matched for the
-        whole batch, ROUGE-L and WER one rapidfuzz call per segment (no analyses kept)."""
+        whole batch, ROUGE-L, WER and CER one rapidfuzz call per segment (no analyses kept)."""
         import numpy as np
 
         np.empty(HEAP_BLOCK, np.int64)  # made and freed at once (see HEAP_BLOCK)
@@ -477,6 +482,9 @@ class Analyser:
             if self.rouge_l:
                 rouge_l, rouge_ref, outside = _best_lcs_many([hyp["rouge"], *(r["rouge"] for r in refs)])
                 differs |= outside  # a token outside the LCS
+            chrf_stats = char_counts = None
+            if self.chrf is not None:
+                chrf_stats = self._chrf_statistics(batch)
             # jiwer has one reference per hypothesis: the first
             if self.words_alone:
                 word_counts = np.array(list(map(wer.tally, map(self.word_numbers, batch[1]), map(self.word_numbers, batch[0]))), np.int64).reshape(-1, 4)
@@ -486,15 +494,14 @@ class Analyser:
                 word_counts = np.array(list(map(wer.tally, _sequences(ref_words), _sequences(hyp_words))), np.int64).reshape(-1, 4)
                 hits = word_counts[:, 0]
                 differs |= (hits != hyp_words.lengths) | (hits != ref_words.lengths)  # a word error
-            chrf_stats = None
-            if self.chrf is not None:
-                chrf_stats = self._chrf_statistics(batch)
+            if self.cer:
+                char_counts = np.array(list(map(wer.tally, map(self.cer_chars, batch[1]), map(self.cer_chars, batch[0]))), np.int64).reshape(-1, 4)
             dropped = np.zeros(len(batch[0]), bool)
             if self.check_dropped:
                 for texts in batch:
                     if not "".join(texts).isascii():  # one call for an ASCII column
                         dropped[[i for i, text in enumerate(texts) if not text.isascii() and RougeScoreTokenizer.dropped(text)]] = True
-            parts.append(RecordColumns(bleu_stats, rouge_l, rouge_ref, word_counts, rouge_n, dropped, differs, bleu_last, chrf_stats))
+            parts.append(RecordColumns(bleu_stats, rouge_l, rouge_ref, word_counts, rouge_n, dropped, differs, bleu_last, chrf_stats, char_counts))
         return RecordColumns.joined(parts)
 
     def _chrf_statistics(self, batch: Sequence[Sequence[str]]) -> np.ndarray:
@@ -620,10 +627,10 @@ class Analyser:
 
 def _sequences(side: Side) -> Sequence[Sequence[int]]:
     """Each segment's tokens of a side, for rapidfuzz: a string of one code point a token when
-    the numbers are code points (rapidfuzz reads a str in C, where it converts a list element by
-    element), else a list."""
-    if not len(side.symbols) or side.symbols.max() < 0x110000:
-        joined = side.symbols.astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
+    the numbers fit (rapidfuzz reads a str in C, where it converts a list element by element),
+    else a list. Token n is code point n + 1: no string has a NUL (see :func:`.wer.tally`)."""
+    if not len(side.symbols) or side.symbols.max() < 0x10FFFF:
+        joined = (side.symbols + 1).astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
     else:
         joined = side.symbols.tolist()
     ends = list(accumulate(side.lengths.tolist()))
