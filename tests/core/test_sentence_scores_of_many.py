@@ -1,7 +1,7 @@
 """The report's and the API's rows' sentence scores computed a column at a time equal, float for
-float, those of one segment's statistics (which equal sacreBLEU's and jiwer's): BLEU under every smoothing and order,
-chrF and chrF++ with and without eps smoothing, TER over several references, WER; on statistics
-with empty sides, no matches and partial matches."""
+float, those of one segment's statistics (which equal sacreBLEU's and jiwer's): BLEU under every
+smoothing and order, chrF and chrF++ with and without eps smoothing, TER over several references,
+WER; on statistics with empty sides, no matches and partial matches."""
 
 from __future__ import annotations
 
