@@ -487,15 +487,15 @@ class Analyser:
                 chrf_stats = self._chrf_statistics(batch)
             # jiwer has one reference per hypothesis: the first
             if self.words_alone:
-                word_counts = np.array(list(map(wer.tally, map(self.word_numbers, batch[1]), map(self.word_numbers, batch[0]))), np.int64).reshape(-1, 4)
+                word_counts = _tallies(map(self.word_numbers, batch[1]), map(self.word_numbers, batch[0]))
                 differs |= word_counts[:, 1:].any(axis=1)  # a word error
             elif self.wer:
                 hyp_words, ref_words = hyp["words"], refs[0]["words"]
-                word_counts = np.array(list(map(wer.tally, _sequences(ref_words), _sequences(hyp_words))), np.int64).reshape(-1, 4)
+                word_counts = _tallies(_sequences(ref_words), _sequences(hyp_words))
                 hits = word_counts[:, 0]
                 differs |= (hits != hyp_words.lengths) | (hits != ref_words.lengths)  # a word error
             if self.cer:
-                char_counts = np.array(list(map(wer.tally, map(self.cer_chars, batch[1]), map(self.cer_chars, batch[0]))), np.int64).reshape(-1, 4)
+                char_counts = _tallies(map(self.cer_chars, batch[1]), map(self.cer_chars, batch[0]))
             dropped = np.zeros(len(batch[0]), bool)
             if self.check_dropped:
                 for texts in batch:
@@ -623,6 +623,13 @@ class Analyser:
         return Record(
             bleu_stats, rouge_l, rouge_ref, rouge_lsum, word_counts, char_counts, dropped, differs, rouge_n, chrf_stats, ter_stats, bleu_last, rouge_wsu, rouge_skipped
         )
+
+
+def _tallies(refs: Iterable[Sequence], hyps: Iterable[Sequence]) -> np.ndarray:
+    """:func:`.wer.tally` of each pair, a row each."""
+    import numpy as np
+
+    return np.array(list(map(wer.tally, refs, hyps)), np.int64).reshape(-1, 4)
 
 
 def _sequences(side: Side) -> Sequence[Sequence[int]]:
