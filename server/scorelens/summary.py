@@ -3,55 +3,26 @@ a comparison's, for ``compare --json`` and ``scorelens/compare``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, Any, Callable
 
 from .core import CorpusScores, FluencyScore, SegmentScores, rates
 from .core.config import HUNDREDS  # noqa: F401 -- for the front ends: shown with 2 decimals, the rest with 4
 from .core.wer import ErrorCounts
 
 if TYPE_CHECKING:  # significance imports NumPy, which only comparing needs (it costs startup time)
+    from .core.bleu import BleuScore
+    from .core.chrf import ChrfScore
+    from .core.rouge import RougeScore
     from .core.significance import Comparison
+    from .core.ter import TerScore
 
 
 def scores_dict(s: CorpusScores) -> dict:
     """Only enabled metrics; BLEU, chrF and TER on sacreBLEU's 0-100 scale, the rest 0-1."""
     out: dict = {}
-    if s.bleu is not None:
-        b = s.bleu
-        out["bleu"] = {
-            "score": b.score,
-            "precisions": list(b.precisions),
-            "bp": b.bp,
-            "sys_len": b.sys_len,
-            "ref_len": b.ref_len,
-            "signature": s.signatures["bleu"],
-        }
-    if s.chrf is not None:
-        out["chrf"] = {
-            "score": s.chrf.score,
-            "char_order": s.chrf.char_order,
-            "word_order": s.chrf.word_order,
-            "beta": s.chrf.beta,
-            "signature": s.signatures["chrf"],
-        }
-    for key, value in (("rougeL", s.rouge_l), ("rougeLsum", s.rouge_lsum), *s.rouge_n.items(), *s.rouge_wsu.items()):
-        if value is not None:
-            out[key] = {
-                "precision": value.precision,
-                "recall": value.recall,
-                "fmeasure": value.fmeasure,
-                "signature": s.signatures[key],
-            }
-    for key, value in (("wer", s.wer), ("cer", s.cer)):
-        if value is not None:
-            out[key] = {**_errors(key, value), "signature": s.signatures[key]}
-    if s.ter is not None:
-        out["ter"] = {
-            "score": s.ter.score,
-            "num_edits": s.ter.num_edits,
-            "ref_length": s.ter.ref_length,
-            "signature": s.signatures["ter"],
-        }
+    for key, value in _families(s, ter_last=True):
+        out[key] = {**figures_of(key)(value), "signature": s.signatures[key]}
     out["segments"] = s.segments
     return out
 
@@ -60,6 +31,22 @@ def fluency_dict(s: FluencyScore, model: str) -> dict:
     """``ppl``: the corpus perplexity (None without segments), the summed log10 probability, the tokens
     it is divided by (each segment's words + 1 for </s>), the out-of-vocabulary words, the model as named."""
     return {"perplexity": s.perplexity, "log10_prob": s.log10_prob, "tokens": s.tokens, "oov": s.oov, "model": model}
+
+
+def _bleu(b: BleuScore) -> dict:
+    return {"score": b.score, "precisions": list(b.precisions), "bp": b.bp, "sys_len": b.sys_len, "ref_len": b.ref_len}
+
+
+def _chrf(c: ChrfScore) -> dict:
+    return {"score": c.score, "char_order": c.char_order, "word_order": c.word_order, "beta": c.beta}
+
+
+def _ter(t: TerScore) -> dict:
+    return {"score": t.score, "num_edits": t.num_edits, "ref_length": t.ref_length}
+
+
+def _rouge(r: RougeScore) -> dict:
+    return {"precision": r.precision, "recall": r.recall, "fmeasure": r.fmeasure}
 
 
 def _errors(key: str, value: ErrorCounts) -> dict:
@@ -75,24 +62,27 @@ def _errors(key: str, value: ErrorCounts) -> dict:
     }
 
 
+_FIGURES: dict[str, Callable[[Any], dict]] = {"bleu": _bleu, "chrf": _chrf, "ter": _ter, "wer": partial(_errors, "wer"), "cer": partial(_errors, "cer")}
+
+
+def figures_of(key: str) -> Callable[[Any], dict]:
+    """How a metric's scores (a key's, "bleu", "rouge2"...) are written: the JSON object of a
+    segment's, without the corpus's signature."""
+    return _FIGURES.get(key, _rouge)  # every other key is a ROUGE type's
+
+
+def _families(s: CorpusScores | SegmentScores, ter_last: bool) -> list[tuple[str, Any]]:
+    """The enabled metrics' scores by key, in the JSON's order: a corpus's TER comes last."""
+    ter = [("ter", s.ter)]
+    rouge = [("rougeL", s.rouge_l), ("rougeLsum", s.rouge_lsum), *s.rouge_n.items(), *s.rouge_wsu.items()]
+    found = [("bleu", s.bleu), ("chrf", s.chrf), *([] if ter_last else ter), *rouge, ("wer", s.wer), ("cer", s.cer), *(ter if ter_last else [])]
+    return [(key, value) for key, value in found if value is not None]
+
+
 def segment_dict(s: SegmentScores) -> dict:
     """One segment's own figures (sentence BLEU with effective order, sentence chrF), the same keys
     as :func:`scores_dict` without the signatures."""
-    out: dict = {}
-    if s.bleu is not None:
-        b = s.bleu
-        out["bleu"] = {"score": b.score, "precisions": list(b.precisions), "bp": b.bp, "sys_len": b.sys_len, "ref_len": b.ref_len}
-    if s.chrf is not None:
-        out["chrf"] = {"score": s.chrf.score, "char_order": s.chrf.char_order, "word_order": s.chrf.word_order, "beta": s.chrf.beta}
-    if s.ter is not None:
-        out["ter"] = {"score": s.ter.score, "num_edits": s.ter.num_edits, "ref_length": s.ter.ref_length}
-    for key, value in (("rougeL", s.rouge_l), ("rougeLsum", s.rouge_lsum), *s.rouge_n.items(), *s.rouge_wsu.items()):
-        if value is not None:
-            out[key] = {"precision": value.precision, "recall": value.recall, "fmeasure": value.fmeasure}
-    for key, value in (("wer", s.wer), ("cer", s.cer)):
-        if value is not None:
-            out[key] = _errors(key, value)
-    return out
+    return {key: figures_of(key)(value) for key, value in _families(s, ter_last=False)}
 
 
 def comparison_dict(comparison: Comparison, names: list[str], key: str = "path") -> dict:

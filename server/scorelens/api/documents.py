@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Sequence
 
-from ..core import SegmentScores as CoreSegmentScores
 from ..formats import Fields, Reading, format_of, read
 from ..formats.pairing import Entry, Pairing, entries, pair, pair_readings
 from ..formats.segments import line_starts, paused_gc
@@ -79,8 +78,8 @@ class FormattedEvaluation(Evaluation):
     def mismatches(self) -> list[tuple[int, int, int]]:
         return []  # paired by the pairing, whose problems say what found no partner
 
-    def segment_dict(self, segment: int, scores: CoreSegmentScores | None = None) -> dict[str, Any]:
-        row = super().segment_dict(segment, scores)
+    def head(self, segment: int) -> dict[str, Any]:
+        row = super().head(segment)
         id_ = self.layouts[0].id(segment)
         return {"segment": row.pop("segment"), **({"id": id_} if id_ is not None else {}), **row}
 

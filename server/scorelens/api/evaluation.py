@@ -6,18 +6,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import repeat
 from typing import Any, Iterator, Sequence
 
 from ..core import Corpus, CorpusScores, Fluency, FluencyScore
-from ..core import SegmentScores as CoreSegmentScores
 from ..core.corpus import POOL_MINIMUM
+from ..core.fluency import SegmentFluency
 from ..core.fluency import signature as fluency_signature
 from ..core.text import segment_spans
-from ..summary import fluency_dict, scores_dict, segment_dict
+from ..summary import figures_of, fluency_dict, scores_dict, segment_dict
 from .options import PPL, check_references, fluency_config, scoring_config
 from .pool import worker_pool
 from .results import Scores, SegmentScores
+
+# rows made together: a column of each metric's, without holding a large file's every row
+ROWS_AT_ONCE = 10_000
 
 
 @dataclass
@@ -92,27 +94,42 @@ class Evaluation:
     def results(self) -> Scores:
         return Scores.from_dict(self.to_dict())
 
-    def segment_dict(self, segment: int, scores: CoreSegmentScores | None = None) -> dict[str, Any]:
-        """A ``score -sl --json`` row: the segment's own scores (``scores``: its corpus's, if
-        made already)."""
+    def head(self, segment: int) -> dict[str, Any]:
+        """The fields a row starts with: the segment and the hypothesis line it starts on (1-based)."""
+        return {"segment": segment, "line": self.first_line(segment) + 1}
+
+    def segment_dict(self, segment: int) -> dict[str, Any]:
+        """A ``score -sl --json`` row: the segment's own scores."""
         self.scores  # noqa: B018 -- scored once, through the pool when large
-        row: dict[str, Any] = {"segment": segment, "line": self.first_line(segment) + 1}
+        row = self.head(segment)
         if self.perplexity is not None:
-            f = self.perplexity.fluency[segment]
-            row[PPL] = {"perplexity": f.perplexity, "log10_prob": f.log10_prob, "tokens": f.words + 1, "oov": f.oov}
+            row[PPL] = _fluency_row(self.perplexity.fluency[segment])
         if self.corpus is not None:
-            row.update(segment_dict(scores if scores is not None else self.corpus.segment_scores(segment)))
+            row.update(segment_dict(self.corpus.segment_scores(segment)))
         return row
 
     def segment_results(self, segment: int) -> SegmentScores:
         return SegmentScores.from_dict(self.segment_dict(segment))
 
     def all_segment_results(self) -> Iterator[SegmentScores]:
-        """Every segment's :meth:`segment_results`, in order."""
+        """Every segment's :meth:`segment_results`, in order, made a metric at a time for
+        ``ROWS_AT_ONCE`` segments at a time (the command line prints them as they come)."""
         self.scores  # noqa: B018 -- scored once, through the pool when large
-        core = self.corpus.all_segment_scores() if self.corpus is not None else repeat(None)
-        for segment, scores in zip(range(self.segments), core):
-            yield SegmentScores.from_dict(self.segment_dict(segment, scores))
+        for start in range(0, self.segments, ROWS_AT_ONCE):
+            segments = range(start, min(start + ROWS_AT_ONCE, self.segments))
+            columns: dict[str, list] = {}
+            if self.perplexity is not None:
+                columns[PPL] = [_fluency_row(self.perplexity.fluency[segment]) for segment in segments]
+            if self.corpus is not None:
+                for key, values in self.corpus.segment_score_columns(segments.start, segments.stop).items():
+                    figures = figures_of(key)
+                    columns[key] = [figures(value) if value is not None else None for value in values]
+            yield from SegmentScores.from_columns(list(map(self.head, segments)), columns)
+
+
+def _fluency_row(f: SegmentFluency) -> dict[str, Any]:
+    """A segment's ``ppl``: its token count includes ``</s>``."""
+    return {"perplexity": f.perplexity, "log10_prob": f.log10_prob, "tokens": f.words + 1, "oov": f.oov}
 
 
 def evaluate(

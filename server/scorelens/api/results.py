@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, fields
 from functools import lru_cache
+from itertools import repeat
 from typing import Any, ClassVar, TypeVar
 
 T = TypeVar("T")
@@ -160,6 +161,24 @@ def _made(cls: type[T], values: dict[str, Any]) -> T:
     return made
 
 
+def _made_alike(cls: type[T], rows: list[dict[str, Any] | None]) -> list[T | None]:
+    """:func:`_made` of each row (None stays None), rows made alike, by the same code, so that the
+    first one's fields stand for all: only that one is checked."""
+    first = next((values for values in rows if values is not None), None)
+    if first is not None:
+        _made(cls, first)
+    new = object.__new__
+    made = []
+    for values in rows:
+        if values is None:
+            made.append(None)
+            continue
+        one = new(cls)
+        one.__dict__.update(values)
+        made.append(one)
+    return made
+
+
 class _Scores:
     KEYS: ClassVar[tuple[str, ...]] = FAMILY_ORDER  # the metrics in the order the command line prints them
     _HEAD: ClassVar[tuple[str, ...]] = ()  # fields printed before the metrics
@@ -169,6 +188,15 @@ class _Scores:
         """From the command line's JSON object (see :meth:`to_dict`)."""
         made = {key: _made(_FAMILIES[key], value) if key in _FAMILIES else value for key, value in data.items()}
         return _made(cls, made)
+
+    @classmethod
+    def from_columns(cls, heads: list[dict[str, Any]], columns: dict[str, list[dict[str, Any] | None]]) -> list:
+        """:meth:`from_dict` of each row: ``heads[i]`` and every column's i-th metric object (None
+        where the segment has none), each metric's made a column at a time."""
+        made = {key: _made_alike(_FAMILIES[key], values) for key, values in columns.items()}
+        keys = list(made)
+        rows = zip(*made.values()) if made else repeat(())
+        return _made_alike(cls, [{**head, **dict(zip(keys, values))} for head, values in zip(heads, rows)])
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {key: getattr(self, key) for key in self._HEAD}

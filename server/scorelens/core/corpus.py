@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 from . import wer
 from .config import ScoringConfig
 from .findings import Finding, segment_findings
-from .scores import CorpusScores, SegmentScores, Totals, corpus_scores, needs_records, segment_scores, segment_scores_of
+from .scores import CorpusScores, SegmentScores, Totals, corpus_scores, needs_records, segment_score_columns, segment_scores
 from .segment import Analyser, Analysis, Record, RecordColumns, SegmentStatistics, score_texts
 from .text import common_ends, segment_count, segment_spans, split_lines
 
@@ -430,10 +430,11 @@ class Corpus:
     def segment_scores(self, segment: int) -> SegmentScores:
         return segment_scores(self.config, self.references, self.statistics(segment))
 
-    def all_segment_scores(self) -> Iterator[SegmentScores]:
-        """:meth:`segment_scores` of every segment, in order, from one snapshot of the records
-        (re-scored once, not checked again for each segment)."""
-        return segment_scores_of(self.config, self.references, self.records())
+    def segment_score_columns(self, start: int = 0, stop: int | None = None) -> dict[str, list]:
+        """:meth:`segment_scores` of segments ``start`` to ``stop`` (every one from ``start`` by
+        default), a list per metric key (see :func:`.scores.segment_score_columns`), from one
+        snapshot of the records (re-scored once, not checked again for each segment)."""
+        return segment_score_columns(self.config, self.references, self.records()[start:stop])
 
     def findings(self, segment: int) -> list[Finding]:
         """Where hypothesis and references differ in one segment, as spans into its texts."""

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import repeat
-from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Sequence
+from operator import attrgetter
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from . import bleu, chrf, rouge, ter, wer
 from .config import ScoringConfig
@@ -154,17 +154,34 @@ def segment_scores(
     )
 
 
-def segment_scores_of(config: ScoringConfig, nrefs: int, records: Sequence[Record]) -> Iterator[SegmentScores]:
-    """:func:`segment_scores` of each record, sentence BLEU and chrF a column at a time (the
-    same figures)."""
-    bleus: Iterable = repeat(None)
-    chrfs: Iterable = repeat(None)
-    if "bleu" in config.metrics and config.bleu_flavour is None and records:
-        bleus = bleu.sentence_figures([r.bleu for r in records], config.bleu)
-    if "chrf" in config.metrics and records:
-        chrfs = chrf.scores_of([r.chrf for r in records], config.chrf)
-    for record, bleu_score, chrf_score in zip(records, bleus, chrfs):
-        yield segment_scores(config, nrefs, SegmentStatistics.of(record), bleu_score, chrf_score)
+def segment_score_columns(config: ScoringConfig, nrefs: int, records: Sequence[Record]) -> dict[str, list]:
+    """Every segment's own scores, a list per enabled metric key (``"bleu"``, ``"chrf"``, ``"ter"``,
+    ``"rougeL"``, ``"rougeLsum"``, ``"rouge2"``, ``"rougeW"``, ``"wer"``, ``"cer"``), in segment
+    order: :func:`segment_scores` of each record (the same figures), made a column at a time, with
+    no per-segment object beyond each figure's (sentence BLEU and chrF in numpy)."""
+    metrics = config.metrics
+    columns: dict[str, list] = {}
+    if "bleu" in metrics:
+        flavour = config.bleu_flavour
+        if flavour is None:
+            columns["bleu"] = bleu.sentence_figures([r.bleu for r in records], config.bleu)
+        else:
+            columns["bleu"] = [flavour.score(list(r.bleu), r.bleu_last) for r in records]
+    if "chrf" in metrics:
+        columns["chrf"] = chrf.scores_of([r.chrf for r in records], config.chrf)
+    if "ter" in metrics:
+        columns["ter"] = [ter.score(r.ter, nrefs) for r in records]
+    for key, field_name in (("rougeL", "rouge_l"), ("rougeLsum", "rouge_lsum")):
+        if key in metrics:
+            columns[key] = [rouge.RougeScore(*value) if value is not None else None for value in map(attrgetter(field_name), records)]
+    for field_name, keys in (("rouge_n", config.rouge_n), ("rouge_wsu", config.rouge_wsu)):
+        flat = [getattr(r, field_name) or () for r in records]
+        for k, key in enumerate(keys):
+            columns[key] = [rouge.RougeScore(*value[3 * k : 3 * k + 3]) if value else None for value in flat]
+    for key in ("wer", "cer"):
+        if key in metrics:
+            columns[key] = [wer.ErrorCounts(*value) if value is not None else None for value in map(attrgetter(key), records)]
+    return columns
 
 
 def _sentence_bleu(config: ScoringConfig, st: SegmentStatistics):
