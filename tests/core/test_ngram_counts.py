@@ -8,7 +8,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from scorelens.core import ngram_counts
@@ -99,3 +99,28 @@ def test_bleu_matches_are_clipped_by_the_largest_reference_count(batch):
                 ceiling |= ref
             expected.append(sum((grams[0] & ceiling).values()))
         assert found[n].tolist() == expected, n
+
+
+# chrF's characters of a batch: every kind of whitespace, NULs, final sigma at a text's end,
+# lowercasing that lengthens (İ), astral characters
+CHAR_TEXT = st.text(alphabet=st.sampled_from(["a", "Σ", "σ", "Α", "İ", "ß", "😀", "\x00", " ", "\t", "\n", "\x1c", "\x85", "\xa0", "\u2003", "\u3000", "\u200b"]), max_size=12)
+
+
+@given(st.lists(CHAR_TEXT, max_size=6), st.booleans(), st.booleans())
+@example(["ΑΣ", "a"], True, False)  # ς, as at the end of the text, not σ as before the next one
+@example(["a\x00b", " c"], False, False)
+@settings(max_examples=400, deadline=None, derandomize=True, database=None)
+def test_char_side_is_each_texts_characters(texts, lowercase, whitespace):
+    from scorelens.core.chrf import ChrfConfig, char_side, chars
+
+    config = ChrfConfig(lowercase=lowercase, whitespace=whitespace)
+    side = char_side(texts, config)
+    expected = [chars(text.lower() if lowercase else text, whitespace) for text in texts]
+    assert side.lengths.tolist() == list(map(len, expected))
+    assert side.symbols.tolist() == [ord(c) for c in "".join(expected)]
+
+
+def test_char_sides_whitespace_table_holds_every_whitespace_character():
+    from scorelens.core.chrf import _WHITESPACE_BELOW
+
+    assert not [c for c in range(_WHITESPACE_BELOW, 0x110000) if chr(c).isspace()]

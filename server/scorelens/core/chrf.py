@@ -9,12 +9,15 @@ segment keeps the statistics of the reference with the best sentence chrF (the f
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Sequence
 
 from .. import __version__
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from .ngram_counts import Side
 
 # sacreBLEU's string.punctuation, split off a word's ends for chrF++'s word n-grams
 _PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
@@ -115,16 +118,25 @@ def statistics_many(hyps: Sequence[tuple[str, Sequence[int]]], refs: Sequence[Se
 
 def statistics_of(hyps: Sequence[tuple[str, Sequence[int]]], refs: Sequence[Sequence[tuple[str, Sequence[int]]]], config: ChrfConfig) -> np.ndarray:
     """:func:`statistics_many` as an array, a row a segment."""
-    # numpy is loaded only when chrF is on
+    from .ngram_counts import Side  # numpy is loaded only when chrF is on
+
+    def sides(part: int, side) -> list[Side]:
+        return [side([h[part] for h in hyps]), *(side([r[part] for r in column]) for column in refs)]
+
+    return statistics_of_sides(sides(0, Side.of_texts), sides(1, Side.of_numbers) if config.word_order else [], config)
+
+
+def statistics_of_sides(chars: Sequence[Side], words: Sequence[Side], config: ChrfConfig) -> np.ndarray:
+    """:func:`statistics_of` of a batch's sides (the hypothesis's, then each reference's), as
+    their characters (:func:`char_side`) and, for chrF++, their words' numbers."""
     import numpy as np
 
-    from .ngram_counts import Side, matches
+    from .ngram_counts import matches
 
-    tables = [[] for _ in refs]  # per reference: blocks of columns, one row per segment
-    for part, orders, side in ((0, config.char_order, Side.of_texts), (1, config.word_order, Side.of_numbers)):
+    tables: list[list[np.ndarray]] = [[] for _ in chars[1:]]  # per reference: columns, a row per segment
+    for orders, sides in ((config.char_order, chars), (config.word_order, words)):
         if not orders:
             continue
-        sides = [side([h[part] for h in hyps]), *(side([r[part] for r in column]) for column in refs)]
         found = matches(sides, range(1, orders + 1))
         for k, ref in enumerate(sides[1:]):
             for n in range(1, orders + 1):
@@ -138,7 +150,39 @@ def statistics_of(hyps: Sequence[tuple[str, Sequence[int]]], refs: Sequence[Sequ
     # the first reference with the best sentence chrF, as statistics() picks it (f_scores: the
     # same floats as f_score's)
     best = np.argmax(np.stack([f_scores(table, config) for table in per_ref]), axis=0)
-    return per_ref[best, np.arange(len(hyps))]
+    return per_ref[best, np.arange(len(chars[0].lengths))]
+
+
+# the code points char_side drops: NUL (its separator) and str.split()'s whitespace (str.isspace),
+# all of it below U+3001; the last entry stands for every code point from U+3001 on
+_WHITESPACE_BELOW = 0x3001
+
+
+def char_side(texts: Sequence[str], config: ChrfConfig) -> Side:
+    """The characters chrF counts of each text (:func:`chars`, lowercased first if asked), as one
+    side of a batch: made for all the texts at once, with no Python step per text."""
+    import numpy as np
+
+    from .ngram_counts import Side
+
+    joined = "\x00".join(texts)
+    if joined.count("\x00") != len(texts) - 1:  # a text has a NUL of its own: one at a time
+        return Side.of_texts([chars(text.lower() if config.lowercase else text, config.whitespace) for text in texts])
+    if config.lowercase:  # lowercasing's one context rule (final sigma) stops at the NUL as at a text's end
+        joined = joined.lower()
+    codes = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), np.uint32)
+    dropped = codes == 0 if config.whitespace else _dropped()[np.minimum(codes, _WHITESPACE_BELOW)]
+    kept = np.flatnonzero(~dropped)
+    # each text's characters kept: those before its NUL, less those before the previous one
+    before = np.searchsorted(kept, np.flatnonzero(codes == 0))
+    return Side(codes[kept].astype(np.int64), np.diff(before, prepend=0, append=len(kept)))
+
+
+@cache
+def _dropped() -> np.ndarray:
+    import numpy as np
+
+    return np.array([c == 0 or chr(c).isspace() for c in range(_WHITESPACE_BELOW)] + [False])
 
 
 def f_score(stats: Sequence[int], config: ChrfConfig) -> float:

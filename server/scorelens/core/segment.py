@@ -506,8 +506,14 @@ class Analyser:
 
     def _chrf_statistics(self, batch: Sequence[Sequence[str]]) -> np.ndarray:
         """chrF's statistics of a batch's segments, a row each."""
-        hyps, *refs = ([self.chrf_of(text) for text in texts] for texts in batch)
-        return chrf.statistics_of(hyps, refs, self.chrf)
+        from .ngram_counts import Side
+
+        config = self.chrf
+        words = []
+        if config.word_order:
+            cased = (lambda text: text.lower()) if config.lowercase else (lambda text: text)
+            words = [Side.of_numbers([self.chrf_words(cased(text)) for text in texts]) for texts in batch]
+        return chrf.statistics_of_sides([chrf.char_side(texts, config) for texts in batch], words, config)
 
     def _bleu_statistics(self, hyp: Side, refs: Sequence[Side]) -> tuple[np.ndarray, np.ndarray | None]:
         """BLEU's statistics of a batch, a row a segment, sacreBLEU's or the flavour's (and what
