@@ -10,7 +10,7 @@ from .core import CorpusScores, FluencyScore, SegmentScores, rates
 from .core.config import HUNDREDS  # noqa: F401 -- for the front ends: shown with 2 decimals, the rest with 4
 from .core.wer import ErrorCounts
 
-if TYPE_CHECKING:  # significance imports NumPy, which only comparing needs (it costs startup time)
+if TYPE_CHECKING:  # names for annotations; significance imports NumPy, which only comparing needs (startup time)
     from .core.bleu import BleuScore
     from .core.chrf import ChrfScore
     from .core.rouge import RougeScore

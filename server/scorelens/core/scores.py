@@ -127,20 +127,11 @@ def _bleu(config: ScoringConfig, sums: Mapping[str, Sequence], records: Sequence
     return flavour.score(sums["bleu"], last)
 
 
-def segment_scores(
-    config: ScoringConfig,
-    nrefs: int,
-    st: SegmentStatistics,
-    bleu_score: bleu.BleuScore | None = None,
-    chrf_score: chrf.ChrfScore | None = None,
-) -> SegmentScores:
+def segment_scores(config: ScoringConfig, nrefs: int, st: SegmentStatistics) -> SegmentScores:
     """One segment's own scores from its statistics: sentence BLEU (effective order on; a flavour's
-    own sentence score), sentence chrF and TER, the pair's ROUGE, its WER counts; its sentence BLEU
-    and chrF as given (``bleu_score``, ``chrf_score``) when made already."""
-    if bleu_score is None and st.bleu is not None:
-        bleu_score = _sentence_bleu(config, st)
-    if chrf_score is None and st.chrf is not None:
-        chrf_score = chrf.score(st.chrf, config.chrf)
+    own sentence score), sentence chrF and TER, the pair's ROUGE, its WER counts."""
+    bleu_score = _sentence_bleu(config, st) if st.bleu is not None else None
+    chrf_score = chrf.score(st.chrf, config.chrf) if st.chrf is not None else None
     return SegmentScores(
         bleu=bleu_score,
         rouge_l=st.rouge_l,
@@ -175,6 +166,8 @@ def segment_score_columns(config: ScoringConfig, nrefs: int, records: Sequence[R
         if key in metrics:
             columns[key] = [rouge.RougeScore(*value) if value is not None else None for value in map(attrgetter(field_name), records)]
     for field_name, keys in (("rouge_n", config.rouge_n), ("rouge_wsu", config.rouge_wsu)):
+        if not keys:
+            continue
         flat = [getattr(r, field_name) or () for r in records]
         for k, key in enumerate(keys):
             columns[key] = [rouge.RougeScore(*value[3 * k : 3 * k + 3]) if value else None for value in flat]
