@@ -1,6 +1,7 @@
 """The n-gram matchers behind chrF, ROUGE-N and BLEU (batched, and chrF's one segment) against
 the plain definition: the size of the multiset intersection of two segments' n-grams (Counter's
-``&``), for every order asked."""
+``&``), for every order asked; and the batch of characters chrF's matcher reads, against
+``chrf.chars`` one text at a time."""
 
 from __future__ import annotations
 
