@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import repeat
 from typing import Any, Iterator, Sequence
 
 from ..core import Corpus, CorpusScores, Fluency, FluencyScore
@@ -115,15 +116,15 @@ class Evaluation:
         """Every segment's :meth:`segment_results`, in order, made a metric at a time for
         ``ROWS_AT_ONCE`` segments at a time (the command line prints them as they come)."""
         self.scores  # noqa: B018 -- scored once, through the pool when large
-        for start in range(0, self.segments, ROWS_AT_ONCE):
+        scored = self.corpus.segment_score_columns(ROWS_AT_ONCE) if self.corpus is not None else repeat({})
+        for start, scores in zip(range(0, self.segments, ROWS_AT_ONCE), scored):
             segments = range(start, min(start + ROWS_AT_ONCE, self.segments))
             columns: dict[str, list] = {}
             if self.perplexity is not None:
                 columns[PPL] = [_fluency_row(self.perplexity.fluency[segment]) for segment in segments]
-            if self.corpus is not None:
-                for key, values in self.corpus.segment_score_columns(segments.start, segments.stop).items():
-                    figures = figures_of(key)
-                    columns[key] = [figures(value) if value is not None else None for value in values]
+            for key, values in scores.items():
+                figures = figures_of(key)
+                columns[key] = [figures(value) if value is not None else None for value in values]
             yield from SegmentScores.from_columns(list(map(self.head, segments)), columns)
 
 

@@ -430,11 +430,13 @@ class Corpus:
     def segment_scores(self, segment: int) -> SegmentScores:
         return segment_scores(self.config, self.references, self.statistics(segment))
 
-    def segment_score_columns(self, start: int = 0, stop: int | None = None) -> dict[str, list]:
-        """:meth:`segment_scores` of segments ``start`` to ``stop`` (every one from ``start`` by
-        default), a list per metric key (see :func:`.scores.segment_score_columns`), from one
+    def segment_score_columns(self, size: int) -> Iterator[dict[str, list]]:
+        """:meth:`segment_scores` of every segment, in order, ``size`` segments at a time: a list
+        per metric key each time (see :func:`.scores.segment_score_columns`), all from one
         snapshot of the records (re-scored once, not checked again for each segment)."""
-        return segment_score_columns(self.config, self.references, self.records()[start:stop])
+        records = self.records()
+        for start in range(0, len(records), size):
+            yield segment_score_columns(self.config, self.references, records[start : start + size])
 
     def findings(self, segment: int) -> list[Finding]:
         """Where hypothesis and references differ in one segment, as spans into its texts."""
