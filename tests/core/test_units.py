@@ -171,13 +171,14 @@ def test_wer_counts(hyp, ref):
 @given(ref=st.text(alphabet="ab\x00c", max_size=40), hyp=st.text(alphabet="abc\x00d", max_size=40))
 @example(ref="x" * 70 + "ab", hyp="b" + "x" * 69)  # past 64 characters: rapidfuzz's blocks
 def test_tally_counts_jiwers_alignment(ref, hyp):
-    """Two strings are counted from the operations applied to a NUL hypothesis (a reference
-    with a NUL, and lists, from the operations one by one): each count is jiwer's opcodes'."""
+    """Counted from the operations applied to placeholders, strings (NULs among their
+    characters too), lists and tuples of numbers: each count is jiwer's opcodes'."""
     opcodes = wer.alignment(ref, hyp)
     width = {tag: sum(max(i2 - i1, j2 - j1) for t, i1, i2, j1, j2 in opcodes if t == tag) for tag in ("equal", "replace", "delete", "insert")}
     expected = (width["equal"], width["replace"], width["delete"], width["insert"])
     assert wer.tally(ref, hyp) == expected
     assert wer.tally(list(ref), list(hyp)) == expected
+    assert wer.tally(tuple(map(ord, ref)), tuple(map(ord, hyp))) == expected
 
 
 @pytest.mark.parametrize(

@@ -641,9 +641,9 @@ def _tallies(refs: Iterable[Sequence], hyps: Iterable[Sequence]) -> np.ndarray:
 def _sequences(side: Side) -> Sequence[Sequence[int]]:
     """Each segment's tokens of a side, for rapidfuzz: a string of one code point a token when
     the numbers fit (rapidfuzz reads a str in C, where it converts a list element by element),
-    else a list. Token n is code point n + 1: no string has a NUL (see :func:`.wer.tally`)."""
-    if not len(side.symbols) or side.symbols.max() < 0x10FFFF:
-        joined = (side.symbols + 1).astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
+    else a list. Token n is code point n."""
+    if not len(side.symbols) or side.symbols.max() <= 0x10FFFF:
+        joined = side.symbols.astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
     else:
         joined = side.symbols.tolist()
     ends = list(accumulate(side.lengths.tolist()))
