@@ -254,14 +254,14 @@ def test_scores_without_a_segment_are_the_scores_of_the_others():
 
 def test_token_sequences_for_rapidfuzz_keep_which_tokens_are_equal():
     """ROUGE-L and WER from texts hand rapidfuzz each segment's tokens as a string, one code
-    point a token (the number plus one: surrogates too, never a NUL), or as a list when a number
-    is past the last code point."""
+    point a token (its number: surrogates and NUL too), or as a list when a number is past the
+    last code point."""
     import numpy as np
 
     from scorelens.core.ngram_counts import Side
     from scorelens.core.segment import _sequences
 
-    small = Side(np.array([5, 0xD7FF, 0, 5, 0x10FFFE]), np.array([4, 0, 1]))
-    assert [list(map(ord, s)) for s in _sequences(small)] == [[6, 0xD800, 1, 6], [], [0x10FFFF]]
-    large = Side(np.array([5, 0x10FFFF, 5, 7]), np.array([3, 0, 1]))
-    assert _sequences(large) == [[5, 0x10FFFF, 5], [], [7]]
+    small = Side(np.array([5, 0xD800, 0, 5, 0x10FFFF]), np.array([4, 0, 1]))
+    assert [list(map(ord, s)) for s in _sequences(small)] == [[5, 0xD800, 0, 5], [], [0x10FFFF]]
+    large = Side(np.array([5, 0x110000, 5, 7]), np.array([3, 0, 1]))
+    assert _sequences(large) == [[5, 0x110000, 5], [], [7]]
