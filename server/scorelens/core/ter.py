@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, NamedTuple, Sequence
 from rapidfuzz.distance import Levenshtein
 
 from .. import __version__
-from .tokenizers import Span
+from .tokenizers import Rule, Span, applied, replaced, spaced
 
 if TYPE_CHECKING:
     import numpy as np
@@ -48,29 +48,29 @@ _ENTITIES = {"&quot;": '"', "&amp;": "&", "&lt;": "<", "&gt;": ">"}
 
 
 @cache
-def _rules() -> tuple[list, list, re.Pattern, tuple[re.Pattern, re.Pattern]]:
+def _rules() -> tuple[list[Rule], list[Rule], re.Pattern, tuple[re.Pattern, re.Pattern]]:
     """The normaliser's patterns (western, asian, punctuation, asian punctuation), compiled when
     first used: 3 ms that every command's start would pay, TER on or not."""
     western = [
-        (re.compile(r"([{-~[-` -&(-+:-@/])"), r" \1 "),
-        (re.compile(r"'s "), r" 's "),
-        (re.compile(r"'s$"), r" 's"),
-        (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),
-        (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
-        (re.compile(r"([0-9])(-)"), r"\1 \2 "),
+        spaced(re.compile(r"([{-~[-` -&(-+:-@/])")),
+        replaced(re.compile(r"'s "), r" 's "),
+        replaced(re.compile(r"'s$"), r" 's"),
+        replaced(re.compile(r"([^0-9])([\.,])"), r"\1 \2 ", needs=".,"),
+        replaced(re.compile(r"([\.,])([^0-9])"), r" \1 \2", needs=".,"),
+        replaced(re.compile(r"([0-9])(-)"), r"\1 \2 ", needs="-"),
     ]
     asian = [
-        (re.compile(r"([\u4e00-\u9fff\u3400-\u4dbf])"), r" \1 "),
-        (re.compile(r"([\u31c0-\u31ef\u2e80-\u2eff])"), r" \1 "),
-        (re.compile(r"([\u3300-\u33ff\uf900-\ufaff\ufe30-\ufe4f])"), r" \1 "),
-        (re.compile(r"([\u3200-\u3f22])"), r" \1 "),
+        spaced(re.compile(r"([\u4e00-\u9fff\u3400-\u4dbf])")),
+        spaced(re.compile(r"([\u31c0-\u31ef\u2e80-\u2eff])")),
+        spaced(re.compile(r"([\u3300-\u33ff\uf900-\ufaff\ufe30-\ufe4f])")),
+        spaced(re.compile(r"([\u3200-\u3f22])")),
         # sacreBLEU's patterns as written: the second ``^`` never matches mid-text, so kana are
         # split off only at the very start of the text
-        (re.compile(r"(^|^[\u3040-\u309f])([\u3040-\u309f]+)(?=$|^[\u3040-\u309f])"), r"\1 \2 "),
-        (re.compile(r"(^|^[\u30a0-\u30ff])([\u30a0-\u30ff]+)(?=$|^[\u30a0-\u30ff])"), r"\1 \2 "),
-        (re.compile(r"(^|^[\u31f0-\u31ff])([\u31f0-\u31ff]+)(?=$|^[\u31f0-\u31ff])"), r"\1 \2 "),
-        (re.compile(_ASIAN_PUNCT), r" \1 "),
-        (re.compile(_FULL_WIDTH_PUNCT), r" \1 "),
+        replaced(re.compile(r"(^|^[\u3040-\u309f])([\u3040-\u309f]+)(?=$|^[\u3040-\u309f])"), r"\1 \2 "),
+        replaced(re.compile(r"(^|^[\u30a0-\u30ff])([\u30a0-\u30ff]+)(?=$|^[\u30a0-\u30ff])"), r"\1 \2 "),
+        replaced(re.compile(r"(^|^[\u31f0-\u31ff])([\u31f0-\u31ff]+)(?=$|^[\u31f0-\u31ff])"), r"\1 \2 "),
+        spaced(re.compile(_ASIAN_PUNCT)),
+        spaced(re.compile(_FULL_WIDTH_PUNCT)),
     ]
     return western, asian, re.compile(r"[\.,\?:;!\"\(\)]"), (re.compile(_ASIAN_PUNCT), re.compile(_FULL_WIDTH_PUNCT))
 
@@ -93,11 +93,9 @@ class TerConfig:
             for entity, char in _ENTITIES.items():
                 sent = sent.replace(entity, char)
             sent = f" {sent} "
-            for pattern, repl in western:
-                sent = pattern.sub(repl, sent)
+            sent = applied(western, sent)
             if self.asian_support:
-                for pattern, repl in asian:
-                    sent = pattern.sub(repl, sent)
+                sent = applied(asian, sent)
         if self.no_punct:
             sent = punct.sub("", sent)
             if self.asian_support:
