@@ -27,8 +27,12 @@ TEXTS = st.lists(PIECES, max_size=24).map("".join) | line()
 @examples(400)
 @given(text=TEXTS)
 @example(text="漢字。東京、１２ ok.  a,b 3.5-4 &")
+@example(text=".5 a, (b) 5.")  # punctuation where a line has no whitespace: its first and last words
+@example(text=" .5 a!! ..b $5~ 5. ")
+@example(text="\u3000,,x")
 def test_bleu_tokens(name, peer, text):
-    """sacreBLEU's BLEU tokenizes ``line.rstrip()``; its tokens are the result's words."""
+    """sacreBLEU's BLEU tokenizes ``line.rstrip()``; its tokens are the result's words (intl's
+    taken word by word, the first and last words in their places)."""
     assert bleu_tokenizer(name).tokens(text) == peer(text.rstrip()).split()
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import sys
 from functools import cache, lru_cache
+from itertools import chain
 from typing import Callable, Protocol, Sequence
 
 import regex
@@ -214,18 +215,31 @@ def _empty_span(origin: list[Span], i: int, end: int) -> Span:
 
 
 class TokenizerIntl:
+    """mteval-v14's international rules. Each looks at a character and at most one neighbour,
+    keeps every character, and whitespace is neither a number, punctuation nor a symbol: so a
+    line's tokens are its words' tokens, each word taken with a space on either side, except
+    where the line has none: before its first word, unless it starts with whitespace, and after
+    its last (the line is right-stripped). A word's tokens in each of those places are made once:
+    the rules' patterns are tried at every character."""
+
     name = "intl"
 
     def __init__(self) -> None:
         # compiled for the one instance made when first used (see bleu_tokenizer), not at import
-        self._rules = [
+        rules = [
             replaced(regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),
             replaced(regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
             spaced(regex.compile(r"(\p{S})")),
         ]
+        self._in_place = lru_cache(maxsize=1 << 16)(lambda place: applied(rules, place).split())
+        self._inside = lru_cache(maxsize=1 << 16)(lambda word: applied(rules, f" {word} ").split())
 
     def tokens(self, text: str) -> list[str]:
-        return applied(self._rules, text.rstrip()).split()
+        words = text.split()
+        if len(words) < 2:
+            return self._in_place(text.rstrip()) if words else []
+        first = f" {words[0]} " if text[0].isspace() else f"{words[0]} "
+        return [*self._in_place(first), *chain.from_iterable(map(self._inside, words[1:-1])), *self._in_place(f" {words[-1]}")]
 
     spans = staticmethod(locate)
 
