@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
+from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
 from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
@@ -18,12 +19,12 @@ from scorelens.core.tokenizers import bleu_tokenizer
 # full-width forms, ASCII punctuation, digits with separators, symbols, whitespace
 PIECES = st.sampled_from(
     ["漢", "字", "東京", "𠀋", "か", "カナ", "ｶ", "。", "、", "！", "（", "１", "☺", "㍻", "⺀", "\u2001",
-     ".", ",", "-", "'s", "$", "&", "@", "/", "(", ")", "0", "12", "3.5", "1,0", "a", "Ab", " ", " ", "\t", "\u3000"]
+     ".", ",", "-", "'s", "$", "&", "@", "/", "(", ")", "0", "12", "3.5", "1,0", "a", "Ab", "&amp;", " ", " ", "\t", "\u3000"]
 )
 TEXTS = st.lists(PIECES, max_size=24).map("".join) | line()
 
 
-@pytest.mark.parametrize("name, peer", [("zh", TokenizerZh()), ("intl", TokenizerV14International())])
+@pytest.mark.parametrize("name, peer", [("zh", TokenizerZh()), ("intl", TokenizerV14International()), ("13a", Tokenizer13a())])
 @examples(400)
 @given(text=TEXTS)
 @example(text="漢字。東京、１２ ok.  a,b 3.5-4 &")

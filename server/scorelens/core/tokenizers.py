@@ -122,8 +122,11 @@ def applied(rules: Sequence[Rule], text: str) -> str:
 
 
 # mteval-v13a's language-dependent rules, applied in this order (as sacreBLEU's TokenizerRegexp).
+# The first rule's class starts at "!", not at the space: spacing a space out only lengthens a
+# run of whitespace, which no rule's match depends on (each consumes whitespace only as the
+# neighbour that its template writes back) and the final split drops.
 _MTEVAL_RULES = [
-    spaced(re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])")),
+    spaced(re.compile(r"([\{-\~\[-\`!-\&\(-\+\:-\@\/])")),
     replaced(re.compile(r"([^0-9])([\.,])"), r"\1 \2 ", needs=".,"),
     replaced(re.compile(r"([\.,])([^0-9])"), r" \1 \2", needs=".,"),
     replaced(re.compile(r"([0-9])(-)"), r"\1 \2 ", needs="-"),
@@ -270,17 +273,28 @@ class TokenizerZh:
 
 
 class TokenizerChar:
+    """Every character but whitespace, which sacreBLEU's final split drops: a text's tokens are
+    its words' characters, so an analyser takes them word by word (``words``, ``word_tokens``)."""
+
     name = "char"
+    words = staticmethod(str.split)
+    word_tokens = staticmethod(list)
 
     def tokens(self, text: str) -> list[str]:
-        # every character but whitespace, which sacreBLEU's final split drops
         return list("".join(text.split()))
 
     spans = staticmethod(locate)
 
 
 class TokenizerNone:
+    """The text's words, each a token (taken word by word, as :class:`TokenizerChar`)."""
+
     name = "none"
+    words = staticmethod(str.split)
+
+    @staticmethod
+    def word_tokens(word: str) -> list[str]:
+        return [word]
 
     def tokens(self, text: str) -> list[str]:
         return text.split()
