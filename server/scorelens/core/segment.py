@@ -224,18 +224,23 @@ def _lowered(tokens: Callable[[str], Tokens]) -> Callable[[str], Tokens]:
 def _numberers(tokenizer, number: Callable[[str], int], lower: bool):
     """(text -> its tokens' numbers, word -> its tokens' numbers), lowercasing first if asked.
 
-    Words repeat, so word-local tokenizers run once per distinct word of a text. The word
-    function is None for a tokenizer whose tokens can cross words.
+    Words repeat, so word-local tokenizers run once per distinct word of a text, and those
+    whose words' tokens depend on their place in the line (intl) once per word and place. The
+    word function is None for a tokenizer that is not word-local.
     """
     word_tokens = getattr(tokenizer, "word_tokens", None)
-    if word_tokens is None:
-        tokens = tokenizer.tokens
-        of_text = lambda text: tuple(map(number, tokens(text)))
-        of_word = None
-    else:
+    places = getattr(tokenizer, "places", None)
+    of_word = None
+    if word_tokens is not None:
         words, numbers = tokenizer.words, _WordNumbers(word_tokens, number).__getitem__
         of_text = lambda text: tuple(chain.from_iterable(map(numbers, words(text))))
         of_word = lambda word: tuple(map(number, word_tokens(word)))
+    elif places is not None:
+        in_place = _WordNumbers(tokenizer.place_tokens, number).__getitem__
+        of_text = lambda text: tuple(chain.from_iterable(map(in_place, places(text))))
+    else:
+        tokens = tokenizer.tokens
+        of_text = lambda text: tuple(map(number, tokens(text)))
     if lower:
         return _lowered(of_text), of_word and _lowered(of_word)
     return of_text, of_word

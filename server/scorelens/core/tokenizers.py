@@ -220,10 +220,10 @@ def _empty_span(origin: list[Span], i: int, end: int) -> Span:
 class TokenizerIntl:
     """mteval-v14's international rules. Each looks at a character and at most one neighbour,
     keeps every character, and whitespace is neither a number, punctuation nor a symbol: so a
-    line's tokens are its words' tokens, each word taken with a space on either side, except
-    where the line has none: before its first word, unless it starts with whitespace, and after
-    its last (the line is right-stripped). A word's tokens in each of those places are made once:
-    the rules' patterns are tried at every character."""
+    line's tokens are its words' tokens, each word taken in its place, with a space on either
+    side where the line has whitespace (not before its first word unless the line starts with
+    whitespace, never after its last: the line is right-stripped). A place's tokens are made
+    once (``places``, ``place_tokens``): the rules' patterns are tried at every character."""
 
     name = "intl"
 
@@ -234,15 +234,21 @@ class TokenizerIntl:
             replaced(regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
             spaced(regex.compile(r"(\p{S})")),
         ]
-        self._in_place = lru_cache(maxsize=1 << 16)(lambda place: applied(rules, place).split())
-        self._inside = lru_cache(maxsize=1 << 16)(lambda word: applied(rules, f" {word} ").split())
+        self.place_tokens: Callable[[str], list[str]] = lambda place: applied(rules, place).split()
+        self._in_place = lru_cache(maxsize=1 << 16)(self.place_tokens)
+
+    @staticmethod
+    def places(text: str) -> list[str]:
+        """Each word of ``text`` in its place: with one space for the whitespace on either side."""
+        places = [f" {word} " for word in text.split()]
+        if places:
+            if not text[0].isspace():
+                places[0] = places[0][1:]
+            places[-1] = places[-1][:-1]
+        return places
 
     def tokens(self, text: str) -> list[str]:
-        words = text.split()
-        if len(words) < 2:
-            return self._in_place(text.rstrip()) if words else []
-        first = f" {words[0]} " if text[0].isspace() else f"{words[0]} "
-        return [*self._in_place(first), *chain.from_iterable(map(self._inside, words[1:-1])), *self._in_place(f" {words[-1]}")]
+        return list(chain.from_iterable(map(self._in_place, self.places(text))))
 
     spans = staticmethod(locate)
 
