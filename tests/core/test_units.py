@@ -112,7 +112,7 @@ def records_from_analyses(analyse: Analyser, columns: list[list[str]]):
 @examples(300)
 @given(
     data=line_corpus(max_lines=9),
-    metrics=st.sets(st.sampled_from(["bleu", "chrf", "wer", "cer", "rouge1", "rouge2", "rouge4", "rougeL"]), min_size=1),
+    metrics=st.sets(st.sampled_from(["bleu", "chrf", "wer", "cer", "rouge1", "rouge2", "rouge4", "rougeL", "rougeLsum"]), min_size=1),
     tokenize=st.sampled_from(["13a", "13a", "intl", "char", "none"]),
     lowercase=st.booleans(),
     wer_transform=st.sampled_from(["default", "lowercase", "wer_contiguous", "cer_contiguous"]),
@@ -126,8 +126,12 @@ def records_from_analyses(analyse: Analyser, columns: list[list[str]]):
 )
 @example(  # paragraphs: texts with line breaks, which 13a joins (and "-\n" glues)
     data=(["a well-\nknown cat\nsat", "the &amp; cat", "x\ty  z"], [["a well-known cat sat", "the & cat\n", "x y z"], ["a\nb", "", "x\ty z"]]),
-    metrics={"bleu", "chrf", "wer", "cer", "rougeL"}, tokenize="13a", lowercase=True, wer_transform="lowercase", rouge_tokenizer="rouge-score", stem=False,
+    metrics={"bleu", "chrf", "wer", "cer", "rougeL", "rougeLsum"}, tokenize="13a", lowercase=True, wer_transform="lowercase", rouge_tokenizer="rouge-score", stem=False,
     chrf={"word_order": 2},
+)
+@example(  # ROUGE-Lsum: sentences on one side or both, empty lines, a reference of newlines, two references
+    data=(["a b\nc d", "x y z", "\n", "p q\n\nr", "m n"], [["a b x\ny", "x z y", "", "p\nq r", "m n"], ["c d\na b", "x\ny z", "\n\n", "r", "n\nm"]]),
+    metrics={"rougeL", "rougeLsum", "rouge1"}, tokenize="13a", lowercase=False, wer_transform="default", rouge_tokenizer="rouge-score", stem=False, chrf={},
 )
 def test_from_texts_equals_from_analyses(data, metrics, tokenize, lowercase, wer_transform, rouge_tokenizer, stem, chrf):
     """BLEU, chrF, WER, CER and ROUGE are scored straight from texts (a batch's words looked up at

@@ -45,7 +45,7 @@ HEAP_BLOCK = 1 << 20
 # Segments whose ROUGE flavour's statistics are computed together (its numpy kernel's tables)
 FLAVOUR_BATCH = 2000
 # The metrics scored from texts (the others need a text's analysis: its sentences, TER's words).
-FROM_TEXTS = frozenset({"bleu", "cer", "chrf", "rougeL", "wer", *ROUGE_N})
+FROM_TEXTS = frozenset({"bleu", "cer", "chrf", "rougeL", "rougeLsum", "wer", *ROUGE_N})
 Triple = tuple[float, float, float]  # precision, recall, F
 Counts = tuple[int, int, int, int]  # hits, substitutions, deletions, insertions
 
@@ -96,7 +96,7 @@ class RecordColumns:
     0.15 s to pickle and 0.07 s to unpickle), and only the fields scored from texts are kept.
     """
 
-    __slots__ = ("bleu", "rouge_l", "rouge_ref", "wer", "rouge_n", "dropped", "differs", "bleu_last", "chrf", "cer")
+    __slots__ = ("bleu", "rouge_l", "rouge_ref", "wer", "rouge_n", "dropped", "differs", "bleu_last", "chrf", "cer", "rouge_lsum")
 
     def __init__(
         self,
@@ -110,6 +110,7 @@ class RecordColumns:
         bleu_last: np.ndarray | None = None,
         chrf_: np.ndarray | None = None,
         cer: np.ndarray | None = None,
+        rouge_lsum: np.ndarray | None = None,
     ) -> None:
         self.bleu = bleu_
         self.rouge_l = rouge_l
@@ -121,6 +122,7 @@ class RecordColumns:
         self.bleu_last = bleu_last
         self.chrf = chrf_
         self.cer = cer
+        self.rouge_lsum = rouge_lsum
 
     @classmethod
     def joined(cls, parts: Sequence[RecordColumns]) -> RecordColumns:
@@ -146,7 +148,7 @@ class RecordColumns:
             rows(self.bleu),
             rows(self.rouge_l),
             self.rouge_ref.tolist(),
-            repeat(None),
+            rows(self.rouge_lsum),
             rows(self.wer),
             rows(self.cer),
             self.dropped.tolist(),
@@ -477,16 +479,20 @@ class Analyser:
                 hyp, *refs = map(self._columns.side, batch)
             # whether the segment has a finding, as statistics() has it
             differs = np.zeros(len(batch[0]), bool)
-            bleu_stats = bleu_last = rouge_l = word_counts = rouge_n = None
+            bleu_stats = bleu_last = rouge_l = rouge_lsum = word_counts = rouge_n = None
             rouge_ref = np.zeros(len(batch[0]), np.int64)
             if self.bleu:
                 bleu_stats, bleu_last = self._bleu_statistics(hyp["bleu"], [r["bleu"] for r in refs])
                 differs |= bleu_stats[:, 2] < bleu_stats[:, 0]  # an unmatched unigram
             if self.rouge_n:
                 rouge_n = rouge.ngram_scores_of([hyp["rouge"], *(r["rouge"] for r in refs)], self.rouge_n)
-            if self.rouge_l:
-                rouge_l, rouge_ref, outside = _best_lcs_many([hyp["rouge"], *(r["rouge"] for r in refs)])
-                differs |= outside  # a token outside the LCS
+            if self.rouge_l or self.rouge_lsum:
+                best, top, outside = _best_lcs_many([hyp["rouge"], *(r["rouge"] for r in refs)])
+                if self.rouge_l:
+                    rouge_l, rouge_ref = best, top
+                    differs |= outside  # a token outside the LCS
+                if self.rouge_lsum:
+                    rouge_lsum = self._lsum_of(batch, best)
             chrf_stats = char_counts = None
             if self.chrf is not None:
                 chrf_stats = self._chrf_statistics(batch)
@@ -506,8 +512,22 @@ class Analyser:
                 for texts in batch:
                     if not "".join(texts).isascii():  # one call for an ASCII column
                         dropped[[i for i, text in enumerate(texts) if not text.isascii() and RougeScoreTokenizer.dropped(text)]] = True
-            parts.append(RecordColumns(bleu_stats, rouge_l, rouge_ref, word_counts, rouge_n, dropped, differs, bleu_last, chrf_stats, char_counts))
+            parts.append(RecordColumns(bleu_stats, rouge_l, rouge_ref, word_counts, rouge_n, dropped, differs, bleu_last, chrf_stats, char_counts, rouge_lsum))
         return RecordColumns.joined(parts)
+
+    def _lsum_of(self, batch: Sequence[Sequence[str]], best: np.ndarray) -> np.ndarray:
+        """ROUGE-Lsum of a batch's segments, a row each, from ROUGE-L's ``best``: a segment with
+        one sentence on each side (no newline in its texts) has ROUGE-L's figures (the
+        summary-level LCS is the plain LCS), the others their sentences' summary-level LCS."""
+        figures = best.copy()
+        if not any("\n" in "".join(column) for column in batch):
+            return figures
+        for i, texts in enumerate(zip(*batch)):
+            if any("\n" in text for text in texts):
+                hyp, *refs = ([self.rouge_tokens(line) for line in text.split("\n") if line] for text in texts)
+                per_ref = [rouge.summary_scores(hyp, ref) for ref in refs]
+                figures[i] = per_ref[rouge.best(per_ref)]
+        return figures
 
     def _chrf_statistics(self, batch: Sequence[Sequence[str]]) -> np.ndarray:
         """chrF's statistics of a batch's segments, a row each."""
