@@ -25,11 +25,13 @@ def pair_of(corpus):
 @examples(60)
 @given(corpus=line_corpus(max_lines=6, nrefs=1))
 def test_measures(corpus):
+    """Of the sentences together, and of each pair alone (a call a pair, as loops call them)."""
     refs, hyps = pair_of(corpus)
     for name in MEASURES:
-        ours, theirs = getattr(compat, name)(refs, hyps), getattr(jiwer, name)(refs, hyps)
-        assert type(ours) is type(theirs)
-        assert_same(ours, theirs)
+        for args in [(refs, hyps), *zip(refs, hyps)]:
+            ours, theirs = getattr(compat, name)(*args), getattr(jiwer, name)(*args)
+            assert type(ours) is type(theirs)
+            assert_same(ours, theirs)
 
 
 @examples(60)
