@@ -12,7 +12,7 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from texts import examples, line, line_corpus, line_pair
 
 from scorelens.core import BleuConfig, Corpus, ScoringConfig, split_lines
-from scorelens.core import bleu, rouge, tokenizers, wer
+from scorelens.core import bleu, rouge, segment, tokenizers, wer
 from scorelens.core.segment import Analyser
 from scorelens.core.tokenizers import bleu_tokenizer, jiwer_words
 
@@ -136,16 +136,17 @@ def records_from_analyses(analyse: Analyser, columns: list[list[str]]):
 def test_from_texts_equals_from_analyses(data, metrics, tokenize, lowercase, wer_transform, rouge_tokenizer, stem, chrf):
     """BLEU, chrF, WER, CER and ROUGE are scored straight from texts (a batch's words looked up at
     once, texts whose words are not their tokens taken apart): the same records as from each
-    text's analysis."""
+    text's analysis in a batch, and as a segment scored alone (an edit, or one of a few
+    segments: chrF's best reference chosen alone)."""
     hyps, refs = data
     cfg = config(metrics, wer_transform=wer_transform, rouge_tokenizer=rouge_tokenizer, stem=stem, tokenize=tokenize, lowercase=lowercase, chrf=chrf)
     analyse = Analyser(cfg)
     assert analyse.from_texts
     records = analyse.records([hyps, *refs])
-    assert records == records_from_analyses(analyse, [hyps, *refs])
-    if "chrf" in metrics:  # and as an edit re-scores a segment (its best reference chosen alone)
-        one_by_one = [analyse.statistics(analyse(h), [analyse(r[i]) for r in refs]).chrf for i, h in enumerate(hyps)]
-        assert [r.chrf for r in records] == one_by_one
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(segment, "FEW_SEGMENTS", 1)  # the batch path, however few the segments
+        assert records == records_from_analyses(analyse, [hyps, *refs])
+    assert records == [analyse.statistics(analyse(h), [analyse(r[i]) for r in refs]) for i, h in enumerate(hyps)]
 
 
 def test_rouge_from_texts_leaves_out_tokens_stemming_drops(monkeypatch):

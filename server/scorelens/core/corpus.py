@@ -38,7 +38,7 @@ from . import wer
 from .config import ScoringConfig
 from .findings import Finding, segment_findings
 from .scores import CorpusScores, SegmentScores, Totals, corpus_scores, needs_records, segment_score_columns, segment_scores
-from .segment import Analyser, Analysis, Record, RecordColumns, SegmentStatistics, score_texts
+from .segment import FEW_SEGMENTS, Analyser, Analysis, Record, RecordColumns, SegmentStatistics, score_texts
 from .text import common_ends, segment_count, segment_spans, split_lines
 
 if TYPE_CHECKING:
@@ -692,7 +692,7 @@ class Corpus:
         if self._apart:
             statistics = self._analyse.statistics
             return [self._scored_apart(i) or statistics(self._analysis(0, i), self._references(i)) for i in range(start, stop)]
-        if self._analyse.from_texts:
+        if self._analyse.from_texts and stop - start >= FEW_SEGMENTS:
             return self._analyse.scored(self._columns(start, stop))
         hyps = self._analyses(0, start, stop)
         refs = list(zip(*[self._analyses(side, start, stop) for side in range(1, len(self._sides))])) or [(self._empty,)] * len(hyps)
