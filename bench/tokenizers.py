@@ -15,12 +15,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from pathlib import Path
 
 import sacrebleu
 from sacrebleu.metrics import TER
 
+from api import clocked
 from core import SEED, fmt_s, generate
 from results import measured, publish
 
@@ -29,12 +29,6 @@ import scorelens
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 JAPANESE = [("en-ja-kyoto/kyoto-test.hyp.ja", "en-ja-kyoto/kyoto-test.ref.ja"), ("compare-mt/multited.sys1.jpn", "compare-mt/multited.ref.jpn")]
 TER_LINES = 1_000  # sacreBLEU's TER takes about 40 ms a Japanese line
-
-
-def cpu(fn):
-    start = time.process_time()
-    value = fn()
-    return time.process_time() - start, value
 
 
 def japanese() -> tuple[list[str], list[str]] | None:
@@ -54,17 +48,17 @@ def mecab() -> bool:
 
 
 def bleu_row(language: str, hyps: list[str], refs: list[str], tokenize: str) -> str:
-    theirs, expected = cpu(lambda: sacrebleu.corpus_bleu(hyps, [refs], tokenize=tokenize).score)
-    ours, got = cpu(lambda: scorelens.score(hyps, refs, metrics="bleu", jobs=1, tokenize=tokenize).bleu.score)
+    _, theirs, expected = clocked(lambda: sacrebleu.corpus_bleu(hyps, [refs], tokenize=tokenize).score)
+    _, ours, got = clocked(lambda: scorelens.score(hyps, refs, metrics="bleu", jobs=1, tokenize=tokenize).bleu.score)
     assert abs(got - expected) <= 1e-9, (tokenize, got, expected)
     return f"| {language}, {len(hyps):,} lines | BLEU `tokenize={tokenize}` | {fmt_s(theirs)} | {fmt_s(ours)} | **{theirs / ours:.1f}×** | {got:.4f} |"
 
 
 def ter_row(language: str, hyps: list[str], refs: list[str]) -> str:
     hyps, refs = hyps[:TER_LINES], refs[:TER_LINES]
-    theirs, expected = cpu(lambda: TER(normalized=True, asian_support=True).corpus_score(hyps, [refs]).score)
+    _, theirs, expected = clocked(lambda: TER(normalized=True, asian_support=True).corpus_score(hyps, [refs]).score)
     options = {"ter_normalized": True, "ter_asian_support": True}
-    ours, got = cpu(lambda: scorelens.score(hyps, refs, metrics="ter", jobs=1, **options).ter.score)
+    _, ours, got = clocked(lambda: scorelens.score(hyps, refs, metrics="ter", jobs=1, **options).ter.score)
     assert abs(got - expected) <= 1e-9, (got, expected)
     return f"| {language}, {len(hyps):,} lines | TER, normalised with Asian support | {fmt_s(theirs)} | {fmt_s(ours)} | **{theirs / ours:.1f}×** | {got:.4f} |"
 
