@@ -20,6 +20,7 @@ from typing import Sequence
 
 from .. import __version__
 from .errors import EXIT_ERROR, CliError
+from .numpy_sort import prefer_avx2_sort
 
 # In --help's order; each but sacrebleu is a module here with add_parser(commands) and its run.
 COMMANDS = ("score", "check", "compare", "agree", "sacrebleu", "serve")
@@ -52,6 +53,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    prefer_avx2_sort()  # before NumPy loads: its AVX-512 sort is slow on AMD Zen 4
     if argv[:1] == ["sacrebleu"]:
         from . import sacrebleu
 
