@@ -49,6 +49,15 @@ _BLOCK = 1024
 
 _log = np.frompyfunc(math.log, 1, 1)
 _exp = np.frompyfunc(math.exp, 1, 1)
+# Before NumPy 2 (NEP 50), a float32 scalar met with a Python number gave a float64: sacreBLEU's
+# formulas then divide its bootstrap's float32 statistics in float64.
+_PROMOTES_TO_FLOAT64 = np.lib.NumpyVersion(np.__version__) < "2.0.0"
+
+
+def _arithmetic(kind: type) -> type:
+    """The type sacreBLEU's formulas compute in on statistics of type ``kind`` when a Python number
+    is an operand (``100. * correct[n]``): the statistics' own under NumPy 2, float64 before."""
+    return np.float64 if _PROMOTES_TO_FLOAT64 else kind
 
 
 class Scored(Protocol):
@@ -92,10 +101,10 @@ def bleu_scores(stats: np.ndarray, config: BleuConfig, effective_order: bool = F
     """:func:`bleu.score` over rows, operation for operation, in the rows' precision.
 
     float32 rows divide in float32 as sacreBLEU's ``compute_bleu`` does on its bootstrap's
-    float32 statistics (NumPy keeps a Python float's operand's type).
+    float32 statistics (NumPy 2 keeps a Python float's operand's type; see :func:`_arithmetic`).
     """
     order = config.max_ngram_order
-    kind = stats.dtype.type
+    kind = _arithmetic(stats.dtype.type)
     method = config.smooth_method
     smooth_value = config.smooth_value if config.smooth_value is not None else SMOOTH_DEFAULTS[method]
     rows = len(stats)
@@ -123,12 +132,12 @@ def bleu_scores(stats: np.ndarray, config: BleuConfig, effective_order: bool = F
             eff_order[alive] = n + 1
         zero = alive & (correct[:, n] == 0)
         hit = alive & ~zero
-        precisions[hit, n] = kind(100.0) * correct[hit, n] / total[hit, n]
+        precisions[hit, n] = kind(100.0) * correct[hit, n].astype(kind) / total[hit, n].astype(kind)
         if method == "exp":
             smooth_mteval[zero] *= 2
-            precisions[zero, n] = kind(100.0) / (smooth_mteval[zero].astype(kind) * total[zero, n])
+            precisions[zero, n] = kind(100.0) / (smooth_mteval[zero].astype(kind) * total[zero, n].astype(kind))
         elif method == "floor":
-            precisions[zero, n] = kind(100.0 * smooth_value) / total[zero, n]
+            precisions[zero, n] = kind(100.0 * smooth_value) / total[zero, n].astype(kind)
 
     logs = np.full((rows, order), -9999999999.0)
     positive = precisions != 0
@@ -155,7 +164,7 @@ def ter_scores(sums: np.ndarray) -> np.ndarray:
     a Python float there (100.0 or 0.0), which makes sacreBLEU's array of scores float64."""
     edits, length = sums[:, 0], sums[:, 1]
     empty = length <= 0
-    scores = 100 * (edits / np.where(empty, 1, length))
+    scores = 100 * (edits / np.where(empty, 1, length)).astype(_arithmetic(sums.dtype.type))
     if empty.any():
         scores = np.where(empty, np.where(edits > 0, 100.0, 0.0), scores.astype(np.float64))
     return scores
