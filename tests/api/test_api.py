@@ -63,6 +63,7 @@ def test_perplexity_equals_the_command_line(cli_json):
     got = scorelens.score(hyp, metrics=["ppl"], lm=arpa)
     assert got.to_dict() == cli_json("score", hyp, [], "-m", "ppl", "--lm", arpa)
     assert got.ppl.perplexity > 1 and got.bleu is None
+    assert scorelens.score(hyp, None, metrics=["ppl"], lm=arpa).to_dict() == got.to_dict()  # None: no references
 
 
 def test_compare_equals_the_command_line(cli_json):
@@ -118,6 +119,9 @@ def test_a_segment_with_newlines_is_summary_sentences_for_rouge_lsum():
         (lambda: scorelens.score(HYP, REF, tokenise="13a"), "tokenise"),
         (lambda: scorelens.score(HYP, REF, metrics=["bleu", "meteor"]), "metrics"),
         (lambda: scorelens.score(HYP, REF, metrics="ppl"), "lm"),
+        (lambda: scorelens.score(HYP, metrics="ppl", lm=str(SAMPLES / "no-such.arpa")), "lm"),
+        (lambda: scorelens.score(HYP, REF, wer_rules="nist"), "wer_rules"),
+        (lambda: scorelens.score(HYP, None), "references"),
         (lambda: scorelens.score(HYP, REF, jobs=0), "jobs"),
         (lambda: scorelens.score(HYP, "a reference"), "references"),
         (lambda: scorelens.score("a hypothesis", REF), "hypotheses"),
@@ -210,5 +214,6 @@ def test_corpus_edits_equal_a_fresh_score():
     assert corpus.text(0) == "an edit of the first line"
     assert all(f.side != 0 or f.code != "wer.substitution" for f in corpus.findings(3))
     assert any(f.code == "wer.substitution" and f.side == 0 for f in corpus.findings(0))
-    with pytest.raises(IndexError):
-        corpus.edit(len(HYP), "past the end")
+    for reading in (corpus.findings, corpus.segment_scores, corpus.text, lambda k: corpus.edit(k, "past the end")):
+        with pytest.raises(IndexError, match=f"segment {len(HYP)} out of range"):
+            reading(len(HYP))

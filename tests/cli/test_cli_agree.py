@@ -104,7 +104,7 @@ def test_no_segments_asked_and_none_to_show(run, tmp_path):
     same.write_text("a b\nc\n", encoding="utf-8")
     r = run("agree", same, same)
     assert r.code == 0, r.err
-    assert r.out.splitlines()[-1] == "  nowhere: WER is 0 between every two annotators on every segment"
+    assert r.out.splitlines()[-1] == "  nowhere: WER finds every two annotators alike on every segment"
 
 
 def write_jsonl(path: Path, rows: list[dict]) -> str:
@@ -198,3 +198,15 @@ def test_bad_usage_is_one_error(run, argv, message):
     r = run("agree", *argv)
     assert r.code == 2
     assert message in r.err
+
+
+@pytest.mark.parametrize("metric", ["bleu", "chrf", "rougeL", "wer"])
+def test_the_segments_ranked_show_the_mean_of_the_metric_itself(run, metric):
+    """A higher-is-better metric ranks by its distance (100 - BLEU), but shows the mean BLEU."""
+    r = run("agree", *ANNOTATORS, "-m", metric, "--segments", "1")
+    data = json.loads(run("agree", *ANNOTATORS, "-m", metric, "--segments", "1", "--json").out)
+    distance = data["disagreements"][0]["disagreement"]
+    [shown] = [line.split()[-1] for line in r.out.splitlines() if line.startswith("  mean ")]
+    scale = {"bleu": 100, "chrf": 100, "rougeL": 1, "wer": None}[metric]
+    expected = distance if scale is None else scale - distance
+    assert float(shown) == pytest.approx(expected, abs=0.01)

@@ -332,3 +332,16 @@ def test_stdin_check(run, asr_pair):
     hyp, ref = asr_pair
     result = run("check", "-", "-r", ref, "--metrics", "wer", stdin=Path(hyp).read_bytes())
     assert findings_of(result.out)[0] == '<stdin>:1:7: wer.substitution "their" should be "there"'
+
+
+def test_rouge_155s_unmatched_words_have_a_message_and_counts_agree_in_number(run, tmp_path):
+    r = run(
+        "check", sample("summarization/articles.hyp.txt"), "-m", "rougeL", "--rouge-impl", "rouge-1.5.5", "--segmentation", "paragraph"
+    )
+    [first, *_] = [line for line in r.out.splitlines() if " rouge.unmatched " in line]
+    assert first.endswith('rouge.unmatched not in any reference: "has"')
+    hyp, ref = tmp_path / "one.hyp.txt", tmp_path / "one.ref.txt"
+    hyp.write_text("the cat sat\n", encoding="utf-8")
+    ref.write_text("the cat sit\n", encoding="utf-8")
+    lines = run("check", hyp, "-m", "bleu", "--max-findings", "0").out.splitlines()
+    assert "... 1 more finding not shown (--max-findings)" in lines and "1 finding" in lines

@@ -146,3 +146,14 @@ def test_numpy_only_when_comparing():
 
     code = "import sys, scorelens.cli, scorelens.lsp.server; print('numpy' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"
+
+
+def test_a_negative_segment_count_is_named_as_one(run):
+    for command in (["compare", BASELINE, SYSTEM], ["agree", BASELINE, SYSTEM]):
+        r = run(*command, "--segments", "-1")
+        assert r.code == 2 and "expected a number of segments, 0 or more, got '-1'" in r.err
+
+
+def test_paired_n_help_says_the_bootstraps_intervals_come_from_its_resamples(run):
+    text = " ".join(run("compare", "--help").out.split())
+    assert "bootstrap resamples (default: 1,000; the confidence intervals come from them)" in text

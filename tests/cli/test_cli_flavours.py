@@ -558,3 +558,32 @@ def test_a_bad_word_map_is_one_clear_error(run, tmp_path, monkeypatch):
         assert message in bad.err and "word map" in bad.err and "Traceback" not in bad.err, bad.err
         with pytest.raises(OptionError, match="word map"):
             scorelens.score(["a b"], ["a c"], "wer", wer_transform=f"substitute:{name}")
+
+
+@pytest.mark.parametrize(
+    "args, named",
+    [
+        (["--bleu-impl", "nltk", "-s", "floor"], "--smooth-method: "),
+        (["--bleu-impl", "nltk", "--max-ngram-order", "3"], "--max-ngram-order: "),
+        (["--bleu-weights", "1,0,0,0"], "--bleu-weights: "),
+        (["--rouge-multi-ref", "best"], "--rouge-multi-ref: "),
+    ],
+)
+def test_an_option_of_another_implementation_is_named_as_the_command_line_spells_it(run, args, named):
+    r = run("score", ROOT / "samples/mt/news.hyp.en", "-m", "bleu,rougeL", *args)
+    assert r.code == 2 and f"error: {named}is an option of" in r.err, r.err
+
+
+def test_bleu_weights_are_taken_as_the_command_line_writes_them():
+    as_list = scorelens.score(["a b c d"], ["a b c e"], "bleu", bleu_impl="nltk", bleu_weights=[1, 0, 0, 0])
+    as_text = scorelens.score(["a b c d"], ["a b c e"], "bleu", bleu_impl="nltk", bleu_weights="1,0,0,0")
+    assert as_text.bleu.score == as_list.bleu.score == pytest.approx(75.0)
+    with pytest.raises(OptionError, match="bleu_weights: expected numbers separated by commas"):
+        scorelens.score(["a"], ["a"], "bleu", bleu_impl="nltk", bleu_weights="1,x")
+
+
+def test_a_smoothing_value_must_be_finite(run):
+    with pytest.raises(OptionError, match="smooth_value: expected a finite number"):
+        scorelens.score(["a"], ["a"], "bleu", smooth_method="floor", smooth_value=float("nan"))
+    r = run("score", ROOT / "samples/mt/news.hyp.en", "-m", "bleu", "-s", "floor", "-sv", "nan")
+    assert r.code == 2 and "expected a finite number, got 'nan'" in r.err

@@ -144,13 +144,16 @@ def test_check_max_ppl(run):
     for bad in ("inf", "nan", "x"):
         assert run(*argv, bad).code == 2
     assert run("check", LM_HYP, "--metrics", "wer", "--max-ppl", "5").code == 2
+    # with the default metrics beside it, and no reference, the error says how to score perplexity alone
+    alone = run("check", LM_HYP, "--lm", LM, "--max-ppl", "5")
+    assert alone.code == 2 and alone.err.rstrip().endswith("-m ppl scores perplexity alone, without one")
 
 
 @pytest.mark.parametrize(
     "argv, message",
     [
         (["--metrics", "ppl"], "scorelens: error: --metrics ppl needs --lm PATH, the KenLM language model to score with\n"),
-        (["--metrics", "ppl", "--lm", "no/such.arpa"], "scorelens: error: no/such.arpa: no such file\n"),
+        (["--metrics", "ppl", "--lm", "no/such.arpa"], "scorelens: error: --lm: no/such.arpa: no such file\n"),
         (["--metrics", "wer", "--lm", LM], "scorelens: error: --lm is used by the ppl metric: add ppl to --metrics\n"),
     ],
 )
@@ -165,13 +168,13 @@ def test_invalid_model_is_one_line(run, tmp_path, content):
     model.write_bytes(content)
     result = run("score", LM_HYP, "--metrics", "ppl", "--lm", model)
     assert result.code == 2
-    assert result.err.startswith(f"scorelens: error: {model}: not a KenLM language model (ARPA or KenLM binary)")
+    assert result.err.startswith(f"scorelens: error: --lm: {model}: not a KenLM language model (ARPA or KenLM binary)")
     assert result.err.count("\n") == 1 and "hello world" not in result.err and ".cc:" not in result.err
 
 
 def test_directory_is_not_a_model(run, tmp_path):
     result = run("score", LM_HYP, "--metrics", "ppl", "--lm", tmp_path)
-    assert (result.code, result.err) == (2, f"scorelens: error: {tmp_path}: is a directory, not a language model file\n")
+    assert (result.code, result.err) == (2, f"scorelens: error: --lm: {tmp_path}: is a directory, not a language model file\n")
 
 
 def test_missing_extra(run, monkeypatch, tmp_path):
@@ -188,7 +191,7 @@ def test_missing_extra(run, monkeypatch, tmp_path):
     result = run("score", LM_HYP, "--metrics", "ppl", "--lm", model)
     assert result.code == 2
     assert result.err.startswith(
-        "scorelens: error: the fluency extra is not installed: run `.venv/bin/pip install -e '.[fluency]'` from the checkout"
+        "scorelens: error: --lm: the fluency extra is not installed: run `.venv/bin/pip install -e '.[fluency]'` from the checkout"
     )
 
 

@@ -229,3 +229,34 @@ def test_compare_lines_up_systems_whose_records_come_in_other_orders(run, tmp_pa
         item = order[h["line"] - 1]  # the line is the system's own record
         expected = jiwer.wer(refs[item], better[item]) - jiwer.wer(refs[item], base[item])
         assert h["difference"] == pytest.approx(expected), item
+
+
+def test_wer_rules_named_on_the_command_line_win_over_a_sclite_files_default(run):
+    trn = sample("formats/call.hyp.trn")
+    default = json.loads(run("score", trn, "-m", "wer", "--json").out)["wer"]
+    assert "rules:sclite" in default["signature"]
+    jiwer_rules = run("score", trn, "-m", "wer", "--json", "--wer-rules", "jiwer")
+    assert jiwer_rules.code == 0, jiwer_rules.err
+    wer = json.loads(jiwer_rules.out)["wer"]
+    assert "rules:" not in wer["signature"]
+    # sclite's rules let a word in parentheses go; jiwer's count it
+    assert wer["deletions"] > default["deletions"]
+    # and jiwer's rules take jiwer's transforms
+    assert run("score", trn, "-m", "wer", "--wer-rules", "jiwer", "--wer-transform", "whisper-english").code == 0
+
+
+def test_a_field_no_record_has_is_named_in_the_error(run):
+    r = run("score", sample("formats/eval.jsonl"), "-m", "bleu", "--ref-field", "nope")
+    assert r.code == 2
+    assert "no hypothesis records could be read: line 1: no field 'nope' (and 5 more)" in r.err
+
+
+def test_a_po_entrys_context_separator_is_escaped_in_a_segment_row(run):
+    r = run("score", sample("formats/news.hyp.po"), "-m", "wer", "-sl")
+    assert r.code == 0, r.err
+    first = r.out.splitlines()[0]
+    assert "\x04" not in first and "\tid=news-01\\x04Der Freiburger" in first
+    assert len(first.split("\t")) == 3  # where, id, WER
+    # JSON keeps the id as gettext's key
+    row = json.loads(run("score", sample("formats/news.hyp.po"), "-m", "wer", "-sl", "--json").out.splitlines()[0])
+    assert row["id"].startswith("news-01\x04Der Freiburger")

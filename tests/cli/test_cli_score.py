@@ -259,7 +259,7 @@ def test_smoothing_and_order(run, tmp_path, argv, options):
 def test_bad_ngram_order_is_a_clear_error(run):
     result = run("score", ASR_HYP, "-r", ASR_REF, "--max-ngram-order", "0")
     assert result.code == 2
-    assert result.err.strip() == "scorelens: error: max n-gram order must be between 1 and 9, not 0"
+    assert result.err.strip() == "scorelens: error: --max-ngram-order: max n-gram order must be between 1 and 9, not 0"
 
 
 # -- ROUGE and WER options ------------------------------------------------------------------

@@ -149,6 +149,40 @@ def test_files_by_extension_on_a_scheduler_address(client, ted, tmp_path):
         scorelens.dask.score_files(tmp_path / "pairs.txt", client.scheduler.address)
 
 
+def test_files_columns_are_found_as_the_format_readers_find_them(client, tmp_path):
+    """Unnamed, the columns are the first of the readers' default names (``prediction`` before
+    ``hypothesis``, ``target`` among the references'); a named or needed column that a file lacks,
+    and a broken JSON line, are one ValueError naming the file or the line."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    address = client.scheduler.address
+    hyps, refs = ["the cat sat on the mat", "a dog"], ["the cat is on the mat", "the dog"]
+    decoy = ["x y z"] * 2
+    jsonl, parquet, tsv = tmp_path / "p.jsonl", tmp_path / "p.parquet", tmp_path / "p.tsv"
+    jsonl.write_text("".join(json.dumps({"id": k, "hypothesis": d, "prediction": h, "target": r}) + "\n" for k, (h, r, d) in enumerate(zip(hyps, refs, decoy))), encoding="utf-8")
+    pq.write_table(pa.table({"prediction": hyps, "target": refs}), parquet)
+    tsv.write_text("output\tgold\n" + "".join(f"{h}\t{r}\n" for h, r in zip(hyps, refs)), encoding="utf-8")
+    want = scorelens.score(hyps, refs, metrics="bleu,wer")
+    for path in (jsonl, parquet, tsv):
+        assert_same(scorelens.dask.score_files(path, address, metrics="bleu,wer"), want)
+    for path in (parquet, tsv):
+        with pytest.raises(ValueError, match=rf"{re.escape(str(path))}: no column 'nope' \(the columns are: "):
+            scorelens.dask.score_files(path, address, hypothesis="nope", metrics="bleu")
+    no_reference = tmp_path / "h.jsonl"
+    no_reference.write_text('{"prediction": "a"}\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="h.jsonl: no reference column: none of reference, references"):
+        scorelens.dask.score_files(no_reference, address, metrics="bleu")
+    later = tmp_path / "later.jsonl"
+    later.write_text('{"prediction": "a", "reference": "a"}\n{"prediction": "b", "ref": "b"}\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="a record has no field 'reference': {'prediction': 'b', 'ref': 'b'}"):
+        scorelens.dask.score_files(later, address, metrics="bleu")
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('{"prediction": "a", "reference": "a"}\n{"prediction": \n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"invalid JSON \(Expecting value\) in the line '{\"prediction\": \\n'"):
+        scorelens.dask.score_files(broken, address, metrics="bleu")
+
+
 def doc_blocks() -> list[str]:
     return re.findall(r"```python\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.S)
 
@@ -221,4 +255,7 @@ def test_the_command_line_scores_a_file_on_the_cluster(client, tmp_path, capsys)
     assert main([*argv, "-sl"]) == 2
     assert "--dask does not take -sl" in capsys.readouterr().err
     assert main(["score", str(path), "--dask", client.scheduler.address, "--hyp-field", "missing"]) == 2
-    assert "missing" in capsys.readouterr().err
+    assert capsys.readouterr().err == f"scorelens: error: {path}: no column 'missing' (the columns are: prediction, target)\n"
+    # the fields unnamed, found as without --dask; the same scores
+    assert main(["score", str(path), "--dask", client.scheduler.address, "-m", "bleu,chrf,wer", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == got

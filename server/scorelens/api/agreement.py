@@ -85,6 +85,13 @@ class Agreement:
     def matrix(self, metric: str) -> list[list[float | None]]:
         return self.matrices[metric]
 
+    def mean_score(self, d: Disagreement) -> float:
+        """The segment's mean sentence-level figure on the first metric, that its disagreement
+        is the distance of (mean sentence BLEU for 100 minus it)."""
+        from ..core.agreement import distance  # its own inverse
+
+        return float(distance(self.metrics[0], d.disagreement))
+
     def to_dict(self) -> dict[str, Any]:
         """What ``scorelens agree --json`` prints (annotators named by their paths there)."""
         return {

@@ -40,12 +40,12 @@ class Corpus:
         return len(self._core)
 
     def text(self, segment: int, side: int = 0) -> str:
+        self._check(segment)
         return self._core.text(side, segment)
 
     def edit(self, segment: int, text: str, side: int = 0) -> None:
         """Segment ``segment`` of ``side`` is now ``text``; the next reading re-scores it alone."""
-        if not 0 <= segment < len(self._core):
-            raise IndexError(f"segment {segment} out of range (0-{len(self._core) - 1})")
+        self._check(segment)
         first = self._core.first_line(side, segment)
         self._core.replace_lines(side, first, first + self._core.line_count(side, segment), text.split("\n"))
 
@@ -55,6 +55,7 @@ class Corpus:
 
     def segment_scores(self, segment: int) -> SegmentScores:
         """One segment's own scores, as a :func:`~scorelens.sentence_scores` item."""
+        self._check(segment)
         return SegmentScores.from_dict(
             {"segment": segment, "line": self._core.first_line(0, segment) + 1, **segment_dict(self._core.segment_scores(segment))}
         )
@@ -62,4 +63,9 @@ class Corpus:
     def findings(self, segment: int) -> list[Finding]:
         """Where the segment's hypothesis and references differ: unmatched n-grams, edit
         operations, words outside the LCS, shifts; each a span of a side's segment text."""
+        self._check(segment)
         return self._core.findings(segment)
+
+    def _check(self, segment: int) -> None:
+        if not 0 <= segment < len(self._core):
+            raise IndexError(f"segment {segment} out of range (0-{len(self._core) - 1})")

@@ -93,7 +93,7 @@ def paired(hypothesis: Document, references: Sequence[Document], by: str | None 
 
 def with_rules(options: dict[str, Any], documents: Sequence[Document]) -> dict[str, Any]:
     """sclite's files are scored by sclite's rules, unless others are asked for."""
-    if options.get("wer_rules", "jiwer") == "jiwer" and any(d.reading.rules == "sclite" for d in documents):
+    if options.get("wer_rules") is None and any(d.reading.rules == "sclite" for d in documents):
         return {**options, "wer_rules": "sclite"}
     return options
 

@@ -15,7 +15,7 @@ from ..core.fluency import SegmentFluency
 from ..core.fluency import signature as fluency_signature
 from ..core.text import segment_spans
 from ..summary import figures_of, fluency_dict, scores_dict, segment_dict
-from .options import PPL, check_references, fluency_config, scoring_config
+from .options import PPL, OptionError, check_references, fluency_config, scoring_config
 from .pool import worker_pool
 from .results import Scores, SegmentScores
 
@@ -147,12 +147,13 @@ def evaluate(
 def perplexity_of(hypothesis: list[str], metrics: Sequence[str], options: dict[str, Any]) -> Perplexity | None:
     if PPL not in metrics:
         return None
-    from ..language_model import (
-        load,  # imported only when used: it needs the fluency extra
-    )
+    from ..language_model import ModelUnavailable, load  # imported only when used: it needs the fluency extra
 
     config = fluency_config(options)
-    model = load(options["lm"])
+    try:
+        model = load(options["lm"])
+    except ModelUnavailable as exc:  # a file that is no model, or no kenlm: the option cannot be used
+        raise OptionError("lm", str(exc)) from None
     spans = segment_spans(hypothesis, options["segmentation"])
     texts = ["\n".join(hypothesis[a:b]) for a, b in spans]
     return Perplexity(options["lm"], Fluency.of(model, config, texts), [a for a, _ in spans], model.order)

@@ -7,7 +7,7 @@ hands its parsed arguments over as they are and a script reads the same names in
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from ..core import (
     METRICS,
@@ -52,11 +52,11 @@ DEFAULTS: dict[str, tuple[Any, type | tuple[type, ...]]] = {
     "ter_no_punct": (False, bool),
     "ter_normalized": (False, bool),
     "wer_transform": ("default", str),
-    "wer_rules": ("jiwer", str),
+    "wer_rules": (None, (str, type(None))),  # None: jiwer's, or sclite's for sclite's files
     "sclite_case": ("ascii", str),
     "segmentation": ("line", str),
     "bleu_impl": ("sacrebleu", str),
-    "bleu_weights": (None, (list, tuple, type(None))),  # NLTK's weights; None: 0.25 × 4
+    "bleu_weights": (None, (list, tuple, str, type(None))),  # NLTK's weights; None: 0.25 × 4
     "nltk_smoothing": (NltkBleuConfig.smoothing, int),
     "nltk_auto_reweigh": (False, bool),
     "rouge_impl": ("rouge-score", str),
@@ -124,6 +124,8 @@ def scoring_config(metrics: Iterable[str], options: dict[str, Any]) -> ScoringCo
     """What to compute and how, from the metrics and every option (see :func:`complete`)."""
     o = options
     check_impl_options(o)
+    if o["smooth_value"] is not None and not math.isfinite(o["smooth_value"]):  # sacreBLEU would score NaN
+        raise OptionError("smooth_value", f"expected a finite number, not {o['smooth_value']!r}")
     tokenize = o["tokenize"] or LANGUAGE_TOKENIZERS.get(target_language(o["language"]))
     try:
         return _scoring_config(metrics, o, tokenize)
@@ -147,7 +149,7 @@ def _scoring_config(metrics: Iterable[str], o: dict[str, Any], tokenize: str) ->
         ter=ter_config(o),
         wer_transform=o["wer_transform"],
         wer_word_maps=word_maps(o["wer_transform"]),
-        wer_rules=o["wer_rules"],
+        wer_rules=o["wer_rules"] or "jiwer",
         sclite_case=o["sclite_case"],
         segmentation=o["segmentation"],
         bleu_impl=o["bleu_impl"],
@@ -241,9 +243,7 @@ def _stopwords(path: str) -> frozenset[str]:
 
 def nltk_bleu_config(o: dict[str, Any], tokenize: str) -> NltkBleuConfig:
     """NLTK's BLEU: its weights, smoothing method and re-weighing; whitespace tokens unless named."""
-    weights = o["bleu_weights"] if o["bleu_weights"] is not None else DEFAULT_WEIGHTS
-    if not all(isinstance(w, (int, float)) and not isinstance(w, bool) and math.isfinite(w) for w in weights):
-        raise OptionError("bleu_weights", f"expected finite numbers, not {weights!r}")
+    weights = bleu_weights(o["bleu_weights"]) if o["bleu_weights"] is not None else DEFAULT_WEIGHTS
     try:
         return _made(
             NltkBleuConfig,
@@ -255,6 +255,18 @@ def nltk_bleu_config(o: dict[str, Any], tokenize: str) -> NltkBleuConfig:
         )
     except ValueError as exc:  # fields that do not go together: method6's three orders
         raise OptionError("nltk_smoothing", str(exc)) from None
+
+
+def bleu_weights(value: str | Sequence[float]) -> tuple[float, ...]:
+    """NLTK's weights: finite numbers, as a list or as the command line writes them (``"1,0,0,0"``)."""
+    if isinstance(value, str):
+        try:
+            value = [float(w) for w in value.split(",")]
+        except ValueError:
+            raise OptionError("bleu_weights", f"expected numbers separated by commas, not {value!r}") from None
+    if not all(isinstance(w, (int, float)) and not isinstance(w, bool) and math.isfinite(w) for w in value):
+        raise OptionError("bleu_weights", f"expected finite numbers, not {value!r}")
+    return tuple(value)
 
 
 def chrf_config(o: dict[str, Any]) -> ChrfConfig:
@@ -308,7 +320,7 @@ def check_choices(o: dict[str, Any]) -> None:
     for name, choices in (
         ("tokenize", (*BLEU_TOKENIZERS, None)),
         ("smooth_method", tuple(SMOOTH_DEFAULTS)),
-        ("wer_rules", WER_RULES),
+        ("wer_rules", (*WER_RULES, None)),
         ("sclite_case", SCLITE_CASES),
         ("bleu_impl", BLEU_IMPLS),
         ("rouge_impl", ROUGE_IMPLS),

@@ -22,7 +22,7 @@ Texts = Sequence[str]
 
 def score(
     hypotheses: Texts,
-    references: Texts | Sequence[Texts] = (),
+    references: Texts | Sequence[Texts] | None = (),
     metrics: str | Iterable[str] = DEFAULT_METRICS,
     *,
     jobs: int = 1,
@@ -33,7 +33,8 @@ def score(
     BLEU, chrF and TER as sacreBLEU 2.x's ``corpus_score``; ROUGE as the mean of rouge-score
     0.1.2's per-pair scores; WER and CER as jiwer 4 (counts summed over segments); ``ppl`` as
     ``kenlm``'s perplexity under the model ``lm`` names. ``references`` is one list of strings,
-    or several (sacreBLEU's shape: one list per reference, each as long as ``hypotheses``).
+    or several (sacreBLEU's shape: one list per reference, each as long as ``hypotheses``); none
+    (or None) for ``ppl`` alone.
     ``options`` are the command line's, by the same names and with the same defaults
     (``tokenize="13a"``, ``lowercase=False``, ``smooth_method="exp"``, ``chrf_word_order=0``,
     ``rouge_tokenizer="rouge-score"``, ``stem=False``, ``wer_transform="default"``,
@@ -46,7 +47,7 @@ def score(
 
 def sentence_scores(
     hypotheses: Texts,
-    references: Texts | Sequence[Texts] = (),
+    references: Texts | Sequence[Texts] | None = (),
     metrics: str | Iterable[str] = DEFAULT_METRICS,
     *,
     jobs: int = 1,
@@ -62,7 +63,7 @@ def sentence_scores(
         return list(ev.all_segment_results())
 
 
-def evaluation_of(hypotheses: Texts, references: Texts | Sequence[Texts], metrics, jobs: int, options: dict[str, Any]) -> Evaluation:
+def evaluation_of(hypotheses: Texts, references: Texts | Sequence[Texts] | None, metrics, jobs: int, options: dict[str, Any]) -> Evaluation:
     names = metric_names(metrics)
     o = complete(options)
     check_choices(o)
@@ -85,8 +86,10 @@ def check_jobs(jobs: int) -> None:
         raise OptionError("jobs", f"expected a positive int, not {jobs!r}")
 
 
-def reference_streams(references: Texts | Sequence[Texts]) -> list[Texts]:
+def reference_streams(references: Texts | Sequence[Texts] | None) -> list[Texts]:
     """sacreBLEU's shape (a list of streams) from either shape; one list of strings is one stream."""
+    if references is None:
+        return []
     if isinstance(references, str):
         raise OptionError("references", "expected a list of strings or a list of lists of strings, not a string")
     refs = list(references)

@@ -70,7 +70,7 @@ class Statistics:
 
 def statistics(
     hypotheses: Texts,
-    references: Texts | Sequence[Texts] = (),
+    references: Texts | Sequence[Texts] | None = (),
     metrics: str | Iterable[str] = DEFAULT_METRICS,
     *,
     jobs: int = 1,

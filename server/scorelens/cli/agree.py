@@ -15,9 +15,9 @@ from ..api.options import OptionError
 from ..formats import Fields
 from ..formats.pairing import Problem
 from ..summary import HUNDREDS, metric_label
-from .documents import MAX_NAMED, STDIN, checked_options, formatted, formatted_document, read_document
+from .documents import MAX_NAMED, STDIN, checked_options, formatted, formatted_document, option_error, read_document
 from .errors import EXIT_OK, CliError
-from .options import jobs, samples, scoring_options
+from .options import jobs, scoring_options, segment_count
 
 
 def add_parser(commands) -> None:
@@ -33,7 +33,7 @@ def add_parser(commands) -> None:
     agree.add_argument("annotators", metavar="FILE", nargs="+", help="two or more annotators' files of the same items")
     agree.add_argument(
         "--segments",
-        type=samples,
+        type=segment_count,
         default=3,
         metavar="N",
         help="show the N segments the annotators disagree on most (default: 3; 0 for none)",
@@ -52,7 +52,7 @@ def run_agree(args: argparse.Namespace) -> int:
     try:
         check_options(agreed_metrics(args.metrics), options)
     except OptionError as exc:
-        raise CliError(exc.reason) from None
+        raise option_error(exc) from None
     if formatted(args, paths):
         annotations, options = formatted_annotations(args, paths, options)
     else:
@@ -147,10 +147,10 @@ def agreement_lines(result: Agreement, segments: int) -> list[str]:
         label = metric_label(result.metrics[0])
         out += ["", f"Where the annotators disagree most (the mean {label} of every annotator against every other, segment by segment):"]
         if not result.disagreements:
-            out.append(f"  nowhere: {label} is 0 between every two annotators on every segment")
+            out.append(f"  nowhere: {label} finds every two annotators alike on every segment")
         width = max((len(f"{p}:{line}") for d in result.disagreements for p, line in zip(paths, d.lines)), default=0)
         for d in result.disagreements:
-            out.append(f"  mean {label} {_value(result.metrics[0], d.disagreement)}" + (f", id {d.id!r}" if d.id is not None else ""))
+            out.append(f"  mean {label} {_value(result.metrics[0], result.mean_score(d))}" + (f", id {d.id!r}" if d.id is not None else ""))
             for path, line, text in zip(paths, d.lines, d.texts):
                 out.append(f"    {f'{path}:{line}'.ljust(width)}  {text.replace(chr(10), ' ⏎ ')}")
     return out

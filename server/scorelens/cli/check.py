@@ -20,10 +20,11 @@ from ..core.findings import (
     SUBSTITUTION,
     UNMATCHED,
 )
+from ..core.flavours import ROUGE_UNMATCHED
 from ..core.fluency import OOV, UNLIKELY
 from ..textfile import BOM, BOM_NOTE
 from .documents import FormattedRun, Run, evaluation
-from .located import Located
+from .located import Located, counted
 from . import qa
 from .errors import EXIT_ERROR, EXIT_OK, EXIT_THRESHOLD, CliError, NoReference
 from .options import finite, scoring_options
@@ -99,6 +100,8 @@ def finding_message(f: Finding, related: str | None) -> str:
         return f"missing {_quote(f.text)}" + (f" (belongs at {related})" if related else "")
     if f.code == OUTSIDE_LCS:
         return f"{_quote(f.text)} is outside the ROUGE-L longest common subsequence"
+    if f.code == ROUGE_UNMATCHED:
+        return f"not in any reference: {_quote(f.text)}"
     if f.code == SHIFT:
         return f"{_quote(f.text)} is in another place in the reference (a TER shift)" + (f", at {related}" if related else "")
     return _quote(f.text)
@@ -262,8 +265,8 @@ class CheckReport:
     def text_lines(self) -> list[str]:
         out = [f"{f.where()}: {f.code} {f.message}" for f in self.findings]
         if self.omitted:
-            out.append(f"... {self.omitted} more findings not shown (--max-findings)")
-        out += ["", f"{len(self.findings) + self.omitted} findings"]
+            out.append(f"... {counted(self.omitted, 'more finding')} not shown (--max-findings)")
+        out += ["", counted(len(self.findings) + self.omitted, "finding")]
         out += self._summary() + (notes(self.evaluation) if self.evaluation is not None else [])
         out += [("PASS: " if v.passed else "FAIL: ") + v.describe() for v in self.verdicts]
         return out
@@ -318,8 +321,10 @@ def run_check(args: argparse.Namespace) -> int:
     qa_run = qa.run_qa(args)
     try:
         ev = evaluation(args)
-    except NoReference:
+    except NoReference as exc:
         if qa_run is None or gated(args):
+            if PPL in args.metrics:  # with other metrics, as a perplexity gate turns it on beside the default ones
+                raise NoReference(f"{exc}; -m ppl scores perplexity alone, without one") from None
             raise
         ev = None  # no reference: the source's checks alone
     findings = []

@@ -19,11 +19,12 @@ from .documents import (
     formatted,
     formatted_run,
     found_references,
+    option_error,
     read_document,
 )
 from .errors import EXIT_OK, CliError
 from .on_dask import dask_arguments, dask_module, dask_options, refuse_on_dask
-from .options import jobs, samples, scoring_options
+from .options import jobs, samples, scoring_options, segment_count
 
 if TYPE_CHECKING:  # significance imports NumPy, which only comparing needs
     from ..core import significance
@@ -55,11 +56,11 @@ def add_parser(commands) -> None:
         type=samples,
         default=0,
         metavar="N",
-        help="bootstrap resamples or randomization trials (default: 1,000 or 10,000; confidence intervals "
-        "always from 1,000 resamples)",
+        help="bootstrap resamples (default: 1,000; the confidence intervals come from them) or randomization "
+        "trials (default: 10,000; the confidence intervals from 1,000 bootstrap resamples); 0: the default",
     )
     compare.add_argument(
-        "--segments", type=samples, default=3, metavar="N", help="show N most improved and N most regressed segments (default: 3)"
+        "--segments", type=segment_count, default=3, metavar="N", help="show N most improved and N most regressed segments (default: 3)"
     )
     compare.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     dask_options(compare, "compare the records of the files, each holding the references too,")
@@ -74,7 +75,7 @@ def run_compare(args: argparse.Namespace) -> int:
         tested_metrics(args.metrics)
         tested_options(options)
     except OptionError as exc:
-        raise CliError(exc.reason) from None
+        raise option_error(exc) from None
     try:
         seed = significance.seed_from(os.environ.get("SACREBLEU_SEED"))
     except ValueError:
@@ -123,8 +124,10 @@ def compared_on_dask(args: argparse.Namespace, seed: int | None) -> Compared:
             [args.baseline, *args.systems], args.dask, test=args.test, n=args.paired_n, seed=seed, segments=args.segments,
             n_workers=args.dask_workers, **dask_arguments(args),
         )  # fmt: skip
-    except (OptionError, KeyError, TypeError, ValueError, OSError) as exc:  # TypeError: a missing value
-        raise CliError(str(getattr(exc, "reason", exc))) from None
+    except OptionError as exc:
+        raise option_error(exc) from None
+    except (KeyError, TypeError, ValueError, OSError) as exc:  # TypeError: a missing value
+        raise CliError(str(exc)) from None
 
 
 def _value(metric: str, x: float, sign: str = "") -> str:

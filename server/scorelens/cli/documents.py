@@ -14,10 +14,9 @@ from ..api.documents import Document as FormattedDocument
 from ..api.documents import FormattedEvaluation, evaluate_documents
 from ..api.documents import read_document as read_formatted
 from ..api.evaluation import Evaluation, evaluate
-from ..api.options import PPL, OptionError, complete, scoring_config
+from ..api.options import DEFAULTS, PPL, OptionError, complete, scoring_config
 from ..core.text import sacrebleu_lines
 from ..formats import Fields, FormatError, format_of
-from ..language_model import ModelUnavailable
 from ..textfile import DEFAULT_MAX_BYTES, UnreadableText, decode, read_text, too_large
 from .errors import CliError, NoReference
 from .options import api_options, jobs
@@ -137,8 +136,8 @@ def evaluation(args: argparse.Namespace) -> Run | FormattedRun:
     documents = read_documents(args)
     try:
         ev = evaluate(documents[0].lines, [d.lines for d in documents[1:]], args.metrics, options, jobs(args))
-    except (OptionError, ModelUnavailable) as exc:
-        raise CliError(getattr(exc, "reason", str(exc))) from None
+    except OptionError as exc:
+        raise option_error(exc) from None
     run = Run(ev.corpus, ev.jobs, ev.perplexity, documents)
     run.require_lined_up()
     return run
@@ -201,8 +200,10 @@ def formatted_run(args: argparse.Namespace, options: dict, hypothesis: str | Non
         print(line, file=sys.stderr)  # path:line: error: ..., as compilers and CI problem matchers read it
     try:
         ev = evaluate_documents(hypothesis, references, args.metrics, options, jobs(args), args.pair_by, in_reference_order)
-    except (OptionError, ModelUnavailable, ValueError) as exc:
-        raise CliError(getattr(exc, "reason", str(exc))) from None
+    except OptionError as exc:
+        raise option_error(exc) from None
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
     run = FormattedRun(ev.corpus, ev.jobs, ev.perplexity, ev.layouts, ev.pairing, [hypothesis, *(l.document for l in ev.layouts[1:])])
     run.require_lined_up()
     return run
@@ -217,7 +218,9 @@ def formatted_document(path: str, args: argparse.Namespace, fields: Fields, role
     except FormatError as exc:
         raise CliError(f"{document.path}: {exc}") from None
     if not read.reading.records:
-        raise CliError(f"{document.path}: no {role} records could be read")
+        errors = read.reading.errors
+        why = f": line {errors[0].line}: {errors[0].message}" + (f" (and {len(errors) - 1:,} more)" if len(errors) > 1 else "") if errors else ""
+        raise CliError(f"{document.path}: no {role} records could be read{why}")
     return read
 
 
@@ -227,8 +230,16 @@ def checked_options(args: argparse.Namespace) -> dict:
     try:
         scoring_config(args.metrics, options)
     except OptionError as exc:
-        raise CliError(exc.reason) from None
+        raise option_error(exc) from None
     return options
+
+
+def option_error(exc: OptionError) -> CliError:
+    """The API's error about an option, naming it as the command line does where it is one of
+    its options (the API's scoring options are named as its long options)."""
+    if exc.option in DEFAULTS or exc.option == "metrics":
+        return CliError(f"--{exc.option.replace('_', '-')}: {exc.reason}")
+    return CliError(exc.reason)
 
 
 def check_lm_options(args: argparse.Namespace) -> None:

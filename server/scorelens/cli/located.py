@@ -42,3 +42,8 @@ class Located:
         if self.fix:
             d["fix"] = self.fix
         return d
+
+
+def counted(n: int, noun: str) -> str:
+    """``1 finding``, ``2 findings``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"

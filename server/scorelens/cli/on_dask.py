@@ -39,11 +39,11 @@ def dask_module() -> ModuleType:
     try:
         from .. import dask as on_dask
     except ImportError as exc:
-        raise CliError(f"--dask needs the dask extra (pip install 'scorelens[dask]'): {exc}") from None
+        raise CliError(f"--dask needs the dask extra (from the checkout: pip install -e '.[dask]'): {exc}") from None
     return on_dask
 
 
 def dask_arguments(args: argparse.Namespace) -> dict[str, Any]:
     """The fields, metrics and scoring options, as scorelens.dask takes them."""
     options = {k: v for k, v in checked_options(args).items() if not k.startswith("lm")}
-    return {"hypothesis": args.hyp_field or "hypothesis", "references": args.ref_field or ["reference"], "metrics": args.metrics, **options}
+    return {"hypothesis": args.hyp_field, "references": args.ref_field, "metrics": args.metrics, **options}

@@ -9,7 +9,7 @@ import math
 import os
 from typing import Any, Sequence
 
-from ..api.options import ALL_METRICS, DEFAULT_METRICS, DEFAULTS
+from ..api.options import ALL_METRICS, DEFAULT_METRICS, DEFAULTS, OptionError, bleu_weights
 from ..api.pool import available_cpus
 from ..core import SEGMENTATIONS, WER_TRANSFORMS, ChrfConfig, FluencyConfig
 from ..core.config import wer_transform
@@ -57,12 +57,9 @@ class _Metrics(argparse.Action):
 
 def _weights(value: str) -> tuple[float, ...]:
     try:
-        weights = tuple(float(w) for w in value.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected numbers separated by commas, got {value!r}") from None
-    if not all(map(math.isfinite, weights)):
-        raise argparse.ArgumentTypeError(f"expected finite numbers, got {value!r}")
-    return weights
+        return bleu_weights(value)
+    except OptionError as exc:
+        raise argparse.ArgumentTypeError(exc.reason) from None
 
 
 def job_count(value: str) -> int:
@@ -88,6 +85,12 @@ def _encoding(value: str) -> str:
 def samples(value: str) -> int:
     if not value.isdigit():
         raise argparse.ArgumentTypeError(f"expected a number of resamples or trials, got {value!r}")
+    return int(value)
+
+
+def segment_count(value: str) -> int:
+    if not value.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a number of segments, 0 or more, got {value!r}")
     return int(value)
 
 
@@ -224,7 +227,7 @@ def scoring_options(
     bleu.add_argument(
         "-sv",
         "--smooth-value",
-        type=float,
+        type=finite,
         metavar="X",
         help="value for floor (default 0.1) and add-k (default 1) smoothing",
     )
@@ -354,8 +357,7 @@ def _wer_options(p: argparse.ArgumentParser) -> None:
     wer.add_argument(
         "--wer-rules",
         choices=WER_RULES,
-        default="jiwer",
-        help="jiwer's alignment (default), or NIST sclite's: case-insensitive, its costs and ties, "
+        help="jiwer's alignment (the default), or NIST sclite's: case-insensitive, its costs and ties, "
         "{ a / b / @ } alternations (the default for TRN, STM and CTM files); sclite-optional is sclite -D: "
         "a word in parentheses may be left out without an error",
     )

@@ -19,7 +19,7 @@ from ..core.qa.model import CHECKS, QAFinding
 from ..formats import Fields, FormatError, format_of
 from .documents import STDIN, read_document
 from .errors import CliError
-from .located import Located
+from .located import Located, counted
 
 if TYPE_CHECKING:
     from ..api.qa_checks import DocumentQA
@@ -73,7 +73,7 @@ class QARun:
         report = self.result.report
         counts = ", ".join(f"{code} {n}" for code, n in report.counts().items()) or "none"
         language = f", {self.language}" if self.language else ""
-        return f"QA against {self.source_path}{language}: {len(report.findings)} findings ({report.errors()} errors): {counts}"
+        return f"QA against {self.source_path}{language}: {counted(len(report.findings), 'finding')} ({counted(report.errors(), 'error')}): {counts}"
 
     def to_json(self) -> dict:
         report = self.result.report

@@ -8,7 +8,7 @@ import sys
 
 from ..api.options import OptionError
 from ..api.results import Scores, SegmentScores
-from .documents import Run, checked_options, evaluation
+from .documents import Run, checked_options, evaluation, option_error
 from .errors import EXIT_OK, CliError
 from .on_dask import dask_arguments, dask_module, dask_options, refuse_on_dask
 from .options import scoring_options
@@ -59,8 +59,11 @@ def run_on_dask(args: argparse.Namespace) -> int:
     on_dask = dask_module()
     try:
         scores = on_dask.score_files(args.hypothesis, args.dask, n_workers=args.dask_workers, **dask_arguments(args))
-    except (OptionError, KeyError, TypeError, ValueError, OSError) as exc:  # TypeError: a missing value
-        raise CliError(f"{args.hypothesis}: {getattr(exc, 'reason', exc)}") from None
+    except OptionError as exc:
+        raise option_error(exc) from None
+    except (KeyError, TypeError, ValueError, OSError) as exc:  # TypeError: a missing value
+        message = str(exc)  # a file's problem names the file; a record's is named here
+        raise CliError(message if message.startswith(f"{args.hypothesis}:") else f"{args.hypothesis}: {message}") from None
     print(json.dumps(scores.to_dict(), ensure_ascii=False) if args.json else "\n".join(score_lines(scores)))
     return EXIT_OK
 
@@ -75,7 +78,8 @@ def segment_row(ev: Run, s: SegmentScores) -> str:
     the order of the corpus summary."""
     cells = [f"{ev.documents[0].path}:{s.line}"]
     if s.id is not None:
-        cells.append(f"id={s.id}")
+        # a control character (a tab, PO's context separator \x04) escaped: the row stays one line of cells
+        cells.append("id=" + "".join(c if c.isprintable() else repr(c)[1:-1] for c in s.id))
     for key in Scores.KEYS:
         value = getattr(s, key)
         if value is None:

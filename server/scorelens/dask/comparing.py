@@ -30,7 +30,7 @@ from scorelens.api.scoring import evaluation_of
 from scorelens.core.config import ScoringConfig
 from scorelens.core.significance import Gathered, metric_statistics
 
-from .files import cluster, read
+from .files import cluster, fields, read
 from .rows import partitions, texts
 from .scoring import PathLike, check, file_list, reference_names
 
@@ -86,8 +86,8 @@ def compared_files(
     paths: Sequence[PathLike],
     address: str,
     *,
-    hypothesis: str = "hypothesis",
-    references: str | Sequence[str] = ("reference",),
+    hypothesis: str | None = None,
+    references: str | Sequence[str] | None = None,
     metrics: str | Iterable[str] = DEFAULT_METRICS,
     test: str = "bs",
     n: int = 0,
@@ -97,8 +97,9 @@ def compared_files(
     **options: Any,
 ) -> Compared:
     """:func:`compare_files`'s comparison, as the command line prints it."""
-    refs = reference_names(references)
-    collections = [read(Path(p), [hypothesis, *refs]) for p in file_list(paths)]
+    files = [Path(p) for p in file_list(paths)]
+    hypothesis, refs = fields(files, hypothesis, references)
+    collections = [read(p, [hypothesis, *refs]) for p in files]
     names = [str(p) for p in file_list(paths)]
     with cluster(address, n_workers) as client:
         return compared(collections, names, hypothesis, refs, metrics, test, n, seed, segments, options, client)

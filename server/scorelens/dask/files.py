@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterator
+import logging
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
 import dask.bag as db
 import dask.dataframe as dd
+
+from ..formats.jsonl import REFERENCE_FIELDS, TEXT_FIELDS
 
 # Partitions of the text files read here: ~25,000-35,000 pairs of 20-30-word sentences, a few
 # seconds of scoring each, so a lost one is cheap to redo, and ~250 MB of a worker's memory
@@ -20,19 +23,74 @@ TEXT_BLOCKSIZE = 8 * 2**20
 def read(path: Path, columns: list[str]) -> dd.DataFrame | db.Bag:
     """The records of a file, by its name's ending: ``.jsonl``/``.ndjson``, ``.parquet``/``.pq``
     or a directory (a Parquet dataset, one partition per row group), ``.tsv`` with a header."""
+    kind = _kind(path)
+    if kind == "jsonl":
+        lines = db.read_text(str(path), blocksize=TEXT_BLOCKSIZE, encoding="utf-8")
+        return lines.filter(str.strip).map(_record)
+    if kind == "parquet":
+        return dd.read_parquet(str(path), columns=columns, split_row_groups=True)
+    # every field a string as written: no quoting, and "NA" or "" is a text, not a missing value
+    return dd.read_csv(
+        str(path), sep="\t", blocksize=TEXT_BLOCKSIZE, dtype=str, usecols=columns,
+        quoting=csv.QUOTE_NONE, keep_default_na=False, na_filter=False, encoding="utf-8",
+    )  # fmt: skip
+
+
+def _kind(path: Path) -> str:
     name = path.name.lower()
     if name.endswith((".jsonl", ".ndjson")):
-        lines = db.read_text(str(path), blocksize=TEXT_BLOCKSIZE, encoding="utf-8")
-        return lines.filter(str.strip).map(json.loads)
+        return "jsonl"
     if name.endswith((".parquet", ".pq")) or path.is_dir():
-        return dd.read_parquet(str(path), columns=columns, split_row_groups=True)
+        return "parquet"
     if name.endswith(".tsv"):
-        # every field a string as written: no quoting, and "NA" or "" is a text, not a missing value
-        return dd.read_csv(
-            str(path), sep="\t", blocksize=TEXT_BLOCKSIZE, dtype=str, usecols=columns,
-            quoting=csv.QUOTE_NONE, keep_default_na=False, na_filter=False, encoding="utf-8",
-        )  # fmt: skip
+        return "tsv"
     raise ValueError(f"{path}: expected a .jsonl, .ndjson, .parquet, .pq or .tsv file, or a Parquet directory")
+
+
+def _record(line: str) -> dict:
+    """A JSON Lines record; a line that is not one is named by its start (a partition of lines
+    does not know their numbers)."""
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"invalid JSON ({e.msg}) in the line {line[:80]!r}") from None
+    if not isinstance(record, dict):
+        raise ValueError(f"a line is not a JSON object: {line[:80]!r}")
+    return record
+
+
+def fields(paths: list[Path], hypothesis: str | None, references: str | Sequence[str] | None) -> tuple[str, list[str]]:
+    """The columns (fields) scored in the files: those named, or the first of the names the
+    format readers take by default (``prediction``, ``hypothesis``, …; ``reference``, …), as the
+    first file's header, schema or first record has them; each checked in every file."""
+    found = [column_names(p) for p in paths]
+    references = [references] if isinstance(references, str) else list(references or ())
+    if hypothesis is None:
+        hypothesis = next((n for n in TEXT_FIELDS if n in found[0]), None)
+        if hypothesis is None:
+            raise ValueError(f"{paths[0]}: no hypothesis column: none of {', '.join(TEXT_FIELDS)} (the columns are: {', '.join(found[0])}); name it")
+    if not references:
+        reference = next((n for n in REFERENCE_FIELDS if n in found[0] and n != hypothesis), None)
+        if reference is None:
+            raise ValueError(f"{paths[0]}: no reference column: none of {', '.join(REFERENCE_FIELDS)} (the columns are: {', '.join(found[0])}); name it")
+        references = [reference]
+    for path, have in zip(paths, found):
+        for name in (hypothesis, *references):
+            if name not in have:
+                raise ValueError(f"{path}: no column {name!r} (the columns are: {', '.join(have)})")
+    return hypothesis, references
+
+
+def column_names(path: Path) -> list[str]:
+    """A file's column names: a Parquet file's schema, a TSV file's header, a JSONL file's first
+    record's keys."""
+    kind = _kind(path)
+    if kind == "parquet":
+        return list(dd.read_parquet(str(path)).columns)  # reads the schema, no rows
+    with open(path, encoding="utf-8") as f:
+        if kind == "tsv":
+            return f.readline().rstrip("\r\n").split("\t")
+        return list(_record(next((line for line in f if line.strip()), "{}")))
 
 
 @contextmanager
@@ -47,7 +105,8 @@ def cluster(address: str, n_workers: int) -> Iterator:
         return
     with (
         # ":0": any free port, where the default 8787 may be another cluster's
-        LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=":0") as local,
+        # the workers' logs stay quiet: a task's error reaches the caller as an exception
+        LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.CRITICAL) as local,
         Client(local, set_as_default=False) as client,
     ):
         yield client

@@ -24,7 +24,15 @@ def texts(part, hypothesis: str, references: list[str]) -> tuple[list[str], list
     if isinstance(part, pd.DataFrame):
         return _checked(hypothesis, part[hypothesis].tolist()), [_checked(name, part[name].tolist()) for name in references]
     records = list(part)  # a Bag's partition: its records
-    return _checked(hypothesis, [r[hypothesis] for r in records]), [_checked(name, [r[name] for r in records]) for name in references]
+    return _field(records, hypothesis), [_field(records, name) for name in references]
+
+
+def _field(records: list[dict], name: str) -> list[str]:
+    try:
+        return _checked(name, [r[name] for r in records])
+    except KeyError:
+        missing = next(r for r in records if name not in r)
+        raise ValueError(f"a record has no field {name!r}: {str(missing)[:80]}") from None
 
 
 def _checked(name: str, values: list) -> list[str]:

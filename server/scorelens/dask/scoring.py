@@ -25,7 +25,7 @@ from scorelens.api import statistics as texts_statistics
 from scorelens.api.options import check_choices, complete, metric_names, scoring_config
 from scorelens.core.scores import needs_records
 
-from .files import cluster, read
+from .files import cluster, fields, read
 from .rows import partitions, texts
 
 SPLIT_EVERY = 8  # statistics added by one task of the reduction tree
@@ -72,8 +72,8 @@ def score_files(
     paths: PathLike | Sequence[PathLike],
     address: str,
     *,
-    hypothesis: str = "hypothesis",
-    references: str | Sequence[str] = ("reference",),
+    hypothesis: str | None = None,
+    references: str | Sequence[str] | None = None,
     metrics: str | Iterable[str] = DEFAULT_METRICS,
     n_workers: int = 2,
     **options: Any,
@@ -84,11 +84,15 @@ def score_files(
     A file is read by its name's ending: ``.jsonl``/``.ndjson`` (one JSON object a line),
     ``.parquet``/``.pq`` or a directory (a Parquet dataset, one partition per row group), ``.tsv``
     (tab-separated, a header row naming the columns, no quoting: a text is the field as it is).
+    ``hypothesis`` and ``references`` name columns (fields) as :func:`score`'s; not named, they are
+    the first of the names the command line's readers take (``prediction``, ``hypothesis``, …;
+    ``reference``, ``references``, …) that the first file has.
     ``address`` is a scheduler's address (``tcp://host:8786``), or ``"local"`` for a
     ``distributed.LocalCluster`` of ``n_workers`` processes, started and closed for this call.
     """
-    refs = reference_names(references)
-    collections = [read(Path(p), [hypothesis, *refs]) for p in file_list(paths)]
+    files = [Path(p) for p in file_list(paths)]
+    hypothesis, refs = fields(files, hypothesis, references)
+    collections = [read(p, [hypothesis, *refs]) for p in files]
     total = _delayed_statistics(collections, hypothesis, refs, metrics, options)
     with cluster(address, n_workers) as client:
         return total.compute(scheduler=client).scores()
