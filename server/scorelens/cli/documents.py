@@ -218,8 +218,10 @@ def formatted_document(path: str, args: argparse.Namespace, fields: Fields, role
     except FormatError as exc:
         raise CliError(f"{document.path}: {exc}") from None
     if not read.reading.records:
-        errors = read.reading.errors
-        why = f": line {errors[0].line}: {errors[0].message}" + (f" (and {len(errors) - 1:,} more)" if len(errors) > 1 else "") if errors else ""
+        errors, why = read.reading.errors, ""
+        if errors:  # the first record's error says why, as the others most likely repeat it
+            more = f" (and {len(errors) - 1:,} more)" if len(errors) > 1 else ""
+            why = f": line {errors[0].line}: {errors[0].message}{more}"
         raise CliError(f"{document.path}: no {role} records could be read{why}")
     return read
 
