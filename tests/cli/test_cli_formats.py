@@ -143,7 +143,7 @@ def test_ids_without_partners_are_one_error_naming_them(run, tmp_path):
     write_jsonl(tmp_path / "s.ref.jsonl", [{"id": str(k), "reference": "x"} for k in range(3, 13)])
     r = run("score", tmp_path / "s.hyp.jsonl", "-m", "wer")
     assert r.code == 2
-    assert "id '0' has no reference" in r.err and "id '10' is not in the hypothesis" in r.err
+    assert "id '0' has no reference" in r.err and f"id '10' is not in {tmp_path / 's.hyp.jsonl'}" in r.err
     assert "more" in r.err  # five named, the rest counted
 
 
@@ -260,3 +260,39 @@ def test_a_po_entrys_context_separator_is_escaped_in_a_segment_row(run):
     # JSON keeps the id as gettext's key
     row = json.loads(run("score", sample("formats/news.hyp.po"), "-m", "wer", "-sl", "--json").out.splitlines()[0])
     assert row["id"].startswith("news-01\x04Der Freiburger")
+
+
+def test_records_that_lost_their_partner_to_a_broken_one_are_left_out_and_the_rest_scored(run, tmp_path):
+    hyp, ref = tmp_path / "p.hyp.txt", tmp_path / "p.ref.jsonl"
+    hyp.write_text("one\ntwo\nthree\nfour\n", encoding="utf-8")
+    ref.write_text('{"reference": "one"}\nBROKEN\n{"reference": "three"}\n{"reference": "four"}\n', encoding="utf-8")
+    r = run("score", hyp, "-r", ref, "-m", "wer", "--json")
+    assert r.code == 0, r.err
+    # by position, line 3 still pairs with record 3: no partner shifts past the broken one
+    assert json.loads(r.out)["wer"]["hits"] == 3 and json.loads(r.out)["segments"] == 3
+    assert f"{ref}:2: error: invalid JSON" in r.err and f"{hyp}:2: warning: a record has no partner at this position; left out" in r.err
+    assert run("check", hyp, "-r", ref, "-m", "wer").code == 2  # not all of the files was read
+    # by id: the hypothesis's record whose reference is broken is left out, the rest scored
+    write_jsonl(tmp_path / "k.hyp.jsonl", [{"id": k, "prediction": t} for k, t in (("a", "x y"), ("b", "p q"), ("c", "r s"))])
+    (tmp_path / "k.ref.jsonl").write_text('{"id": "a", "reference": "x y"}\n{"id": "b", "reference":\n{"id": "c", "reference": "r s"}\n', encoding="utf-8")
+    r = run("score", tmp_path / "k.hyp.jsonl", "-m", "wer", "--json")
+    assert r.code == 0 and json.loads(r.out)["segments"] == 2
+    assert f"{tmp_path / 'k.hyp.jsonl'}:2: warning: id 'b' has no reference; left out" in r.err
+    # systems compared must hold the same records: there it stays an error
+    write_jsonl(tmp_path / "k.sys2.jsonl", [{"id": k, "prediction": t} for k, t in (("a", "x y"), ("b", "p q"), ("c", "r s"))])
+    r = run("compare", tmp_path / "k.hyp.jsonl", tmp_path / "k.sys2.jsonl", "-m", "wer")
+    assert r.code == 2 and "records do not pair by id" in r.err
+
+
+def test_timed_words_need_timed_segments_and_every_channel_a_segment(run, tmp_path):
+    ctm, stm = sample("formats/call.hyp.ctm"), sample("formats/call.ref.stm")
+    lines = Path(ctm).read_text(encoding="utf-8").splitlines()
+    plain = tmp_path / "plain.ref.txt"
+    plain.write_text("hello there\n", encoding="utf-8")
+    r = run("check", ctm, "-r", plain, "-m", "wer", "--max-wer", "0.1")
+    assert r.code == 2 and "timed words (a CTM) are scored against one reference of timed segments (an STM)" in r.err
+    stray = tmp_path / "stray.hyp.ctm"
+    stray.write_text("\n".join([*lines, "elsewhere 1 0.10 0.30 hello", "elsewhere 1 0.50 0.30 there"]) + "\n", encoding="utf-8")
+    r = run("score", stray, "-r", stm, "-m", "wer")
+    assert r.code == 2
+    assert f"{stray}:{len(lines) + 1}: id 'elsewhere-1': no segment of the reference has its file and channel" in r.err

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from scorelens.formats.pairing import Entry, pair
-from scorelens.formats.segments import Segment
+from scorelens.formats.pairing import Entry, pair, pair_readings
+from scorelens.formats.segments import Reading, Record, RecordError, Segment
 
 
 def entry(text: str, line: int, id_: str | None = None, start: float | None = None, end: float | None = None) -> Entry:
@@ -62,3 +62,22 @@ def test_time_pairs_each_reference_with_the_hypothesis_it_overlaps_most():
     joined = p.references[0][0].segment
     assert joined.map.span(4, 7) == (0, 3)  # "two" maps to its own characters
     assert [(q.kind, q.side, q.line) for q in p.problems] == [("unpaired", 1, 10)]
+
+
+def test_a_record_not_read_keeps_its_place_by_position():
+    """The k-th record of one document pairs with the k-th of the other, read or not: a broken
+    record leaves its partner without one (named), and shifts no partner after it."""
+    hyp = Reading([Record(n, Segment.literal(t, 0)) for n, t in ((1, "one"), (2, "two"), (3, "three"), (4, "four"))])
+    ref = Reading([Record(n, Segment.literal(t, 0)) for n, t in ((1, "ONE"), (3, "THREE"), (4, "FOUR"), (5, "FIVE"))], [RecordError(2, "invalid JSON")])
+    p, owners = pair_readings(hyp, [ref])
+    assert owners == [0] and p.by == "position"
+    assert texts(p.hypothesis) == ["one", "three", "four"] and texts(p.references[0]) == ["ONE", "THREE", "FOUR"]
+    assert [(q.kind, q.side, q.line) for q in p.problems] == [("unpaired", 0, 2), ("unpaired", 1, 5)]
+    # broken on the hypothesis's side: its partner is named, and left out
+    p, _ = pair_readings(Reading(ref.records[:3], [RecordError(2, "invalid JSON")]), [Reading(hyp.records[:4])])
+    assert texts(p.hypothesis) == ["ONE", "THREE", "FOUR"] and texts(p.references[0]) == ["one", "three", "four"]
+    assert [(q.kind, q.side, q.line) for q in p.problems] == [("unpaired", 1, 2)]
+    # by id, a record not read has no place to keep
+    with_ids = Reading([Record(1, Segment.literal("a", 0), "a"), Record(3, Segment.literal("c", 0), "c")], [RecordError(2, "invalid JSON")])
+    p, _ = pair_readings(with_ids, [Reading([Record(1, Segment.literal("A", 0), "a"), Record(2, Segment.literal("C", 0), "c")])])
+    assert p.by == "id" and texts(p.references[0]) == ["A", "C"] and p.problems == []

@@ -162,13 +162,21 @@ class FormattedRun(FormattedEvaluation):
         """``path:line: message`` for each record that could not be read (the rest was scored)."""
         return [e.format(d.path) for d in self.documents for e in d.reading.errors]
 
-    def require_lined_up(self) -> None:
-        """Records that found no partner are bad input, as files that do not line up are."""
+    def require_lined_up(self, strict: bool = False) -> None:
+        """Records that found no partner are bad input, as files that do not line up are; but
+        where records could not be read (each named already), a record may have lost its partner
+        to one of them: then each record without one is named and left out, and the rest is
+        scored. ``strict``: bad input even then (systems compared must have the same records)."""
         problems = self.pairing.problems
         if not problems:
             return
         paths = [d.path for d in self.documents]
-        named = [f"{paths[p.side]}:{p.line}: {p.message()}" for p in problems[:MAX_NAMED]]
+        places = [(f"{paths[p.side]}:{p.line}", p.message(hypothesis=paths[0])) for p in problems]
+        if not strict and self.unreadable():
+            for where, message in places:
+                print(f"{where}: warning: {message}; left out", file=sys.stderr)
+            return
+        named = [f"{where}: {message}" for where, message in places[:MAX_NAMED]]
         more = f" (and {len(problems) - MAX_NAMED} more)" if len(problems) > MAX_NAMED else ""
         raise CliError(f"records do not pair by {self.pairing.by}: {'; '.join(named)}{more}")
 
@@ -205,7 +213,7 @@ def formatted_run(args: argparse.Namespace, options: dict, hypothesis: str | Non
     except ValueError as exc:
         raise CliError(str(exc)) from None
     run = FormattedRun(ev.corpus, ev.jobs, ev.perplexity, ev.layouts, ev.pairing, [hypothesis, *(l.document for l in ev.layouts[1:])])
-    run.require_lined_up()
+    run.require_lined_up(strict=in_reference_order)  # in the reference's order: one of systems compared
     return run
 
 

@@ -32,18 +32,19 @@ class Entry:
 class Problem:
     """A record that found no partner, or an id given twice."""
 
-    kind: str  # "missing" (no reference has the hypothesis's id), "extra", "duplicate", "unpaired"
+    kind: str  # "missing" (no reference has the hypothesis's id), "extra", "duplicate", "unpaired", "unplaced" (CTM words)
     side: int  # 0: the hypothesis, k: reference k
     line: int
     id: str | None = None
 
-    def message(self, partner: str = "reference") -> str:
+    def message(self, partner: str = "reference", hypothesis: str = "the hypothesis") -> str:
         what = f"id {self.id!r}" if self.id is not None else "a record"
         return {
             "missing": f"{what} has no {partner}",
-            "extra": f"{what} is not in the hypothesis",
+            "extra": f"{what} is not in {hypothesis}",
             "duplicate": f"{what} is given again",
             "unpaired": f"{what} has no partner at this position",
+            "unplaced": f"{what}: no segment of the {partner} has its file and channel; its words are in none",
         }[self.kind]
 
 
@@ -97,42 +98,65 @@ def pair_readings(hypothesis: Reading, references: Sequence[Reading], by: str | 
     index into ``references``; -1 for the hypothesis's own). A document of timed words (a CTM)
     gives each segment of its one reference the words that segment takes by time."""
     if hypothesis.words:
-        if len(references) != 1:
-            raise ValueError("timed words (a CTM) are scored against one reference of segments (an STM)")
-        from .sclite import assign_words  # sclite's own rule for placing words in segments
+        if len(references) != 1 or not any(r.start is not None for r in references[0].records):
+            raise ValueError("timed words (a CTM) are scored against one reference of timed segments (an STM)")
+        from .sclite import assign_words, unplaced  # sclite's own rule for placing words in segments
 
         segments = references[0]
         # a segment the rules ignore (sclite's ignore_time_segment_in_scoring) is not scored
         kept = [(s, r) for s, r in zip(assign_words(segments, hypothesis), segments.records) if s is not None]
         words = [Entry(s, r.line, r.id, r.start, r.end) for s, r in kept]
-        return pair(words, [entries([r for _, r in kept])], "position"), [0]
+        paired = pair(words, [entries([r for _, r in kept])], "position")
+        paired.problems += [Problem("unplaced", 0, r.line, r.id) for r in unplaced(segments, hypothesis)]
+        return paired, [0]
     if not references:
         held = max((len(r.references) for r in hypothesis.records), default=0)
         # each record pairs with itself
         return pair(entries(hypothesis.records), [entries(hypothesis.records, k) for k in range(held)], "position"), [-1] * held
-    streams: list[list[Entry]] = []
+    streams: list[list[Entry | None]] = []
     owners: list[int] = []
     for k, reading in enumerate(references):
-        got = reference_streams(reading)
+        got = [_placed(reading, stream) for stream in reference_streams(reading)]
         streams += got
         owners += [k] * len(got)
-    return pair(entries(hypothesis.records), streams, by), owners
+    return pair(_placed(hypothesis, entries(hypothesis.records)), streams, by), owners
 
 
-def pair(hypothesis: list[Entry], references: Sequence[list[Entry]], by: str | None = None) -> Pairing:
+def _placed(reading: Reading, stream: list[Entry]) -> list[Entry | None]:
+    """A stream's entries with None in the place of each record that could not be read: by
+    position, the k-th record of one document pairs with the k-th of the other, read or not,
+    so that a broken record does not shift every partner after it."""
+    if not reading.errors:
+        return stream
+    broken = sorted(e.line for e in reading.errors)
+    placed: list[Entry | None] = []
+    k = 0
+    for e in stream:
+        while k < len(broken) and broken[k] < e.line:
+            placed.append(None)
+            k += 1
+        placed.append(e)
+    return placed + [None] * (len(broken) - k)
+
+
+def pair(hypothesis: Sequence[Entry | None], references: Sequence[Sequence[Entry | None]], by: str | None = None) -> Pairing:
     """Pair the hypothesis's entries with every reference stream; ``by`` None chooses ids when
-    every entry on both sides has one, else positions."""
+    every entry on both sides has one, else positions. None stands for a record that could not
+    be read: it holds its place for pairing by position, and pairs with nothing."""
     if by is None:
-        with_ids = all(e.id is not None for stream in (hypothesis, *references) for e in stream)
+        with_ids = all(e.id is not None for stream in (hypothesis, *references) for e in stream if e is not None)
         by = "id" if with_ids else "position"
     if by not in PAIR_BY:
         raise ValueError(f"unknown pairing {by!r}; choose from {', '.join(PAIR_BY)}")
     problems: list[Problem] = []
+    if by != "position":  # an id or a time places an entry; an unread record has neither
+        hypothesis = [e for e in hypothesis if e is not None]
+        references = [[e for e in stream if e is not None] for stream in references]
     if by == "id":
         hypothesis = _unique(hypothesis, 0, problems)
     columns = [_paired(hypothesis, stream, side, by, problems) for side, stream in enumerate(references, 1)]
     # the rows every reference has a partner for (all of them, at 100,000 rows, is the usual)
-    unpaired = {k for c in columns for k, e in enumerate(c) if e is None}
+    unpaired = {k for c in columns for k, e in enumerate(c) if e is None} | {k for k, e in enumerate(hypothesis) if e is None}
     keep = [k for k in range(len(hypothesis)) if k not in unpaired] if unpaired else None
     return Pairing(
         [hypothesis[k] for k in keep] if keep is not None else list(hypothesis),
@@ -162,7 +186,7 @@ def _unique(stream: list[Entry], side: int, problems: list[Problem]) -> list[Ent
     return kept
 
 
-def _paired(hypothesis: list[Entry], stream: list[Entry], side: int, by: str, problems: list[Problem]) -> list[Entry | None]:
+def _paired(hypothesis: Sequence[Entry | None], stream: Sequence[Entry | None], side: int, by: str, problems: list[Problem]) -> list[Entry | None]:
     if by == "id":
         by_id = {e.id: e for e in _unique(stream, side, problems)}
         column = [by_id.pop(h.id, None) for h in hypothesis]
@@ -172,8 +196,10 @@ def _paired(hypothesis: list[Entry], stream: list[Entry], side: int, by: str, pr
     if by == "time":
         return _by_time(hypothesis, stream, side, problems)
     column: list[Entry | None] = list(stream[: len(hypothesis)]) + [None] * (len(hypothesis) - len(stream))
-    problems.extend(Problem("unpaired", 0, h.line, h.id) for h in hypothesis[len(stream) :])
-    problems.extend(Problem("unpaired", side, e.line, e.id) for e in stream[len(hypothesis) :])
+    # what is read on one side only: beyond the other side's end, or across from a record not read
+    problems.extend(Problem("unpaired", 0, h.line, h.id) for h, r in zip(hypothesis, column) if h is not None and r is None)
+    problems.extend(Problem("unpaired", side, r.line, r.id) for h, r in zip(hypothesis, column) if h is None and r is not None)
+    problems.extend(Problem("unpaired", side, e.line, e.id) for e in stream[len(hypothesis) :] if e is not None)
     return column
 
 

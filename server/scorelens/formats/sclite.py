@@ -247,6 +247,17 @@ def assign_words(stm: Reading, ctm: Reading) -> list[Segment | None]:
     return out
 
 
+def unplaced(stm: Reading, ctm: Reading) -> list[CtmRecord]:
+    """The first word of each file and channel of the CTM that no STM segment has: its words are
+    in no segment's text (:func:`assign_words`), a pair of files sclite refuses."""
+    covered = {_key(r) for r in stm.records if isinstance(r, StmRecord)}
+    first: dict[tuple[str, str], CtmRecord] = {}
+    for r in ctm.records:
+        if isinstance(r, CtmRecord) and r.marker is None and _key(r) not in covered:
+            first.setdefault(_key(r), r)
+    return list(first.values())
+
+
 def _joined(parts: list[Segment]) -> Segment:
     """:func:`joined` of CTM words (one piece each), without its general piece walk: this is
     most of the time :func:`assign_words` takes."""
