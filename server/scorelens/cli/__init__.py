@@ -67,6 +67,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # records, and the modules' as they load), which the cyclic garbage collector would walk
         # for nothing: 0.1 s on 100,000 lines. Its worker processes, forked from here, inherit this.
         gc.disable()
+    if command != "serve":  # serve's standard streams carry the protocol
+        for stream in (sys.stdout, sys.stderr):
+            if hasattr(stream, "reconfigure"):
+                # a text may hold a lone surrogate (JSON's "\ud800"): printed as that escape, not refused
+                stream.reconfigure(errors="backslashreplace")
     if command in ("score", "check", "agree"):
         # OpenBLAS starts a thread per core as NumPy loads (40-60 ms of a process's start);
         # scoring multiplies no matrices (compare's resampling does, and keeps them).
