@@ -5,6 +5,7 @@ killed mid-job and Dask runs its tasks again."""
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import re
@@ -124,19 +125,20 @@ def test_bad_arguments_fail_before_any_work(client):
 
 
 def write_formats(folder: Path, hyps: list[str], refs: list[str]) -> list[Path]:
-    """The same pairs as JSONL, Parquet (row groups of 200) and TSV (a header, no quoting)."""
+    """The same pairs as JSONL, Parquet (row groups of 200) and TSV (a header; quoted as csv, and pandas, write it)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     jsonl, parquet, tsv = folder / "pairs.jsonl", folder / "pairs.parquet", folder / "pairs.tsv"
     jsonl.write_text("".join(json.dumps(r) + "\n" for r in records(hyps, refs)), encoding="utf-8")
     pq.write_table(pa.table({"hypothesis": hyps, "reference": refs}), parquet, row_group_size=200)
-    tsv.write_text("hypothesis\treference\n" + "".join(f"{h}\t{r}\n" for h, r in zip(hyps, refs)), encoding="utf-8")
+    with open(tsv, "w", encoding="utf-8", newline="") as f:
+        csv.writer(f, dialect="excel-tab", lineterminator="\n").writerows([("hypothesis", "reference"), *zip(hyps, refs)])
     return [jsonl, parquet, tsv]
 
 
 def test_files_by_extension_on_a_scheduler_address(client, ted, tmp_path):
-    # texts a CSV reader would take for quoting or missing values must stay as written
+    # texts a CSV reader could take for quoting or missing values must come back as they were
     hyps = ['he said "yes" and left', "NA", "", "null", *ted["sys1"][:700]]
     refs = ['he said "no"', "N/A", "nothing", "#N/A", *ted["ref"][:700]]
     want = scorelens.score(hyps, refs, metrics=EVERY_FAMILY)
@@ -259,3 +261,16 @@ def test_the_command_line_scores_a_file_on_the_cluster(client, tmp_path, capsys)
     # the fields unnamed, found as without --dask; the same scores
     assert main(["score", str(path), "--dask", client.scheduler.address, "-m", "bleu,chrf,wer", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == got
+
+
+def test_a_quoted_tsv_scores_on_the_cluster_as_without_it(client, tmp_path, capsys):
+    """The command line's TSV reader takes quotes off as csv does (pandas writes TSV so); --dask reads alike."""
+    from scorelens.cli import main
+
+    path = tmp_path / "q.tsv"
+    path.write_text('id\thypothesis\treference\n1\t"a, b"\t"a, b"\n2\t"He said ""hi"""\tHe said "hi"\n3\tNA\t\n4\ta "b" c\ta "b" c\n', encoding="utf-8")
+    assert main(["score", str(path), "-m", "wer,chrf", "--json"]) == 0
+    alone = json.loads(capsys.readouterr().out)
+    assert alone["wer"]["hits"] == 8 and alone["wer"]["insertions"] == 1  # "NA" against an empty reference
+    assert main(["score", str(path), "--dask", client.scheduler.address, "-m", "wer,chrf", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == alone

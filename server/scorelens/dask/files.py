@@ -29,10 +29,12 @@ def read(path: Path, columns: list[str]) -> dd.DataFrame | db.Bag:
         return lines.filter(str.strip).map(_record)
     if kind == "parquet":
         return dd.read_parquet(str(path), columns=columns, split_row_groups=True)
-    # every field a string as written: no quoting, and "NA" or "" is a text, not a missing value
+    # quoted fields as the csv module reads them (so does the command line's TSV reader, and pandas
+    # writes TSV so), and "NA" or "" a text, not a missing value; partitions split the file at line
+    # breaks, so a field cannot hold one (docs/dask.md sends such texts to Parquet or JSONL)
     return dd.read_csv(
         str(path), sep="\t", blocksize=TEXT_BLOCKSIZE, dtype=str, usecols=columns,
-        quoting=csv.QUOTE_NONE, keep_default_na=False, na_filter=False, encoding="utf-8",
+        keep_default_na=False, na_filter=False, encoding="utf-8",
     )  # fmt: skip
 
 
@@ -89,7 +91,7 @@ def column_names(path: Path) -> list[str]:
         return list(dd.read_parquet(str(path)).columns)  # reads the schema, no rows
     with open(path, encoding="utf-8") as f:
         if kind == "tsv":
-            return f.readline().rstrip("\r\n").split("\t")
+            return next(csv.reader([f.readline().rstrip("\r\n")], dialect="excel-tab"), [])
         return list(_record(next((line for line in f if line.strip()), "{}")))
 
 
