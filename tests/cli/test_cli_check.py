@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import jiwer
@@ -345,3 +346,21 @@ def test_rouge_155s_unmatched_words_have_a_message_and_counts_agree_in_number(ru
     ref.write_text("the cat sit\n", encoding="utf-8")
     lines = run("check", hyp, "-m", "bleu", "--max-findings", "0").out.splitlines()
     assert "... 1 more finding not shown (--max-findings)" in lines and "1 finding" in lines
+
+
+def test_a_lone_surrogate_in_a_text_is_printed_as_its_escape(tmp_path):
+    """JSON may escape a lone surrogate ("\\ud800"), which UTF-8 cannot encode: check prints it
+    as that escape (the real process, whose standard output is a UTF-8 file)."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "s.jsonl"
+    path.write_text('{"id": "s1", "prediction": "a\\\\ud800", "reference": "a"}\n{"id": "s2", "prediction": "b", "reference": "b"}\n', encoding="utf-8")
+    for fmt in ("text", "json"):
+        done = subprocess.run(
+            [sys.executable, "-m", "scorelens", "check", str(path), "-m", "wer", "--format", fmt],
+            capture_output=True, env={**os.environ, "PYTHONIOENCODING": "utf-8"}, timeout=120,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr.decode()
+        assert b"\\ud800" in done.stdout and b"Traceback" not in done.stderr
+    json.loads(done.stdout)  # the escape is JSON's own
