@@ -436,3 +436,11 @@ def test_ter_text_line_and_shift_findings(run, tmp_path):
     assert result.out.splitlines()[0] == "TER = 14.29 (edits = 1 ref_length = 7)"
     result = run("check", str(hyp), "-r", str(ref), "--metrics", "ter")
     assert f'{hyp}:1:24: ter.shift "today" is in another place in the reference (a TER shift), at {ref}:1:1' in result.out
+
+
+def test_a_long_reference_length_is_printed_whole():
+    from scorelens.api.results import Ter
+    from scorelens.cli.scores_text import format_ter
+
+    assert format_ter(Ter(1.0, 10, 1_000_000.0)) == "TER = 1.00 (edits = 10 ref_length = 1000000)"
+    assert format_ter(Ter(1.0, 1, 1060 / 3)) == "TER = 1.00 (edits = 1 ref_length = 353.333)"

@@ -43,7 +43,9 @@ def format_errors(label: str, c: Wer | Cer) -> str:
 
 
 def format_ter(t: Ter) -> str:
-    return f"TER = {t.score:.2f} (edits = {t.num_edits} ref_length = {t.ref_length:g})"
+    # six significant digits, as many as its whole part has past that: 353.333, 1000000, never 1e+06
+    digits = max(6, len(str(int(t.ref_length))))
+    return f"TER = {t.score:.2f} (edits = {t.num_edits} ref_length = {t.ref_length:.{digits}g})"
 
 
 def format_perplexity(p: Perplexity) -> str:
