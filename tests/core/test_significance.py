@@ -91,6 +91,23 @@ def test_seed_as_sacrebleu(shared, monkeypatch, seed):
 
 
 @pytest.mark.shared
+@pytest.mark.parametrize("test, n", [("bs", 300), ("ar", 1000)])
+def test_a_long_corpus_drawn_a_few_rows_at_a_time_as_sacrebleu(shared, monkeypatch, test, n):
+    """A long corpus is drawn a few resamples (trials: 32) at a time; the draws go on as
+    sacreBLEU's one draw does. 3,000 draws a block: one resample of TED's lines, or 32 trials."""
+    from scorelens.core import significance
+
+    files, ref_file, _ = CORPORA["ted"]
+    systems = [file_lines(read(shared("compare-mt", f))) for f in files]
+    refs = [file_lines(read(shared("compare-mt", ref_file)))]
+    assert 1500 < len(refs[0]) <= 3000
+    monkeypatch.setattr(significance, "_BLOCK_DRAWS", 3000)
+    assert significance._block_rows(len(refs[0])) == 1 and significance._block_rows(len(refs[0]), 32) == 32
+    _, ours = _ours(systems, refs, config({"bleu"}), test=test, n=n, ar_confidence=0)
+    _assert_same([r["bleu"] for r in ours], _sacrebleu(systems, refs, test, n, ar_confidence=0, monkeypatch=monkeypatch))
+
+
+@pytest.mark.shared
 @pytest.mark.parametrize("test", ["bs", "ar"])
 @pytest.mark.parametrize("word_order", [0, 2])
 def test_chrf_as_sacrebleu(shared, test, word_order):

@@ -42,10 +42,13 @@ from .rouge import ROUGE_N
 DEFAULT_SEED = 12345
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}  # resamples (bootstrap) / trials (randomization)
 TESTS = tuple(DEFAULT_SAMPLES)
-# Resamples and trials are drawn and summed this many at a time, which keeps the arrays small.
-# A multiple of 32: NumPy draws booleans from 32-bit words, so blocks of whole words continue
-# the stream exactly as sacreBLEU's single call does (and ``choice`` has no such state at all).
+# Resamples and trials are drawn and summed at most this many at a time, and at most this many
+# draws (segments x rows) at a time, which keeps the arrays small whatever the corpus's length
+# (a thousand resamples of a million segments at once took 24 GB). Trials come in blocks of a
+# multiple of 32: NumPy draws booleans from 32-bit words, so blocks of whole words continue the
+# stream exactly as sacreBLEU's single call does (``choice`` has no such state at all).
 _BLOCK = 1024
+_BLOCK_DRAWS = 1 << 23
 
 _log = np.frompyfunc(math.log, 1, 1)
 _exp = np.frompyfunc(math.exp, 1, 1)
@@ -333,14 +336,21 @@ def resampled_sums(rng: np.random.Generator, stats: _Statistics, samples: int) -
     the statistics."""
     segments = len(stats.matrix)
     out = np.empty((samples, stats.matrix.shape[1]))
-    offsets = np.arange(_BLOCK)[:, None] * segments
-    for start in range(0, samples, _BLOCK):
-        rows = min(_BLOCK, samples - start)
+    block = _block_rows(segments)
+    offsets = np.arange(block)[:, None] * segments
+    for start in range(0, samples, block):
+        rows = min(block, samples - start)
         idxs = rng.choice(segments, size=(rows, segments), replace=True)
         counts = np.bincount((idxs + offsets[:rows]).ravel(), minlength=rows * segments).reshape(rows, segments)
         out[start : start + rows] = stats.weighted(counts)
         stats.drawn(idxs, out[start : start + rows])
     return out
+
+
+def _block_rows(segments: int, multiple: int = 1) -> int:
+    """How many resamples or trials of ``segments`` segments to draw at a time: see _BLOCK."""
+    rows = min(_BLOCK, _BLOCK_DRAWS // max(segments, 1))
+    return max(multiple, rows // multiple * multiple)
 
 
 class _System:
@@ -461,8 +471,9 @@ def _randomization(baseline: _System, system: _System, rng: np.random.Generator,
     both_total = baseline.stats.sum(axis=0) + sys_total
     literal = [c for m, c in system.columns.items() if METRICS[m].float32 and not _whole(baseline.stats[:, c], system.stats[:, c])]
     diffs = {m: np.empty(n) for m in system.columns}
-    for start in range(0, n, _BLOCK):
-        rows = min(_BLOCK, n - start)
+    block = _block_rows(baseline.segments, 32)
+    for start in range(0, n, block):
+        rows = min(block, n - start)
         swap = rng.integers(2, size=(rows, baseline.segments), dtype=bool)  # True: side a takes the baseline's
         side_a = sys_total + delta.weighted(swap)
         side_b = both_total - side_a
