@@ -129,6 +129,9 @@ def test_a_segment_with_newlines_is_summary_sentences_for_rouge_lsum():
         (lambda: scorelens.score([1, 2], REF[:2]), "hypotheses"),
         (lambda: scorelens.compare(HYP, [SYS2], REF, metrics="bleu,ppl"), "metrics"),
         (lambda: scorelens.compare(HYP, [SYS2], REF, test="t"), "test"),
+        (lambda: scorelens.compare(HYP, [SYS2], REF, n=-1), "n"),
+        (lambda: scorelens.compare(HYP, [SYS2], REF, n=10**8), "n"),
+        (lambda: scorelens.compare(HYP, [SYS2], REF, segments=-1), "segments"),
     ],
 )
 def test_a_bad_option_is_one_value_error_naming_it(call, option):

@@ -154,6 +154,11 @@ def test_a_negative_segment_count_is_named_as_one(run):
         assert r.code == 2 and "expected a number of segments, 0 or more, got '-1'" in r.err
 
 
+def test_resamples_are_bounded(run):
+    r = run("compare", BASELINE, SYSTEM, "--paired-n", "100000000")
+    assert r.code == 2 and "expected a number of resamples or trials up to 1,000,000" in r.err
+
+
 def test_paired_n_help_says_the_bootstraps_intervals_come_from_its_resamples(run):
     text = " ".join(run("compare", "--help").out.split())
     assert "bootstrap resamples (default: 1,000; the confidence intervals come from them)" in text

@@ -64,6 +64,10 @@ class Compared:
         return out
 
 
+# every resample's scores are kept for the intervals: a million is 8 MB a metric and system
+MAX_SAMPLES = 1_000_000
+
+
 def compare(
     baseline: Texts,
     systems: Sequence[Texts],
@@ -138,6 +142,10 @@ def compared_corpora(
 
     if test not in TESTS:
         raise OptionError("test", f"unknown test {test!r}; one of {', '.join(TESTS)}")
+    if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= MAX_SAMPLES:
+        raise OptionError("n", f"expected 0 (the test's default) to {MAX_SAMPLES:,} resamples or trials, not {n!r}")
+    if not isinstance(segments, int) or isinstance(segments, bool) or segments < 0:
+        raise OptionError("segments", f"expected a number of segments, 0 or more, not {segments!r}")
     if len(names) != len(corpora):
         raise OptionError("names", f"{len(names)} names for {len(corpora)} systems (the baseline included)")
     if not len(corpora[0]):

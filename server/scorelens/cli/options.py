@@ -10,6 +10,7 @@ import os
 from typing import Any, Sequence
 
 from ..api.options import ALL_METRICS, DEFAULT_METRICS, DEFAULTS, OptionError, bleu_weights
+from ..api.compare import MAX_SAMPLES
 from ..api.pool import available_cpus
 from ..core import SEGMENTATIONS, WER_TRANSFORMS, ChrfConfig, FluencyConfig
 from ..core.config import wer_transform
@@ -83,8 +84,8 @@ def _encoding(value: str) -> str:
 
 
 def samples(value: str) -> int:
-    if not value.isdigit():
-        raise argparse.ArgumentTypeError(f"expected a number of resamples or trials, got {value!r}")
+    if not value.isdigit() or int(value) > MAX_SAMPLES:
+        raise argparse.ArgumentTypeError(f"expected a number of resamples or trials up to {MAX_SAMPLES:,}, got {value!r}")
     return int(value)
 
 
