@@ -201,3 +201,14 @@ def test_errors_in_a_subcommands_options_show_its_usage(run, command):
     if command != "serve":
         wrong_type = run(command, ASR_HYP, "--max-ngram-order", "four")
         assert wrong_type.code == 2 and wrong_type.err.startswith(f"usage: scorelens {command} ")
+
+
+def test_record_options_on_plain_text_and_standard_input_twice_are_refused(run, tmp_path):
+    hyp, ref = tmp_path / "x.hyp.txt", tmp_path / "x.ref.txt"
+    hyp.write_text("a b\n", encoding="utf-8")
+    ref.write_text("a c\n", encoding="utf-8")
+    for option, value in (("--hyp-field", "prediction"), ("--ref-field", "target"), ("--id-field", "id"), ("--pair-by", "time")):
+        r = run("score", hyp, "-r", ref, option, value)
+        assert r.code == 2 and f"{option} is for files read record by record" in r.err
+    r = run("score", "-", "-r", "-", "-m", "wer", stdin=b"a\n")
+    assert r.code == 2 and "standard input (-) can be read once" in r.err

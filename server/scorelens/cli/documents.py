@@ -92,6 +92,8 @@ def read_documents(args: argparse.Namespace) -> list[Document]:
     if args.hypothesis == STDIN and not args.references:
         # said before reading, or a terminal would wait for input first
         raise CliError("reading the hypothesis from standard input (-) needs -r REF")
+    if [args.hypothesis, *(args.references or [])].count(STDIN) > 1:
+        raise CliError("standard input (-) can be read once: name one side's file")
     hypothesis = read_document(args.hypothesis, args.max_file_bytes, args.encoding)
     references = args.references or found_references(args.hypothesis)
     return [hypothesis, *(read_document(r, args.max_file_bytes, args.encoding) for r in references)]
@@ -133,6 +135,9 @@ def evaluation(args: argparse.Namespace) -> Run | FormattedRun:
     options = checked_options(args)  # before any file is read
     if formatted(args):
         return formatted_run(args, options)
+    for given, option in ((args.hyp_field, "--hyp-field"), (args.ref_field, "--ref-field"), (args.id_field, "--id-field"), (args.pair_by, "--pair-by")):
+        if given:  # plain text has no fields, ids or times: a plain file is read line by line
+            raise CliError(f"{option} is for files read record by record (JSONL, TSV, CSV, subtitles, XLIFF, PO, TMX, sclite's), not plain text; --input-format names a file's format")
     documents = read_documents(args)
     try:
         ev = evaluate(documents[0].lines, [d.lines for d in documents[1:]], args.metrics, options, jobs(args))
