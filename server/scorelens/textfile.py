@@ -18,8 +18,8 @@ BOM_NOTE = (
 )
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 
-# O_NONBLOCK: opening a FIFO must not wait for a writer (fstat then refuses it);
-# O_NOCTTY: opening a terminal must not make it ours.
+# O_NONBLOCK: opening a FIFO must not wait for a writer (fstat then refuses it, or, where streams
+# are read, it is read if a writer has it open); O_NOCTTY: opening a terminal must not make it ours.
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
@@ -38,15 +38,32 @@ class TooLarge(UnreadableText):
 def decode(name: str, data: bytes, encoding: str = "utf-8") -> str:
     """UTF-8 text, a byte-order mark included; anything else is :class:`UnreadableText`. Another
     ``encoding`` (a codec's name, as sacreBLEU's ``--encoding``) decodes the bytes as that."""
-    if codecs.lookup(encoding).name != "utf-8":
+    codec = codecs.lookup(encoding)
+    # hex, base64, zlib, rot13…: codecs turns bytes into bytes with them (or str into str), and
+    # bytes.decode refuses them with a LookupError; CodecInfo says so itself
+    if not codec._is_text_encoding:
+        raise UnreadableText(
+            f"{name}: {encoding!r} is not a text encoding (that codec does not decode bytes to text); "
+            "name one such as utf-8 or latin-1"
+        )
+    if codec.name != "utf-8":
         try:
             return data.decode(encoding)
         except UnicodeDecodeError as exc:
             raise UnreadableText(f"{name}: not {encoding}: byte 0x{data[exc.start]:02x} at byte offset {exc.start}") from None
+        except UnicodeError as exc:
+            # a codec that names no byte (punycode, idna): what it says, without the wrapper
+            # Python puts around it ("decoding with 'punycode' codec failed (…)")
+            raise UnreadableText(f"{name}: not {encoding}: {exc.__cause__ or exc}") from None
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise UnreadableText(f"{name}: looks like UTF-16 (byte-order mark at byte offset 0); convert it to UTF-8")
     nul = data.find(b"\0")
     if nul >= 0:
+        if data.startswith(b"PAR1"):  # Parquet's magic number
+            raise UnreadableText(
+                f"{name}: a Parquet file, not text; score and compare read Parquet with --dask ADDRESS "
+                "(--dask local: on this machine)"
+            )
         raise UnreadableText(f"{name}: binary file (NUL byte at byte offset {nul}); expected UTF-8 text")
     try:
         return data.decode("utf-8")
@@ -66,7 +83,8 @@ def read_bytes(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES, limit: str 
     """A regular file's bytes, at most ``max_bytes`` of them; ``limit`` names the setting that sets it.
 
     With ``streams``, a pipe, a terminal or a device is read too, to its end or one byte past the
-    limit: a path the user names (``<(cmd)``, ``/dev/stdin``) is read as every Unix tool reads it;
+    limit: a path the user names (``<(cmd)``, ``/dev/stdin``) is read as every Unix tool reads it,
+    but one that gives no byte is refused, as a FIFO opened before its writer would read empty;
     a file found in a workspace is never waited on.
     """
     try:
@@ -86,6 +104,13 @@ def read_bytes(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES, limit: str 
                 raise UnreadableText(f"{path}: not a regular file (a FIFO, device or socket); only files are scored")
             os.set_blocking(fd, True)
             data = _read_stream(fd, max_bytes)
+            if not data and stat.S_ISFIFO(st.st_mode):
+                # a FIFO that no writer has open reads as empty at once (opened before its writer,
+                # or read a second time): no empty text to score, which would pass any check
+                raise UnreadableText(
+                    f"{path}: nothing to read from this FIFO or pipe: no writer had it open, or it wrote "
+                    "nothing; start the writer first (what it writes is read once)"
+                )
             if len(data) > max_bytes:
                 raise too_large(str(path), max_bytes, limit)
             return data

@@ -112,13 +112,6 @@ def test_bom_and_extensions():
     assert (format_of("a.tsv"), format_of("a.CSV")) == ("tsv", "csv")
 
 
-def test_a_field_over_csvs_size_limit_is_one_error():
-    doc = "hyp\n" + "x" * (csv.field_size_limit() + 1) + "\nshort\n"
-    reading = read(doc, "csv")
-    assert [r.text.text for r in reading.records] == ["short"]
-    assert len(reading.errors) == 1 and reading.errors[0].line == 2
-
-
 @given(st.data())
 @settings(max_examples=150, deadline=None)
 def test_random_texts_round_trip_and_map(data):

@@ -14,12 +14,20 @@ corner not followed here), each value maps to its whole field, or to the whole r
 
 Columns are named by their header (exactly, else ignoring case and surrounding spaces) or by
 number from 1 (``"2"``); the defaults are those of JSONL, looked up in the header.
+
+A field may be as long as the document (csv's own limit, 128 KiB, is raised for the read), and
+a quote that is never closed, which makes csv read the rest of the document into its field, is
+a :class:`RecordError` on the line where it opens.
 """
 
 from __future__ import annotations
 
+import bisect
 import csv
 import re
+import threading
+from contextlib import contextmanager
+from typing import Iterator
 
 from .jsonl import ID_FIELDS, REFERENCE_FIELDS, SOURCE_FIELDS, TEXT_FIELDS
 from .plain import lines
@@ -42,8 +50,26 @@ _QUOTED = re.compile(r'"([^"]*(?:""[^"]*)*)("?)')
 def read(text: str, fields: Fields = Fields(), name: str = "csv", *, header: bool = True) -> Reading:
     """The records of a CSV (``name="csv"``) or TSV (``name="tsv"``) document. Without a
     ``header``, columns are named by number only and the text is column 1 by default."""
-    with paused_gc():
+    with paused_gc(), _field_limit(len(text)):
         return _read(text, fields, "\t" if name == "tsv" else ",", header)
+
+
+_LIMIT = threading.Lock()
+
+
+@contextmanager
+def _field_limit(size: int) -> Iterator[None]:
+    """csv's field size limit raised to ``size`` while a document is read: no field is longer
+    than the document, whose size its reader has already bounded (textfile's byte limit). The
+    limit is the process's (csv has no other), so it is put back after, and the lock keeps two
+    readers in threads from putting back each other's."""
+    with _LIMIT:
+        before = csv.field_size_limit()
+        csv.field_size_limit(max(before, size))
+        try:
+            yield
+        finally:
+            csv.field_size_limit(before)
 
 
 def escape(text: str, quoted: bool = True, delimiter: str = ",") -> str:
@@ -88,6 +114,15 @@ def _read(text: str, fields: Fields, delimiter: str, header: bool) -> Reading:
             chosen, columns = _choose_numbers(fields, first + 1)
         start = spans[first][0] + (skip if first == 0 else 0)
         last = spans[rows.line_num - 1]  # the record's last line: (start, end, end of its break)
+        if rows.line_num == len(spans) and (opened := _unclosed(text, start, delimiter)) is not None:
+            line = bisect.bisect_right(spans, opened, first, rows.line_num, key=lambda s: s[0])  # 1-based
+            if line < rows.line_num:  # the lines after it went into its field
+                after = f"line {line + 1}" if line + 1 == rows.line_num else f"lines {line + 1}-{rows.line_num}"
+                reading.errors.append(RecordError(
+                    line, f"a quoted field opens here and is never closed: csv read the rest of the file ({after}) "
+                    "into it, so neither this record nor those lines are read"
+                ))
+                continue
         try:
             reading.records.append(_record(text, start, last, delimiter, row, first + 1, columns, chosen))
         except _Short as e:
@@ -236,6 +271,21 @@ def _split(text: str, pos: int, end: int, delimiter: str) -> list[tuple[Segment,
         if pos >= end:
             return out
         pos += 1  # past the delimiter
+
+
+def _unclosed(text: str, pos: int, delimiter: str) -> int | None:
+    """Where a quoted field opens that the document ends inside, in its last record (from
+    ``pos``); None when each of that record's quoted fields is closed."""
+    end = len(text)
+    while True:
+        if text.startswith('"', pos):
+            m = _QUOTED.match(text, pos, end)
+            if not m.group(2):
+                return pos
+            pos = m.end()
+        pos = _find(text, delimiter, pos, end) + 1
+        if pos > end:
+            return None
 
 
 def _find(text: str, delimiter: str, pos: int, end: int) -> int:

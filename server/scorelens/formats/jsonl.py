@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from json.decoder import JSONObject, scanstring
 
 from .plain import lines
@@ -77,6 +78,14 @@ def _read(text: str, fields: Fields) -> Reading:
         except (json.JSONDecodeError, _Bad) as e:
             message = f"invalid JSON: {e.msg} (column {e.colno})" if isinstance(e, json.JSONDecodeError) else str(e)
             reading.errors.append(RecordError(number, message))
+            continue
+        except ValueError as e:
+            # the one other error json raises: an integer longer than int() converts (a guard
+            # against quadratic time), in any member of the line, read or not
+            if "integer string conversion" not in str(e):
+                raise
+            limit = sys.get_int_max_str_digits()
+            reading.errors.append(RecordError(number, f"a number of more than {limit:,} digits, more than Python reads"))
             continue
         if parsed is None:
             continue  # a blank line

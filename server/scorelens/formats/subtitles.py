@@ -88,6 +88,10 @@ def _srt_cue(lines: list[str], timing: int) -> tuple[str | None, float, float]:
         cues = list(srt.parse("\n".join(lines) + "\n"))
     except srt.SRTParseError:
         cues = []
+    except (OverflowError, ValueError):
+        # srt takes numbers of any length: a time past timedelta's range (999,999,999 days), or
+        # an index or time of more digits than int() converts
+        raise ValueError("not an SRT cue: its number or a time is too large to read") from None
     # srt reads what follows the end time as player data, so a bad end time such as
     # "00:00:0X,000" would pass as "00:00:0" and "X,000": such data must follow a space
     if len(cues) != 1 or cues[0].proprietary and not lines[timing].endswith(" " + cues[0].proprietary):

@@ -9,13 +9,16 @@ those of ``<alt-trans>``, ``<seg-source>`` or ``<ignorable>``. Inline elements a
 and ``<it>`` is native code and skipped (2.x's placeholders are empty; ``<cp/>`` is skipped too).
 
 A unit without a ``<target>`` is a record whose text is None (untranslated: the caller reports
-it); an empty ``<target/>`` is an empty text placed where the element ends.
+it), but in a reference file (``Fields.references_only``) a :class:`RecordError`, the unit left
+out: an untranslated unit is no reference, and read as an empty one it would count every word
+of the hypothesis as an error. An empty ``<target/>`` is an empty text placed where the element
+ends.
 """
 
 from __future__ import annotations
 
 from . import xmltext
-from .segments import Fields, FormatError, Reading, Record, Segment
+from .segments import Fields, FormatError, Reading, Record, RecordError, Segment
 from .xmltext import Collector, local, namespace
 
 escape = xmltext.escape
@@ -29,7 +32,16 @@ def read(text: str, fields: Fields, name: str) -> Reading:
     xmltext.parse(text, reader)
     if reader.version is None:
         raise FormatError("not an XLIFF document: no <xliff> root element")
-    return Reading(reader.records)
+    if not fields.references_only:
+        return Reading(reader.records)
+    reading = Reading()
+    for record in reader.records:
+        if record.text is None:
+            what = f"unit {record.id!r}" if record.id is not None else "a unit"
+            reading.errors.append(RecordError(record.line, f"{what} has no <target>: untranslated, no reference; left out"))
+        else:
+            reading.records.append(record)
+    return reading
 
 
 class _Unit:
