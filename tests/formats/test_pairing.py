@@ -61,7 +61,8 @@ def test_time_pairs_each_reference_with_the_hypothesis_it_overlaps_most():
     assert texts(p.references[0]) == ["one two", "three", ""]
     joined = p.references[0][0].segment
     assert joined.map.span(4, 7) == (0, 3)  # "two" maps to its own characters
-    assert [(q.kind, q.side, q.line) for q in p.problems] == [("unpaired", 1, 10)]
+    assert [(q.kind, q.side, q.line) for q in p.problems] == [("untimed", 1, 10)]
+    assert p.problems[0].message(hypothesis="h.srt") == "id '4' overlaps no record of h.srt in time"
 
 
 def test_a_record_not_read_keeps_its_place_by_position():

@@ -32,7 +32,7 @@ class Entry:
 class Problem:
     """A record that found no partner, or an id given twice."""
 
-    kind: str  # "missing" (no reference has the hypothesis's id), "extra", "duplicate", "unpaired", "unplaced" (CTM words)
+    kind: str  # "missing" (no reference has the hypothesis's id), "extra", "duplicate", "unpaired", "unplaced" (CTM words), "untimed"
     side: int  # 0: the hypothesis, k: reference k
     line: int
     id: str | None = None
@@ -45,6 +45,7 @@ class Problem:
             "duplicate": f"{what} is given again",
             "unpaired": f"{what} has no partner at this position",
             "unplaced": f"{what}: no segment of the {partner} has its file and channel; its words are in none",
+            "untimed": f"{what} overlaps no record of {hypothesis} in time",
         }[self.kind]
 
 
@@ -223,7 +224,7 @@ def _by_time(hypothesis: list[Entry], stream: list[Entry], side: int, problems: 
             if overlap > best_overlap or (overlap == best_overlap and best is not None and order[i] < best):
                 best, best_overlap = order[i], overlap
         if best is None:
-            problems.append(Problem("unpaired", side, e.line, e.id))
+            problems.append(Problem("untimed", side, e.line, e.id))
         else:
             received[best].append(e)
     column: list[Entry | None] = []

@@ -38,6 +38,7 @@ PAIRING_CODES = {
     "duplicate": "pairing.duplicate-id",
     "unpaired": "pairing.unpaired-record",
     "unplaced": "pairing.unpaired-record",
+    "untimed": "pairing.unpaired-record",
 }
 # formats whose every record is one line, read from that line alone (a CTM's words are placed
 # in their STM's segments by time: a CTM is not one of them)
