@@ -23,7 +23,7 @@ from ..core.findings import (
 from ..core.flavours import ROUGE_UNMATCHED
 from ..core.fluency import OOV, UNLIKELY
 from ..textfile import BOM, BOM_NOTE
-from .documents import FormattedRun, Run, evaluation
+from .documents import FormattedRun, Run, evaluation, read_once
 from .located import Located, counted
 from . import qa
 from .errors import EXIT_ERROR, EXIT_OK, EXIT_THRESHOLD, CliError, NoReference
@@ -318,15 +318,16 @@ def run_check(args: argparse.Namespace) -> int:
     if args.max_findings is not None and args.max_findings < 0:
         raise CliError("--max-findings must be 0 or more")
     check_gate_metrics(args)
-    qa_run = qa.run_qa(args)
-    try:
-        ev = evaluation(args)
-    except NoReference as exc:
-        if qa_run is None or gated(args):
-            if PPL in args.metrics:  # with other metrics, as a perplexity gate turns it on beside the default ones
-                raise NoReference(f"{exc}; -m ppl scores perplexity alone, without one") from None
-            raise
-        ev = None  # no reference: the source's checks alone
+    with read_once():  # the QA and the scores read the same hypothesis
+        qa_run = qa.run_qa(args)
+        try:
+            ev = evaluation(args)
+        except NoReference as exc:
+            if qa_run is None or gated(args):
+                if PPL in args.metrics:  # with other metrics, as a perplexity gate turns it on beside the default ones
+                    raise NoReference(f"{exc}; -m ppl scores perplexity alone, without one") from None
+                raise
+            ev = None  # no reference: the source's checks alone
     findings = []
     if ev is not None:
         ev.scores  # noqa: B018 -- first: scoring may use worker processes, finding the differences does not

@@ -6,9 +6,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import Iterator
 
 from ..api.documents import Document as FormattedDocument
 from ..api.documents import FormattedEvaluation, evaluate_documents
@@ -49,7 +51,32 @@ def _read_stdin(max_bytes: int) -> bytes:
     return data
 
 
+# the documents a command has read, by path, while it reads a path more than once (read_once)
+_read: dict[str, Document] | None = None
+
+
+@contextmanager
+def read_once() -> Iterator[None]:
+    """Within it, a path read again gives the document it gave first: check reads its hypothesis
+    for the QA and again for the scores, and a pipe (``<(cmd)``) gives its text only once."""
+    global _read
+    _read = {}
+    try:
+        yield
+    finally:
+        _read = None
+
+
 def read_document(path: str, max_bytes: int = DEFAULT_MAX_BYTES, encoding: str = "utf-8") -> Document:
+    if _read is not None and path in _read:
+        return _read[path]
+    document = _document(path, max_bytes, encoding)
+    if _read is not None:
+        _read[path] = document
+    return document
+
+
+def _document(path: str, max_bytes: int, encoding: str) -> Document:
     try:
         if path == STDIN:
             text = decode(STDIN_NAME, _read_stdin(max_bytes), encoding)
