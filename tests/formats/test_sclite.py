@@ -176,6 +176,8 @@ def test_ctm_reader():
         "f1 A * * <ALT>\n"
         "f1 A * * <ALT_END>\n"
         "f1 A zero 0.1 bad\n"
+        "f1 A nan 0.1 nowhere\n"
+        "f1 A 0.9 inf forever\n"
     )
     reading = read(doc, "ctm")
     hi, begin, it, alt, end = reading.records
@@ -184,7 +186,8 @@ def test_ctm_reader():
     assert (begin.marker, begin.text.text, alt.marker, end.text.text) == ("begin", "{", "alt", "}")
     a, b = begin.text.map.span(0, 1)
     assert doc[a:b] == "<ALT_BEGIN>"
-    assert [e.line for e in reading.errors] == [7]
+    assert [e.line for e in reading.errors] == [7, 8, 9]
+    assert reading.errors[1].message == "begin time 'nan' is not a finite number"
 
 
 def test_assign_words_as_sclite():

@@ -22,6 +22,7 @@ holds ``IGNORE_TIME_SEGMENT_IN_SCORING`` takes its words and scores nothing.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from itertools import islice
@@ -109,9 +110,12 @@ def _fields(line: str, count: int) -> list[tuple[int, int]]:
 
 def _time(token: str, what: str) -> float:
     try:
-        return float(token[2:] if token.startswith("&&") else token)  # "&&": sclite's bad time mark
+        time = float(token[2:] if token.startswith("&&") else token)  # "&&": sclite's bad time mark
     except ValueError:
         raise _Bad(f"{what} {token!r} is not a number") from None
+    if not math.isfinite(time):  # float() reads "nan" and "inf", which place a word nowhere
+        raise _Bad(f"{what} {token!r} is not a finite number")
+    return time
 
 
 def _trimmed(line: str, a: int, b: int, offset: int) -> Segment:
