@@ -368,13 +368,14 @@ def test_a_lone_surrogate_in_a_text_is_printed_as_its_escape(tmp_path):
 
 def test_check_reads_a_pipe_once_for_its_qa_and_its_scores(run, tmp_path):
     """A FIFO (as ``<(cmd)`` gives) yields its text once: check's QA and scores share that reading."""
-    import threading
-
     fifo = tmp_path / "news.hyp.en"
     os.mkfifo(fifo)
-    text = Path(MT_HYP).read_text(encoding="utf-8")
-    writer = threading.Thread(target=lambda: fifo.write_text(text, encoding="utf-8"), daemon=True)
-    writer.start()
-    r = run("check", fifo, "-r", MT_REFS[0], "-m", "bleu", "--glossary", sample("qa/glossary.tsv"), "--source", MT_REFS[0])
-    writer.join(timeout=10)
+    # a reader held open lets the writer's open return; the text fits the pipe's buffer, so it is
+    # all written (and the writer gone) before check reads: no race between the two
+    held = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        fifo.write_text(Path(MT_HYP).read_text(encoding="utf-8"), encoding="utf-8")
+        r = run("check", fifo, "-r", MT_REFS[0], "-m", "bleu", "--glossary", sample("qa/glossary.tsv"), "--source", MT_REFS[0])
+    finally:
+        os.close(held)
     assert "segments: 30" in r.out, r.err
