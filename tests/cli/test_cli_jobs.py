@@ -58,11 +58,25 @@ def test_score_in_two_processes_equals_in_process(run, large, pools):
 
 
 def test_check_in_two_processes_equals_in_process(run, large, pools):
-    one = run("check", *argv(large, "--format", "json", "--max-findings", "5000", "-j", "1"))
-    two = run("check", *argv(large, "--format", "json", "--max-findings", "5000", "-j", "2"))
-    assert pools == [2]
+    one = run("check", *argv(large, "--format", "json", "-j", "1"))
+    assert pools == []
+    two = run("check", *argv(large, "--format", "json", "-j", "2"))
+    assert pools == [2, 2]  # the scores, then the findings
     assert one.code == two.code == 0
     assert two.out == one.out
+    assert len(json.loads(one.out)["findings"]) > 10_000
+
+
+@pytest.mark.parametrize("limit", [0, 7, 5000])
+def test_check_counts_the_findings_it_does_not_show(run, large, limit):
+    """Under --max-findings the findings past the limit are only counted (in the workers): the
+    first ones shown and the count are those of the whole list."""
+    every = json.loads(run("check", *argv(large, "--format", "json", "-j", "1")).out)
+    for jobs in ("1", "2"):
+        some = json.loads(run("check", *argv(large, "--format", "json", "--max-findings", str(limit), "-j", jobs)).out)
+        assert some["findings"] == every["findings"][:limit]
+        assert some["findings_omitted"] == len(every["findings"]) - limit
+        assert some["scores"] == every["scores"]
 
 
 def test_small_input_starts_no_pool(run, pools):

@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import repeat
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence, TypeVar
 
-from ..core import Corpus, CorpusScores, Fluency, FluencyScore
-from ..core.corpus import POOL_MINIMUM
+from ..core import Corpus, CorpusScores, Finding, Fluency, FluencyScore
+from ..core.corpus import POOL_CHUNK, POOL_MINIMUM
 from ..core.fluency import SegmentFluency
 from ..core.fluency import signature as fluency_signature
 from ..core.text import segment_spans
@@ -21,6 +21,8 @@ from .results import Scores, SegmentScores
 
 # rows made together: a column of each metric's, without holding a large file's every row
 ROWS_AT_ONCE = 10_000
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -76,6 +78,24 @@ class Evaluation:
         if self.corpus is not None:
             return self.corpus.position(side, segment, offset)
         return self.perplexity.position(segment, offset)
+
+    def findings(self, segment: int) -> list[Finding]:
+        """Where a segment's hypothesis and references differ, then its fluency findings."""
+        found = self.corpus.findings(segment) if self.corpus is not None else []
+        if self.perplexity is not None:
+            found = found + self.perplexity.fluency.findings(segment)
+        return found
+
+    def over_segments(self, fn: Callable[[range], T], start: int = 0) -> list[T]:
+        """``fn`` of each run of ``POOL_CHUNK`` segments from ``start`` on, in order; in ``jobs``
+        processes when they are many. Scored first, so that the workers fork with the scores:
+        what ``fn`` returns is all that crosses between processes."""
+        self.scores  # noqa: B018
+        chunks = [range(a, min(a + POOL_CHUNK, self.segments)) for a in range(start, self.segments, POOL_CHUNK)]
+        if self.jobs > 1 and self.segments - start >= POOL_MINIMUM:
+            with worker_pool(self.jobs) as pool_map:
+                return list(pool_map(fn, chunks))
+        return list(map(fn, chunks))
 
     def mismatches(self) -> list[tuple[int, int, int]]:
         """``(reference side, hypothesis count, reference count)`` for each reference that does not line up."""

@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 from dataclasses import dataclass
+from functools import partial
 from typing import Callable
 
 from ..api.evaluation import Perplexity
@@ -139,15 +140,37 @@ def byte_order_mark_findings(ev: Run) -> list[Located]:
     ]
 
 
-def all_findings(ev: Run) -> list[Located]:
-    """A byte order mark first, then segment by segment: hypothesis findings, then the references'."""
-    corpus, fluency = ev.corpus, ev.perplexity and ev.perplexity.fluency
+def all_findings(ev: Run, limit: int | None = None) -> tuple[list[Located], int]:
+    """A byte order mark first, then segment by segment: hypothesis findings, then the references'.
+    The first ``limit`` of them placed in their files (all without a limit), and how many there are.
+
+    Finding the differences is most of ``check``'s time, so runs of segments go to the scoring's
+    worker processes. Under a limit the first segments are looked at here until it is reached and
+    the workers only count the rest: placing and quoting a finding costs half as much again."""
     located = byte_order_mark_findings(ev)
-    for i in range(ev.segments):
-        found = (corpus.findings(i) if corpus is not None else []) + (fluency.findings(i) if fluency else [])
-        for f in sorted(found, key=lambda f: (f.side, f.start, f.end, f.code)):
-            located.append(locate(ev, f))
-    return located
+    if limit is None:
+        for chunk in ev.over_segments(partial(_located, ev)):
+            located += chunk
+        return located, len(located)
+    total, segment = len(located), 0
+    while len(located) < limit and segment < ev.segments:
+        found = _ordered(ev, segment)
+        located += (locate(ev, f) for f in found[: limit - len(located)])
+        total += len(found)
+        segment += 1
+    return located[:limit], total + sum(ev.over_segments(partial(_count, ev), segment))
+
+
+def _ordered(ev: Run, segment: int) -> list[Finding]:
+    return sorted(ev.findings(segment), key=lambda f: (f.side, f.start, f.end, f.code))
+
+
+def _located(ev: Run, segments: range) -> list[Located]:
+    return [locate(ev, f) for i in segments for f in _ordered(ev, i)]
+
+
+def _count(ev: Run, segments: range) -> int:
+    return sum(len(ev.findings(i)) for i in segments)
 
 
 # -- check: thresholds ----------------------------------------------------------------------
@@ -328,14 +351,12 @@ def run_check(args: argparse.Namespace) -> int:
                     raise NoReference(f"{exc}; -m ppl scores perplexity alone, without one") from None
                 raise
             ev = None  # no reference: the source's checks alone
-    findings = []
-    if ev is not None:
-        ev.scores  # noqa: B018 -- first: scoring may use worker processes, finding the differences does not
-        findings = all_findings(ev)
+    findings, total = all_findings(ev, args.max_findings) if ev is not None else ([], 0)
     if qa_run is not None:
         findings += [qa_run.located(f) for f in qa_run.result.report.findings]
+        total += len(qa_run.result.report.findings)
     shown = findings if args.max_findings is None else findings[: args.max_findings]
-    report = CheckReport(shown, len(findings) - len(shown), ev, verdicts(args, ev, qa_run), qa_run)
+    report = CheckReport(shown, total - len(shown), ev, verdicts(args, ev, qa_run), qa_run)
     if args.format == "json":
         print(json.dumps(report.to_json(), ensure_ascii=False, indent=1))
     elif args.format == "github":

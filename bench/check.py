@@ -1,0 +1,75 @@
+"""Benchmark: `scorelens check` against `scorelens score` on the same files, as whole processes.
+
+    .venv/bin/python bench/check.py [--lines 100000] [--write bench/RESULTS.md]
+
+``--lines`` pairs of the lines bench/core.py generates (TED sentences of 20-30 tokens, ~30% word
+errors) as two plain files. No peer prints where a hypothesis and its reference differ, so the
+floor is ScoreLens's own `score` of the same files and metrics (BLEU, ROUGE-L, WER), with the
+default jobs. Timed: `check` as a CI gate shows it (`--max-findings 20 --min-bleu 10`), and
+`check` printing every finding (text, its output read to the end). Every run is a whole process
+(interpreter, imports, reading, scoring, printing), the best of two, with its peak resident
+memory; the scores of every run are checked equal, and the gated run's count of findings to the
+full run's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from core import generate
+from long_documents import run  # a whole process: its output, seconds and peak memory
+from results import measured, publish
+
+HEADING = "## Check (bench/check.py)"
+
+
+def scorelens(*args: str) -> tuple[str, float, float]:
+    """The fastest of two runs (a shared machine's load only ever adds time)."""
+    return min((run([sys.executable, "-m", "scorelens", *args]) for _ in range(2)), key=lambda r: r[1])
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--lines", type=int, default=100_000, help="line pairs to check")
+    parser.add_argument("--write", metavar="PATH", help="also write the table into its own section of PATH")
+    args = parser.parse_args(argv)
+    load_before = os.getloadavg()
+    with tempfile.TemporaryDirectory() as tmp:
+        hyps, refs, _ = generate(args.lines)
+        hyp, ref = Path(tmp) / "hyp.txt", Path(tmp) / "ref.txt"
+        hyp.write_text("\n".join(hyps) + "\n", encoding="utf-8")
+        ref.write_text("\n".join(refs) + "\n", encoding="utf-8")
+        files = [str(hyp), "-r", str(ref)]
+        score_out, score_s, score_mb = scorelens("score", *files, "--json")
+        gated_out, gated_s, gated_mb = scorelens("check", *files, "--format", "json", "--max-findings", "20", "--min-bleu", "10")
+        every_out, every_s, every_mb = scorelens("check", *files)
+    scores, gated = json.loads(score_out), json.loads(gated_out)
+    if gated["scores"] != scores:
+        sys.exit(f"check's scores differ from score's: {gated['scores']} != {scores}")
+    shown = sum(1 for line in every_out.splitlines() if line.startswith(str(hyp)) or line.startswith(str(ref)))
+    if shown != len(gated["findings"]) + gated["findings_omitted"]:
+        sys.exit(f"check --max-findings counted {len(gated['findings']) + gated['findings_omitted']} findings, check printed {shown}")
+    load_after = os.getloadavg()
+    rows = [
+        "| 100,000 lines (`-m bleu,rougeL,wer`, default jobs) | time, peak memory | / `score`'s time |",
+        "|---|---:|---:|",
+        f"| `scorelens score --json` | {score_s:.2f} s, {score_mb:.0f} MB | 1× |",
+        f"| `scorelens check --max-findings 20 --min-bleu 10` ({shown:,} findings counted) | {gated_s:.2f} s, {gated_mb:.0f} MB | {gated_s / score_s:.1f}× |",
+        f"| `scorelens check`, every finding printed | {every_s:.2f} s, {every_mb:.0f} MB | {every_s / score_s:.1f}× |",
+    ]
+    if args.lines != 100_000:
+        rows[0] = rows[0].replace("100,000", f"{args.lines:,}")
+    about = measured(load_before, load_after) + (
+        " Whole processes, the best of two runs each, wall clock and peak resident memory;"
+        " the scores checked equal, and the findings counted under the limit to those printed."
+    )
+    publish(args.write, HEADING, "check.py", argv, about, "\n".join(rows))
+
+
+if __name__ == "__main__":
+    main()
