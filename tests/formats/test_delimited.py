@@ -12,7 +12,7 @@ from formats_support import assert_csv_map, shared, texts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorelens.formats import Fields, FormatError, RecordError, format_of, read
+from scorelens.formats import Fields, FormatError, RecordError, escaper, format_of, read
 from scorelens.formats import delimited
 from scorelens.formats.delimited import escape
 
@@ -172,6 +172,17 @@ def test_escape_in_an_unquoted_field():
         escape("a,b", quoted=False)
     with pytest.raises(ValueError):
         escape("a\tb", quoted=False, delimiter="\t")
+
+
+def test_a_replacement_is_written_as_its_field_is_quoted_or_not():
+    write = escaper("csv")
+    bare, quoted = (r.text for r in read('hyp\nsay x\n"say x"\n', "csv").records)
+    assert write('"x"', quoted) == '""x""'
+    assert write('x "y"', bare) == 'x "y"'
+    for text in ("5,000", '"x"'):  # a comma splits the field; a leading quote may open it
+        with pytest.raises(ValueError):
+            write(text, bare)
+    assert escaper("tsv")("5,000", read("hyp\nsay x\n", "tsv").records[0].text) == "5,000"
 
 
 def test_compare_mt_lines_round_trip(tmp_path):

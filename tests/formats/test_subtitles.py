@@ -206,3 +206,13 @@ def test_real_system_output_as_srt_reads_back():
     assert [r.text.text for r in reading.records] == lines
     for r in reading.records:
         check_map(doc, r.text, cue_decode)
+
+
+def test_runs_split_a_text_range_where_markup_lies_between():
+    doc = "1\n00:00:01,000 --> 00:00:02,000\n<i>the dog</i> sat\non mat\n"
+    [record] = read(doc, "srt").records
+    text, m = record.text.text, record.text.map
+    assert text == "the dog sat on mat"
+    assert [doc[a:b] for a, b in m.runs(0, len(text))] == ["the dog", " sat\non mat"]
+    assert [doc[a:b] for a, b in m.runs(4, 8)] == ["dog", " "]  # a word and the space after its tag
+    assert m.runs(8, 11) == [m.span(8, 11)] and m.runs(3, 3) == [m.span(3, 3)]

@@ -2,7 +2,8 @@
 
 Each reader is a module of the same shape: ``read(text, fields, name) -> Reading`` (``name``
 the format asked for, where one module reads several: TSV and CSV, SRT and WebVTT) and
-``escape(text) -> str`` (how a replacement is written into the document). A format is named
+``escape(text) -> str`` (how a replacement is written into the document; ``escape_into(text,
+segment, name)`` where that depends on where the text sits: see :func:`escaper`). A format is named
 (``--format NAME``) or found from the file's extension. Readers are imported when first used,
 so a plain-text run pays nothing for them.
 """
@@ -74,11 +75,17 @@ def reader(name: str) -> ModuleType:
     return importlib.import_module(f"{__name__}.{READERS[name]}")
 
 
-def escaper(name: str) -> Callable[[str], str]:
-    """How a replacement is written into a document of format ``name`` (a module that reads
-    several formats may escape them differently: its ``ESCAPES``)."""
+def escaper(name: str) -> Callable[[str, Segment], str]:
+    """How a replacement is written into a text (its segment) of a document of format ``name``:
+    a module that reads several formats may escape them differently (its ``ESCAPES``), and one
+    whose texts are written differently by where they sit (a CSV field quoted or not) takes the
+    segment too (its ``escape_into``). ValueError for a text that cannot be written there."""
     module = reader(name)
-    return getattr(module, "ESCAPES", {}).get(name, module.escape)
+    into = getattr(module, "escape_into", None)
+    if into is not None:
+        return lambda text, segment: into(text, segment, name)
+    escape = getattr(module, "ESCAPES", {}).get(name, module.escape)
+    return lambda text, segment: escape(text)
 
 
 def read(text: str, name: str, fields: Fields = Fields()) -> Reading:

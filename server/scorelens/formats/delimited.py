@@ -85,6 +85,21 @@ def escape(text: str, quoted: bool = True, delimiter: str = ",") -> str:
     return text
 
 
+class _Bare(Segment):
+    """An unquoted field's value: a replacement goes into it unquoted (see :func:`escape_into`)."""
+
+    __slots__ = ()
+
+
+def escape_into(text: str, segment: Segment, name: str) -> str:
+    """``text`` as it is written into ``segment``'s field: doubling its quotes in a quoted field,
+    as it is in an unquoted one. ValueError where the unquoted field cannot hold it, and for a
+    leading ``"``, which at the field's start would make csv read the field as quoted."""
+    if isinstance(segment, _Bare) and text.startswith('"'):
+        raise ValueError("the field must be quoted to hold this text")
+    return escape(text, not isinstance(segment, _Bare), "\t" if name == "tsv" else ",")
+
+
 def _read(text: str, fields: Fields, delimiter: str, header: bool) -> Reading:
     reading = Reading()
     spans = lines(text)
@@ -233,7 +248,7 @@ def _fields(text: str, start: int, last: tuple[int, int, int], delimiter: str, r
     if '"' not in raw and (values := raw.split(delimiter)) == row:  # no quoting: each field as it is
         out = []
         for value in values:
-            out.append(Segment.literal(value, start))
+            out.append(_Bare.literal(value, start))
             start += len(value) + 1
         return out
     found = _split(text, start, end, delimiter)
@@ -266,7 +281,7 @@ def _split(text: str, pos: int, end: int, delimiter: str) -> list[tuple[Segment,
             pos = after
         else:
             pos = _find(text, delimiter, pos, end)
-            segment = Segment.literal(text[field_start:pos], field_start)
+            segment = _Bare.literal(text[field_start:pos], field_start)
         out.append((segment, field_start, pos))
         if pos >= end:
             return out

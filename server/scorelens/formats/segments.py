@@ -48,6 +48,24 @@ class CharMap:
             return (a, a)
         return (self._start(start), self._end(end - 1))
 
+    def runs(self, start: int, end: int) -> list[tuple[int, int]]:
+        """The document ranges of text range ``[start, end)``, one per stretch of the document
+        that no text-less characters (markup, the quotes between a PO string's lines) break:
+        what an edit of those characters replaces without touching what is between them."""
+        if end <= start or not self.pieces:
+            return [self.span(start, end)]
+        out: list[tuple[int, int]] = []
+        k = self._piece(start)
+        while k < len(self.pieces) and self.pieces[k][0] < end:
+            lo, hi = max(start, self.pieces[k][0]), min(end, self.pieces[k][0] + self._piece_length(k))
+            a, b = self.span(lo, hi)
+            if out and out[-1][1] == a:
+                out[-1] = (out[-1][0], b)
+            else:
+                out.append((a, b))
+            k += 1
+        return out
+
     def offset(self, i: int) -> int:
         """The document offset of the text's character ``i`` (or just past the last one)."""
         return self._start(i) if i < self.length else self.span(i, i)[0]

@@ -32,18 +32,26 @@ def fix_edit(data: Any) -> types.WorkspaceEdit:
 
 
 def _take_line(ls, review, line: int) -> types.CodeAction | None:
-    """Replace the hypothesis segment on this line with the first reference's segment."""
+    """Replace the hypothesis segment on this line with the first reference's segment: written
+    where its first run of characters is, the others emptied, so that markup between them (an
+    XLIFF tag, a subtitle's italics) stays; none if the document cannot hold the text there."""
     corpus, layout = review.corpus, review.layout(0)
     segment = layout.segment_at(line)
     if segment is None or corpus.text(0, segment) == corpus.text(1, segment) or not layout.editable(segment):
         return None
-    text = corpus.text(0, segment)
+    try:
+        new = layout.escape(segment, corpus.text(1, segment))
+    except ValueError:
+        return None
     lines = layout.lines
-    where = types.Range(ls.columns.position(lines, *layout.position(segment, 0)), ls.columns.position(lines, *layout.position(segment, len(text))))
+    edits = [
+        types.TextEdit(types.Range(ls.columns.position(lines, *a), ls.columns.position(lines, *b)), "" if k else new)
+        for k, (a, b) in enumerate(layout.runs(segment, 0, len(corpus.text(0, segment))))
+    ]
     return types.CodeAction(
         title="Take the whole reference line",
         kind=types.CodeActionKind.QuickFix,
-        edit=types.WorkspaceEdit(changes={review.uri: [types.TextEdit(where, layout.escape(corpus.text(1, segment)))]}),
+        edit=types.WorkspaceEdit(changes={review.uri: edits}),
     )
 
 

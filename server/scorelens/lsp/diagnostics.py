@@ -121,48 +121,50 @@ def _message(finding: Finding, nrefs: int) -> str:
 
 def _fix(ls, review: Review, finding: Finding, where: dict) -> dict | None:
     """What a quick fix needs, in the hypothesis's coordinates, its text written as the document
-    writes text (escaped inside a JSON string, say)."""
-    corpus, layout = review.corpus, review.layout(0)
-    if not layout.editable(finding.segment):
+    writes text (escaped inside a JSON string, say). None where the edit would take markup
+    between the words along (an XLIFF tag, a subtitle's italics) or the document cannot hold
+    the text there (a comma in an unquoted CSV field)."""
+    corpus, layout, segment = review.corpus, review.layout(0), finding.segment
+    if not layout.editable(segment):
         return None
-    escape = layout.escape
-    if finding.code == codes.SUBSTITUTION:
-        # "words": the fix's title shows them as they read, not as the document escapes them
-        return {"fix": "replace", "uri": review.uri, "range": where, "text": escape(finding.other_text), "words": finding.other_text}
-    if finding.code == codes.INSERTION:
-        text = corpus.text(0, finding.segment)
-        a, b = finding.start, finding.end
-        # take one neighbouring space along, so no double space is left behind
-        if b < len(text) and text[b] == " ":
-            b += 1
-        elif a > 0 and text[a - 1] == " ":
-            a -= 1
-        return {
-            "fix": "delete",
-            "uri": review.uri,
-            "range": _range(ls, review, 0, finding.segment, a, b),
-            "text": "",
-        }
-    if finding.code == codes.DELETION:
-        text = corpus.text(0, finding.segment)
-        p = finding.other_start
-        words = finding.text
-        insert = f" {words}" if p > 0 else (f"{words} " if text.strip() else words)
-        return {
-            "fix": "insert",
-            "uri": review.uri,
-            "range": _range(ls, review, 0, finding.segment, p, p),
-            "text": escape(insert),
-            "words": words,
-        }
-    if finding.code == codes.SHIFT and finding.target is not None:
-        a, b, new = moved(corpus.text(0, finding.segment), finding.start, finding.end, finding.target)
-        return {
-            "fix": "move",
-            "uri": review.uri,
-            "range": _range(ls, review, 0, finding.segment, a, b),
-            "text": escape(new),
-        }
+
+    def whole(a: int, b: int) -> bool:
+        return len(layout.runs(segment, a, b)) == 1
+
+    def escape(text: str) -> str:
+        return layout.escape(segment, text)
+
+    try:
+        if finding.code == codes.SUBSTITUTION and whole(finding.start, finding.end):
+            # "words": the fix's title shows them as they read, not as the document escapes them
+            return {"fix": "replace", "uri": review.uri, "range": where, "text": escape(finding.other_text), "words": finding.other_text}
+        if finding.code == codes.INSERTION:
+            text = corpus.text(0, segment)
+            a, b = finding.start, finding.end
+            # take one neighbouring space along, so no double space is left behind
+            spaced = [(a, b + 1)] if b < len(text) and text[b] == " " else []
+            spaced += [(a - 1, b)] if a > 0 and text[a - 1] == " " else []
+            found = next(((x, y) for x, y in (*spaced, (a, b)) if whole(x, y)), None)
+            if found is not None:
+                return {"fix": "delete", "uri": review.uri, "range": _range(ls, review, 0, segment, *found), "text": ""}
+        if finding.code == codes.DELETION:
+            text = corpus.text(0, segment)
+            p = finding.other_start
+            words = finding.text
+            insert = f" {words}" if p > 0 else (f"{words} " if text.strip() else words)
+            return {
+                "fix": "insert",
+                "uri": review.uri,
+                "range": _range(ls, review, 0, segment, p, p),
+                "text": escape(insert),
+                "words": words,
+            }
+        if finding.code == codes.SHIFT and finding.target is not None:
+            a, b, new = moved(corpus.text(0, segment), finding.start, finding.end, finding.target)
+            if whole(a, b):
+                return {"fix": "move", "uri": review.uri, "range": _range(ls, review, 0, segment, a, b), "text": escape(new)}
+    except ValueError:
+        pass
     return None
 
 
@@ -235,14 +237,19 @@ def _qa_diagnostic(ls, review: Review, finding) -> dict | None:
         text = lines[line] if line < len(lines) else ""
         point = {"line": line, "character": ls.columns.to_client(text, column)}
         diagnostic["relatedInformation"] = [_related(uri, {"start": point, "end": point}, "in the source")]
-    fix = finding.fix
-    if fix is not None and review.layout(0).editable(finding.segment):
+    fix, layout = finding.fix, review.layout(0)
+    # (as a word error's fix: not across markup, nor a text the document cannot hold there)
+    if fix is not None and layout.editable(finding.segment) and len(layout.runs(finding.segment, fix.start, fix.end)) == 1:
+        try:
+            text = layout.escape(finding.segment, fix.text)
+        except ValueError:
+            return diagnostic
         diagnostic["data"] = {
             "fix": "qa",
             "title": fix.title,
             "uri": review.uri,
             "range": _range(ls, review, 0, finding.segment, fix.start, fix.end),
-            "text": review.layout(0).escape(fix.text),
+            "text": text,
             "words": fix.text,
         }
     return diagnostic

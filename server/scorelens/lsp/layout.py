@@ -11,6 +11,8 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Hashable
 
+from ..formats import Segment
+
 
 CR = 2  # a lone "\r" among a document's breaks (see .documents)
 
@@ -152,8 +154,13 @@ class TextLayout:
     def editable(self, segment: int) -> bool:
         return True
 
-    def escape(self, text: str) -> str:
-        """A text as it is written into the document: as it is."""
+    def runs(self, segment: int, start: int, end: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+        """The document ranges of ``[start, end)`` of the segment's text, split where characters
+        that are no text's lie between (none in plain text)."""
+        return [self.span(segment, start, end)]
+
+    def escape(self, segment: int, text: str) -> str:
+        """A text as it is written into the segment: as it is."""
         return text
 
     def sources(self) -> list[str] | None:
@@ -165,11 +172,11 @@ class RecordLayout:
     """A formatted side: one segment per paired record (:class:`~scorelens.formats.pairing.Entry`),
     each text's characters mapped to the document's by its reader, through escapes and markup."""
 
-    def __init__(self, lines: list[str], starts: list[int], entries: list, escape: Callable[[str], str]) -> None:
+    def __init__(self, lines: list[str], starts: list[int], entries: list, escape: Callable[[str, Segment], str]) -> None:
         self.lines = lines  # the document's lines, and the offset where each starts
         self._starts = starts
         self._entries = entries
-        self.escape = escape
+        self._escape = escape
         self._edited_sources: set[int] = set()  # see take_edited_sources
         self._spans = [self._lines_of(e) for e in entries]
         self._at: dict[int, int] = {}  # line -> the segment on it (the first, for a line of two)
@@ -228,6 +235,22 @@ class RecordLayout:
             return self.position(segment, start), self.position(segment, end)
         a, b = m.span(start, end)
         return self._place(a), self._place(b)
+
+    def runs(self, segment: int, start: int, end: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+        """The document ranges of ``[start, end)`` of the segment's text, split where markup lies
+        between its characters (an edit of each range leaves the markup as it is)."""
+        m = self._entries[segment].segment.map if segment < len(self._entries) else None
+        if m is None or not m.pieces:
+            return [self.span(segment, start, end)]
+        return [(self._at_offset(segment, a), self._at_offset(segment, b)) for a, b in m.runs(start, end)]
+
+    def _at_offset(self, segment: int, offset: int) -> tuple[int, int]:
+        """(line, column) of an offset its maps give."""
+        return self._place(offset)
+
+    def escape(self, segment: int, text: str) -> str:
+        """A text as it is written into the segment, by its format (ValueError where it cannot be)."""
+        return self._escape(text, self._entries[segment].segment)
 
     def shape(self, segment: int) -> Hashable:
         """The record's lines: a finding's columns count from the line start, past whatever the
@@ -294,6 +317,10 @@ class LineRecordLayout(RecordLayout):
         line = self._spans[segment][0]
         a, b = m.span(start, end)
         return (line, a - self._starts[line]), (line, b - self._starts[line])
+
+    def _at_offset(self, segment: int, offset: int) -> tuple[int, int]:
+        line = self._spans[segment][0]
+        return line, offset - self._starts[line]
 
     def source_position(self, segment: int, offset: int) -> tuple[int, int]:
         m = self._entries[segment].source.map
