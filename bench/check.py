@@ -6,7 +6,7 @@
 errors) as two plain files. No peer prints where a hypothesis and its reference differ, so the
 floor is ScoreLens's own `score` of the same files and metrics (BLEU, ROUGE-L, WER), with the
 default jobs. Timed: `check` as a CI gate shows it (`--max-findings 20 --min-bleu 10`), and
-`check` printing every finding (text, its output read to the end). Every run is a whole process
+`check` printing every finding (as text, and as JSON; its output read to the end). Every run is a whole process
 (interpreter, imports, reading, scoring, printing), the best of two, with its peak resident
 memory; the scores of every run are checked equal, and the gated run's count of findings to the
 full run's.
@@ -48,6 +48,7 @@ def main(argv=None) -> None:
         score_out, score_s, score_mb = scorelens("score", *files, "--json")
         gated_out, gated_s, gated_mb = scorelens("check", *files, "--format", "json", "--max-findings", "20", "--min-bleu", "10")
         every_out, every_s, every_mb = scorelens("check", *files)
+        _, json_s, json_mb = scorelens("check", *files, "--format", "json")
     scores, gated = json.loads(score_out), json.loads(gated_out)
     if gated["scores"] != scores:
         sys.exit(f"check's scores differ from score's: {gated['scores']} != {scores}")
@@ -61,6 +62,7 @@ def main(argv=None) -> None:
         f"| `scorelens score --json` | {score_s:.2f} s, {score_mb:.0f} MB | 1× |",
         f"| `scorelens check --max-findings 20 --min-bleu 10` ({shown:,} findings counted) | {gated_s:.2f} s, {gated_mb:.0f} MB | {gated_s / score_s:.1f}× |",
         f"| `scorelens check`, every finding printed | {every_s:.2f} s, {every_mb:.0f} MB | {every_s / score_s:.1f}× |",
+        f"| `scorelens check --format json`, every finding | {json_s:.2f} s, {json_mb:.0f} MB | {json_s / score_s:.1f}× |",
     ]
     if args.lines != 100_000:
         rows[0] = rows[0].replace("100,000", f"{args.lines:,}")

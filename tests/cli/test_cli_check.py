@@ -8,10 +8,13 @@ from pathlib import Path
 
 import jiwer
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 from sacrebleu.metrics import BLEU, CHRF, TER
 
 from cli_support import peer_lines, sample
+from scorelens.cli.check import _indented
 
 MT_HYP = sample("mt/news.hyp.en")
 MT_REFS = [sample("mt/news.ref.en"), sample("mt/news.ref2.en")]
@@ -379,3 +382,25 @@ def test_check_reads_a_pipe_once_for_its_qa_and_its_scores(run, tmp_path):
     finally:
         os.close(held)
     assert "segments: 30" in r.out, r.err
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=_JSON_VALUES, depth=st.integers(0, 3))
+def test_json_report_pieces_are_what_json_writes(value, depth):
+    """check --format json writes its findings without json's indenting encoder: the same text."""
+    indent = " " * depth
+    assert _indented(value, indent) == json.dumps(value, ensure_ascii=False, indent=1).replace("\n", "\n" + indent)
+
+
+def test_json_report_written_in_pieces_is_one_json_object(run, asr_pair):
+    hyp, ref = asr_pair
+    out = run("check", hyp, "-r", ref, "--metrics", "wer", "--format", "json").out
+    assert out == json.dumps(json.loads(out), ensure_ascii=False, indent=1) + "\n"
+    assert len(json.loads(out)["findings"]) == 3

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # a check of 100,000 lines holds millions
 class Located:
     """A finding placed in a file: 1-based line and column in code points, end exclusive."""
 
