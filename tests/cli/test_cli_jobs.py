@@ -9,6 +9,7 @@ import pytest
 
 from cli_support import sample
 from scorelens.api import evaluation, pool
+from scorelens.cli import check
 from scorelens.core.corpus import POOL_MINIMUM
 
 MT_HYP = sample("mt/news.hyp.en")
@@ -97,3 +98,13 @@ def test_worker_pool_map_keeps_the_order():
     with pool.worker_pool(2) as pool_map:
         assert pool_map(abs, range(-40, 0)) == list(range(40, 0, -1))
         assert pool_map(abs, []) == []
+
+
+def test_check_writes_its_findings_a_run_of_segments_at_a_time(run, large, monkeypatch):
+    """Made and written a run of segments at a time (memory bounded by the run, not the file),
+    the findings are those made at once, in the same order."""
+    whole = run("check", *argv(large, "--format", "json", "-j", "1"))
+    monkeypatch.setattr(check, "_AT_ONCE", 700)
+    for form in ("json", "text"):
+        runs = run("check", *argv(large, "--format", form, "-j", "2"))
+        assert runs.out == (whole.out if form == "json" else run("check", *argv(large, "-j", "1")).out)

@@ -86,13 +86,14 @@ class Evaluation:
             found = found + self.perplexity.fluency.findings(segment)
         return found
 
-    def over_segments(self, fn: Callable[[range], T], start: int = 0) -> list[T]:
-        """``fn`` of each run of ``POOL_CHUNK`` segments from ``start`` on, in order; in ``jobs``
-        processes when they are many. Scored first, so that the workers fork with the scores:
-        what ``fn`` returns is all that crosses between processes."""
+    def over_segments(self, fn: Callable[[range], T], start: int = 0, stop: int | None = None) -> list[T]:
+        """``fn`` of each run of ``POOL_CHUNK`` segments from ``start`` to ``stop`` (the last), in
+        order; in ``jobs`` processes when they are many. Scored first, so that the workers fork
+        with the scores: what ``fn`` returns is all that crosses between processes."""
         self.scores  # noqa: B018
-        chunks = [range(a, min(a + POOL_CHUNK, self.segments)) for a in range(start, self.segments, POOL_CHUNK)]
-        if self.jobs > 1 and self.segments - start >= POOL_MINIMUM:
+        stop = self.segments if stop is None else min(stop, self.segments)
+        chunks = [range(a, min(a + POOL_CHUNK, stop)) for a in range(start, stop, POOL_CHUNK)]
+        if self.jobs > 1 and stop - start >= POOL_MINIMUM:
             with worker_pool(self.jobs) as pool_map:
                 return list(pool_map(fn, chunks))
         return list(map(fn, chunks))

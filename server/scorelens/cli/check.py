@@ -9,7 +9,8 @@ import sys
 from json.encoder import encode_basestring  # C's, as ensure_ascii=False writes a string
 from dataclasses import dataclass
 from functools import partial
-from typing import Callable, Iterator
+from itertools import chain
+from typing import Callable, Iterable, Iterator
 
 from ..api.evaluation import Perplexity
 from ..api.options import PPL
@@ -33,6 +34,9 @@ from .options import finite, scoring_options
 from .scores_text import notes, summary_lines
 
 BYTE_ORDER_MARK = "pairing.byte-order-mark"
+# segments whose findings are made and written together (some 300 MB of them at 20 a segment);
+# each such run starts its own worker processes
+_AT_ONCE = 20_000
 
 
 def add_parser(commands) -> None:
@@ -78,7 +82,7 @@ def add_parser(commands) -> None:
 
 def _quote(text: str) -> str:
     # JSON quoting escapes newlines and tabs, so every finding stays on one output line
-    return json.dumps(text, ensure_ascii=False)
+    return encode_basestring(text)
 
 
 def fluency_message(p: Perplexity, f: Finding) -> str:
@@ -141,18 +145,23 @@ def byte_order_mark_findings(ev: Run) -> list[Located]:
     ]
 
 
-def all_findings(ev: Run, limit: int | None = None) -> tuple[list[Located], int]:
+def every_finding(ev: Run) -> Iterator[Located]:
     """A byte order mark first, then segment by segment: hypothesis findings, then the references'.
-    The first ``limit`` of them placed in their files (all without a limit), and how many there are.
 
-    Finding the differences is most of ``check``'s time, so runs of segments go to the scoring's
-    worker processes. Under a limit the first segments are looked at here until it is reached and
-    the workers only count the rest: placing and quoting a finding costs half as much again."""
+    Finding the differences is most of ``check``'s time, so runs of segments are found and placed
+    in the scoring's worker processes, ``_AT_ONCE`` segments at a time, and given out as they come:
+    held at once, 1,000,000 lines' findings would take some 14 GB."""
+    yield from byte_order_mark_findings(ev)
+    for start in range(0, ev.segments, _AT_ONCE):
+        for chunk in ev.over_segments(partial(_located, ev), start, start + _AT_ONCE):
+            yield from chunk
+
+
+def first_findings(ev: Run, limit: int) -> tuple[list[Located], int]:
+    """The first ``limit`` of :func:`every_finding`, and how many there are: the segments are
+    looked at here until the limit is reached, and the workers count the rest (placing and
+    quoting a finding costs half as much again as finding it)."""
     located = byte_order_mark_findings(ev)
-    if limit is None:
-        for chunk in ev.over_segments(partial(_located, ev)):
-            located += chunk
-        return located, len(located)
     total, segment = len(located), 0
     while len(located) < limit and segment < ev.segments:
         found = _ordered(ev, segment)
@@ -272,7 +281,7 @@ def _github_escape(text: str, property: bool = False) -> str:
 
 @dataclass
 class CheckReport:
-    findings: list[Located]  # those shown
+    findings: Iterable[Located]  # those shown, in order: made as they are written when they are all shown
     omitted: int  # left out by --max-findings, and said so
     evaluation: Run | None  # None: no reference, only the QA checks ran
     verdicts: list[Verdict]
@@ -286,17 +295,22 @@ class CheckReport:
         ev = self.evaluation
         return (summary_lines(ev) if ev is not None else []) + ([self.qa.summary()] if self.qa is not None else [])
 
-    def text_lines(self) -> list[str]:
-        out = [f"{f.where()}: {f.code} {f.message}" for f in self.findings]
+    def text_lines(self) -> Iterator[str]:
+        shown = 0
+        for f in self.findings:
+            shown += 1
+            yield f"{f.where()}: {f.code} {f.message}"
+        out = []
         if self.omitted:
             out.append(f"... {counted(self.omitted, 'more finding')} not shown (--max-findings)")
-        out += ["", counted(len(self.findings) + self.omitted, "finding")]
+        out += ["", counted(shown + self.omitted, "finding")]
         out += self._summary() + (notes(self.evaluation) if self.evaluation is not None else [])
         out += [("PASS: " if v.passed else "FAIL: ") + v.describe() for v in self.verdicts]
-        return out
+        yield from out
 
-    def github_lines(self) -> list[str]:
-        out = [self._annotation(f) for f in self.findings]
+    def github_lines(self) -> Iterator[str]:
+        yield from map(self._annotation, self.findings)
+        out = []
         if self.omitted:
             out.append(f"::notice title=scorelens::{self.omitted} more findings not shown (--max-findings)")
         out += self._summary()  # plain lines land in the job log
@@ -306,7 +320,7 @@ class CheckReport:
                 out.append(f"PASS: {v.describe()}")
             else:
                 out.append(f"::error title=scorelens threshold::{_github_escape(v.describe())}")
-        return out
+        yield from out
 
     @staticmethod
     def _annotation(f: Located) -> str:
@@ -326,14 +340,11 @@ class CheckReport:
         """``json.dumps(to_json(), ensure_ascii=False, indent=1)`` in pieces, a finding at a time:
         made whole, 2,000,000 findings' text and objects took 6 GB."""
         text = json.dumps(self.to_json(findings=False), ensure_ascii=False, indent=1)
-        if not self.findings:
-            yield text
-            return
         head, tail = text.split('"findings": []', 1)  # the first key: nothing before it holds that
-        yield head + '"findings": [\n'
+        k = -1
         for k, f in enumerate(self.findings):
-            yield ("  " if k == 0 else ",\n  ") + _indented(f.to_json(), "  ")
-        yield "\n ]" + tail
+            yield (f'{head}"findings": [\n  ' if k == 0 else ",\n  ") + _indented(f.to_json(), "  ")
+        yield text if k < 0 else "\n ]" + tail
 
     def to_json(self, findings: bool = True) -> dict:
         """``check --format json``'s object (with ``findings`` False, its list of findings empty)."""
@@ -384,12 +395,14 @@ def run_check(args: argparse.Namespace) -> int:
                     raise NoReference(f"{exc}; -m ppl scores perplexity alone, without one") from None
                 raise
             ev = None  # no reference: the source's checks alone
-    findings, total = all_findings(ev, args.max_findings) if ev is not None else ([], 0)
-    if qa_run is not None:
-        findings += [qa_run.located(f) for f in qa_run.result.report.findings]
-        total += len(qa_run.result.report.findings)
-    shown = findings if args.max_findings is None else findings[: args.max_findings]
-    report = CheckReport(shown, total - len(shown), ev, verdicts(args, ev, qa_run), qa_run)
+    qa_found = [qa_run.located(f) for f in qa_run.result.report.findings] if qa_run is not None else []
+    if args.max_findings is None:
+        shown, omitted = chain(every_finding(ev) if ev is not None else (), qa_found), 0
+    else:
+        first, total = first_findings(ev, args.max_findings) if ev is not None else ([], 0)
+        shown = (first + qa_found)[: args.max_findings]
+        omitted = total + len(qa_found) - len(shown)
+    report = CheckReport(shown, omitted, ev, verdicts(args, ev, qa_run), qa_run)
     if args.format == "json":
         sys.stdout.writelines(report.json_text())
         print()
