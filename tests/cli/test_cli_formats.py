@@ -296,3 +296,33 @@ def test_timed_words_need_timed_segments_and_every_channel_a_segment(run, tmp_pa
     r = run("score", stray, "-r", stm, "-m", "wer")
     assert r.code == 2
     assert f"{stray}:{len(lines) + 1}: id 'elsewhere-1': no segment of the reference has its file and channel" in r.err
+
+
+def test_an_xliff_not_well_formed_is_named_at_the_place_its_parser_stopped(run, tmp_path):
+    hyp = tmp_path / "u.hyp.xlf"
+    hyp.write_text(xliff(["1"], ["good"]).replace("good", "go<od"), encoding="utf-8")
+    (tmp_path / "u.ref.xlf").write_text(xliff(["1"], ["good"]), encoding="utf-8")
+    r = run("score", hyp, "-m", "wer")
+    line = hyp.read_text(encoding="utf-8").split("\n")[2]
+    assert r.code == 2
+    assert r.err.strip().endswith(f"not well-formed (invalid token): line 3, column {line.index('</target>') + 1}")
+
+
+def test_a_po_id_in_a_pairing_message_is_written_as_in_a_segment_row(run, tmp_path):
+    entry = 'msgctxt "{}"\nmsgid "{}"\nmsgstr "the cat"\n\n'
+    (tmp_path / "p.hyp.po").write_text(entry.format("menu", "Don't save"), encoding="utf-8")
+    (tmp_path / "p.ref.po").write_text(entry.format("menu", "Save"), encoding="utf-8")
+    r = run("score", tmp_path / "p.hyp.po", "-m", "wer")
+    assert r.code == 2
+    assert "id 'menu\\x04Don't save' has no reference" in r.err and "id 'menu\\x04Save' is not in" in r.err
+
+
+def test_a_row_a_stray_quote_ran_over_lines_names_the_lines_it_took_in(run, tmp_path):
+    path = tmp_path / "q.csv"
+    path.write_text('id,hypothesis,reference\n1,"the cat,the cat\n2,a dog"\n3,fine,fine\n', encoding="utf-8")
+    for command in ("score", "check"):
+        r = run(command, path, "-m", "wer")
+        assert (
+            f"{path}:2: error: 2 columns, no column 'reference' (column 3); a quoted field runs over lines 2-3, "
+            "so csv read line 3 as part of this record"
+        ) in r.err

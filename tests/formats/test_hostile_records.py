@@ -146,6 +146,17 @@ def test_an_unclosed_quote_after_a_closed_multiline_field_is_named_on_its_own_li
     assert "(line 4)" in reading.errors[0].message
 
 
+def test_a_row_a_stray_quote_ran_over_lines_says_which_lines_it_took_in():
+    # the quote opened on line 2 is closed on line 3: csv reads both lines as one row, short of a column
+    doc = 'id,prediction,reference\n1,"the cat,the cat\n2,a dog"\n3,fine,fine\n'
+    reading = read(doc, "csv")
+    assert [r.id for r in reading.records] == ["3"]
+    assert [(e.line, e.message) for e in reading.errors] == [
+        (2, "2 columns, no column 'reference' (column 3); a quoted field runs over lines 2-3, "
+            "so csv read line 3 as part of this record")
+    ]
+
+
 def test_an_unclosed_quote_on_the_last_line_is_still_read_as_csv_reads_it():
     reading = read('hyp,ref\nh,"open\n', "csv")
     assert reading.errors == [] and [r.references[0].text for r in reading.records] == ["open\n"]

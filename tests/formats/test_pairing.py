@@ -82,3 +82,11 @@ def test_a_record_not_read_keeps_its_place_by_position():
     with_ids = Reading([Record(1, Segment.literal("a", 0), "a"), Record(3, Segment.literal("c", 0), "c")], [RecordError(2, "invalid JSON")])
     p, _ = pair_readings(with_ids, [Reading([Record(1, Segment.literal("A", 0), "a"), Record(2, Segment.literal("C", 0), "c")])])
     assert p.by == "id" and texts(p.references[0]) == ["A", "C"] and p.problems == []
+
+
+def test_an_id_is_named_as_score_sl_rows_write_it():
+    # a PO id is msgctxt, \x04, msgid; a quote or a backslash in it is as the file has it
+    hyp = [entry("a", 1, "menu\x04Don't save"), entry("b", 5, "a\\b")]
+    p = pair(hyp, [[entry("A", 1, "x")]])
+    messages = sorted(q.message() for q in p.problems if q.side == 0)
+    assert messages == ["id 'a\\b' has no reference", "id 'menu\\x04Don't save' has no reference"]

@@ -239,3 +239,15 @@ def test_real_system_output_as_xliff_reads_back():
     assert [r.source.text for r in records] == ref
     for r in records:
         check_map(doc, r.text, xml_decode)
+
+
+@pytest.mark.parametrize("name", ["xliff", "tmx"])
+def test_a_document_not_well_formed_says_where_its_parser_stopped(name):
+    # a `<` typed into a target, after a character outside the BMP: the column counts characters, from 1
+    root = "<xliff version='1.2'><file><body>" if name == "xliff" else "<tmx version='1.4'><body>"
+    doc = f"{root}\n<trans-unit id='a'><target>😀 go<od</target>\n"
+    with pytest.raises(FormatError) as caught:
+        read(doc, name)
+    line = doc.split("\n")[1]
+    assert (caught.value.line, caught.value.column) == (2, line.index("</target>") + 1)
+    assert str(caught.value).endswith(f"line 2, column {line.index('</target>') + 1}")

@@ -5,6 +5,7 @@ unreadable or unpaired records shown on their lines."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import sacrebleu
@@ -143,3 +144,53 @@ async def test_two_files_pair_by_id(client):
     report = _plain(await client.protocol.send_request_async("scorelens/report", {"uri": uri}))
     assert [row["id"] for row in report["segments"]] == ["2", "1"]
     assert [row["line"] for row in report["segments"]] == [0, 1]
+
+
+async def _diagnostics_until(client, uri: str, until, timeout: float = 20) -> list[types.Diagnostic]:
+    """The document's diagnostics once ``until`` accepts them (pushed ones may follow the scores)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not until(diags := await diagnostics(client, uri)):
+        assert loop.time() < deadline, [(d.code, d.range.start, d.message) for d in diags]
+        await asyncio.sleep(0.05)
+    return diags
+
+
+async def test_xml_broken_while_typing_is_one_diagnostic_where_the_parser_stopped_and_the_scores_say_its_version(client):
+    path = client.workspace / "formats" / "news.hyp.xlf"
+    uri = open_doc(client, path, "xml")
+    await scores(client, uri, until=lambda p: p["scores"] is not None)
+    line = path.read_text(encoding="utf-8").split("\n")[6]
+    at = line.index("public")
+    change(client, uri, 2, (6, units(client, line[:at])), (6, units(client, line[: at + 3])), "😀 pub<")  # half typed
+    typed = line[:at] + "😀 pub<" + line[at + 3 :]
+    unread = await scores(client, uri, until=lambda p: p["scores"] is None)
+    assert unread["version"] == 2
+    # expat stops at the `<` of `</target>`: `<lic transport.` reads as a tag with an attribute
+    where = types.Position(6, units(client, typed[: typed.index("</target>")]))
+    diags = await _diagnostics_until(client, uri, lambda ds: [d.code for d in ds] == ["format.unreadable"])
+    assert diags[0].range == types.Range(where, where)
+    assert diags[0].message.endswith(f"line 7, column {typed.index('</target>') + 1}")
+
+
+async def test_a_po_id_in_a_pairing_diagnostic_is_written_as_score_sl_writes_it(client):
+    entry = 'msgctxt "{}"\nmsgid "{}"\nmsgstr "the cat"\n\n'
+    folder = client.workspace / "po"
+    folder.mkdir()
+    (folder / "p.hyp.po").write_text(entry.format("menu", "Don't save") + entry.format("menu", "Quit"), encoding="utf-8")
+    (folder / "p.ref.po").write_text(entry.format("menu", "Quit"), encoding="utf-8")
+    uri = open_doc(client, folder / "p.hyp.po", "po")
+    await scores(client, uri, until=lambda p: p["scores"] is not None)
+    diags = await _diagnostics_until(client, uri, lambda ds: _on_line(ds, 0, "pairing.missing-record"))
+    assert [d.message for d in _on_line(diags, 0, "pairing.missing-record")] == ["id 'menu\\x04Don't save' has no reference"]
+
+
+async def test_a_csv_row_a_stray_quote_ran_over_lines_names_the_lines_it_took_in(client):
+    path = client.workspace / "q.csv"
+    path.write_text('id,hypothesis,reference\n1,"the cat,the cat\n2,a dog"\n3,fine,fine\n', encoding="utf-8")
+    uri = open_doc(client, path, "csv")
+    await scores(client, uri, until=lambda p: p["scores"] is not None)
+    diags = await _diagnostics_until(client, uri, lambda ds: _on_line(ds, 1, "format.unreadable-record"))
+    assert [d.message for d in _on_line(diags, 1, "format.unreadable-record")] == [
+        "2 columns, no column 'reference' (column 3); a quoted field runs over lines 2-3, so csv read line 3 as part of this record"
+    ]

@@ -62,7 +62,7 @@ def test_a_request_that_builds_leaves_its_pieces_out_of_the_collectors_generatio
     gc.collect()
     before = len(gc.get_objects())
     try:
-        pieces, left_out = asyncio.run(inlay_hints._collect(ls, review, 0, SEGMENTS, ticket, None))
+        pieces, left_out = asyncio.run(inlay_hints._collect(ls, review, (0, 0), (SEGMENTS, 0), ticket, None))
         assert len(review.hints) == SEGMENTS and pieces and not left_out
         gc.collect()
         assert len(gc.get_objects()) - before < SEGMENTS // 4  # (what the last slice made)
@@ -78,7 +78,7 @@ def test_a_request_past_its_build_time_does_nothing_for_the_pieces_it_leaves_out
     label = fluency.label
     monkeypatch.setattr(fluency, "label", lambda *args: labels.append(args[2]) or label(*args))
     ticket = ls.hint_requests[URI] = object()
-    pieces, left_out = asyncio.run(inlay_hints._collect(ls, review, 0, SEGMENTS, ticket, build_until=0.0))
+    pieces, left_out = asyncio.run(inlay_hints._collect(ls, review, (0, 0), (SEGMENTS, 0), ticket, build_until=0.0))
     assert left_out and len(review.hints) < SEGMENTS
     assert sorted(labels) == sorted(review.hints)  # only the pieces built in the first slice
 
@@ -97,7 +97,7 @@ def test_pieces_are_built_ahead_only_for_a_client_that_has_asked_for_a_whole_doc
 
     async def ask(lines: int) -> None:
         ticket = ls.hint_requests[URI] = object()
-        await inlay_hints._answer(ls, URI, 0, lines, ticket)
+        await inlay_hints._answer(ls, URI, (0, 0), (lines, 0), ticket)
         inlay_hints.prepare_soon(ls, review)  # as after a cold re-score
         if review.hints_task is not None:
             await review.hints_task

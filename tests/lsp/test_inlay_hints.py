@@ -25,12 +25,13 @@ def _whole(uri: str, lines: int = LINES) -> types.InlayHintParams:
     return types.InlayHintParams(types.TextDocumentIdentifier(uri), types.Range(types.Position(0, 0), types.Position(lines, 0)))
 
 
-async def _every_hint(client, uri: str, count: int = 2 * LINES) -> list[types.InlayHint]:
-    """The whole document's ``count`` hints: an answer that left some out (the server builds
-    them meanwhile, in the background) is followed by a refresh, and asked for again."""
+async def _every_hint(client, uri: str, count: int = 2 * LINES, lines: int = LINES) -> list[types.InlayHint]:
+    """The whole document's ``count`` hints, asked for as Neovim does (up to the start of the line
+    after its ``lines``): an answer that left some out (the server builds them meanwhile, in the
+    background) is followed by a refresh, and asked for again."""
     while True:
         refreshes = len(client.refreshes)
-        hints = await client.text_document_inlay_hint_async(_whole(uri))
+        hints = await client.text_document_inlay_hint_async(_whole(uri, lines))
         if len(hints) == count:
             return hints
         while len(client.refreshes) == refreshes:
@@ -55,7 +56,7 @@ async def test_whole_document_hints_after_an_edit(client):
             )
         )
     await scores(client, uri, version=2)
-    moved = await _every_hint(client, uri, 2 * LINES + 1)  # and the empty line's scores
+    moved = await _every_hint(client, uri, 2 * LINES + 1, LINES + 1)  # and the empty line's scores
     line_3 = [h for h in moved if h.position.line == 4]
     assert [h.label for h in line_3][0] == "→blue"
     resolved = await client.inlay_hint_resolve_async(line_3[0])
@@ -134,6 +135,7 @@ async def test_a_request_for_a_screen_of_lines_is_answered_whole_however_long_it
     # VS Code asks for the lines it shows. Cut short, the rest of them would come with the refresh
     # after the whole document's background build: on 100,000 lines, 47 s after the jump there.
     uri = await _huge_pair(client, "screen")
-    middle = types.Range(types.Position(20_000, 0), types.Position(21_000, 0))  # WHOLE_ANSWER_LINES
+    # WHOLE_ANSWER_LINES, to the end of the last one as VS Code asks (a range ends before its end)
+    middle = types.Range(types.Position(20_000, 0), types.Position(21_000, len("line 21000 the red car")))
     hints = await client.text_document_inlay_hint_async(types.InlayHintParams(types.TextDocumentIdentifier(uri), middle))
     assert len(hints) == 2 * 1001  # "→blue" and the line's scores on each line, the last one's too

@@ -198,6 +198,22 @@ async def test_inlay_hints_for_requested_range_only(client):
     assert "→blue" in [h.label for h in hints]
 
 
+async def test_inlay_hints_of_a_range_ending_at_a_lines_start_leave_that_line_out(client):
+    uri, _ = write_pair(client, "edge", "a red car\nthe cat\nfine line\n", "a blue car\nthe cat sat\nfine line\n")
+    await scores(client, uri)
+
+    async def hints(start: tuple[int, int], end: tuple[int, int]) -> list[types.InlayHint]:
+        params = types.InlayHintParams(types.TextDocumentIdentifier(uri), types.Range(types.Position(*start), types.Position(*end)))
+        return await client.text_document_inlay_hint_async(params)
+
+    # LSP ranges end before their end: line 1's hints (at columns 7 and past) are not in (0,0)-(1,0)
+    assert {h.position.line for h in await hints((0, 0), (1, 0))} == {0}
+    # a hint at the range's very end is in it (the line-end scores of the last line VS Code shows)
+    assert {(h.position.line, h.position.character) for h in await hints((1, 0), (1, 7))} >= {(1, 7)}
+    # nor are hints before the range's start on its first line: only line 0's line-end scores
+    assert [h.position for h in await hints((0, 9), (0, 9))] == [types.Position(0, 9)]
+
+
 async def test_settings_change_without_restart(client):
     uri, _ = write_pair(client, "cfg", "a red car\nthe cat\n", "a blue car\nthe cat sat\n")
     s = await scores(client, uri)

@@ -13,7 +13,7 @@ from ..api.documents import Document as FormattedDocument
 from ..api.documents import pair_annotators, with_rules
 from ..api.options import OptionError
 from ..formats import Fields
-from ..formats.pairing import Problem
+from ..formats.pairing import Problem, shown_id
 from ..summary import HUNDREDS, metric_label
 from .documents import MAX_NAMED, STDIN, checked_options, formatted, formatted_document, option_error, read_document
 from .errors import EXIT_OK, CliError
@@ -112,7 +112,7 @@ def formatted_annotations(args: argparse.Namespace, paths: Sequence[str], option
 def _problem(p: Problem, documents: Sequence[FormattedDocument]) -> str:
     """``path:line: warning: ...`` for a record without a partner, naming the files it is not in."""
     where = f"{documents[p.side].path}:{p.line}: warning:"
-    what = f"id {p.id!r}" if p.id is not None else "a record"
+    what = f"id '{shown_id(p.id)}'" if p.id is not None else "a record"
     if p.kind == "duplicate":
         return f"{where} {what} is given again"
     if p.kind == "unpaired":
@@ -150,7 +150,7 @@ def agreement_lines(result: Agreement, segments: int) -> list[str]:
             out.append(f"  nowhere: {label} finds every two annotators alike on every segment")
         width = max((len(f"{p}:{line}") for d in result.disagreements for p, line in zip(paths, d.lines)), default=0)
         for d in result.disagreements:
-            out.append(f"  mean {label} {_value(result.metrics[0], result.mean_score(d))}" + (f", id {d.id!r}" if d.id is not None else ""))
+            out.append(f"  mean {label} {_value(result.metrics[0], result.mean_score(d))}" + (f", id '{shown_id(d.id)}'" if d.id is not None else ""))
             for path, line, text in zip(paths, d.lines, d.texts):
                 out.append(f"    {f'{path}:{line}'.ljust(width)}  {text.replace(chr(10), ' ⏎ ')}")
     return out

@@ -8,6 +8,7 @@ import sys
 
 from ..api.options import OptionError
 from ..api.results import Scores, SegmentScores
+from ..formats.pairing import shown_id
 from .documents import Run, checked_options, evaluation, option_error
 from .errors import EXIT_OK, CliError
 from .on_dask import dask_arguments, dask_module, dask_options, refuse_on_dask
@@ -78,8 +79,7 @@ def segment_row(ev: Run, s: SegmentScores) -> str:
     the order of the corpus summary."""
     cells = [f"{ev.documents[0].path}:{s.line}"]
     if s.id is not None:
-        # a control character (a tab, PO's context separator \x04) escaped: the row stays one line of cells
-        cells.append("id=" + "".join(c if c.isprintable() else repr(c)[1:-1] for c in s.id))
+        cells.append("id=" + shown_id(s.id))  # (a tab in it would be a cell more)
     for key in Scores.KEYS:
         value = getattr(s, key)
         if value is None:

@@ -17,7 +17,8 @@ number from 1 (``"2"``); the defaults are those of JSONL, looked up in the heade
 
 A field may be as long as the document (csv's own limit, 128 KiB, is raised for the read), and
 a quote that is never closed, which makes csv read the rest of the document into its field, is
-a :class:`RecordError` on the line where it opens.
+a :class:`RecordError` on the line where it opens; a row that lacks a column and runs over lines
+(a stray quote closed its field lines later) says which lines csv read into it.
 """
 
 from __future__ import annotations
@@ -132,18 +133,27 @@ def _read(text: str, fields: Fields, delimiter: str, header: bool) -> Reading:
         if rows.line_num == len(spans) and (opened := _unclosed(text, start, delimiter)) is not None:
             line = bisect.bisect_right(spans, opened, first, rows.line_num, key=lambda s: s[0])  # 1-based
             if line < rows.line_num:  # the lines after it went into its field
-                after = f"line {line + 1}" if line + 1 == rows.line_num else f"lines {line + 1}-{rows.line_num}"
                 reading.errors.append(RecordError(
-                    line, f"a quoted field opens here and is never closed: csv read the rest of the file ({after}) "
-                    "into it, so neither this record nor those lines are read"
+                    line, f"a quoted field opens here and is never closed: csv read the rest of the file "
+                    f"({_lines(line + 1, rows.line_num)}) into it, so neither this record nor those lines are read"
                 ))
                 continue
         try:
             reading.records.append(_record(text, start, last, delimiter, row, first + 1, columns, chosen))
         except _Short as e:
-            reading.errors.append(RecordError(first + 1, str(e)))
+            message = str(e)
+            if rows.line_num > first + 1:  # only a quoted field runs over a line break: a stray quote closed it late
+                message += (
+                    f"; a quoted field runs over lines {first + 1}-{rows.line_num}, so csv read "
+                    f"{_lines(first + 2, rows.line_num)} as part of this record"
+                )
+            reading.errors.append(RecordError(first + 1, message))
     reading.fields = chosen
     return reading
+
+
+def _lines(first: int, last: int) -> str:
+    return f"line {first}" if first == last else f"lines {first}-{last}"
 
 
 class _Short(Exception):

@@ -28,6 +28,12 @@ class Entry:
     source: Segment | None = None  # the source its record holds (a hypothesis's XLIFF unit, JSONL field)
 
 
+def shown_id(id: str) -> str:
+    """An id as messages and ``score -sl`` rows write it: each control character (a tab, PO's
+    ``\\x04`` between msgctxt and msgid) escaped, the rest as it is, so it is seen and stays on one line."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in id)
+
+
 @dataclass(frozen=True)
 class Problem:
     """A record that found no partner, or an id given twice."""
@@ -38,7 +44,7 @@ class Problem:
     id: str | None = None
 
     def message(self, partner: str = "reference", hypothesis: str = "the hypothesis") -> str:
-        what = f"id {self.id!r}" if self.id is not None else "a record"
+        what = f"id '{shown_id(self.id)}'" if self.id is not None else "a record"
         return {
             "missing": f"{what} has no {partner}",
             "extra": f"{what} is not in {hypothesis}",

@@ -218,7 +218,12 @@ class Fields:
 
 
 class FormatError(ValueError):
-    """A document that cannot be read at all (no record can be): its message says why."""
+    """A document that cannot be read at all (no record can be): its message says why, and
+    ``line`` and ``column`` (1-based, in characters) where, when its parser stopped at one place."""
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None) -> None:
+        super().__init__(message)
+        self.line, self.column = line, column
 
 
 def line_starts(text: str) -> list[int]:

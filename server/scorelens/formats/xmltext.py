@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 from xml.etree.ElementTree import ParseError
+from xml.parsers.expat import ErrorString
 from xml.sax.saxutils import escape as _escape
 
 from defusedxml import DefusedXmlException
@@ -106,7 +107,8 @@ def parse(doc: str, handler: Handler) -> None:
     except DefusedXmlException as error:
         raise FormatError(f"XML refused: entity declarations and external references are not read ({error})") from None
     except ParseError as error:
-        raise FormatError(f"not well-formed XML: {error}") from None
+        line, column = error.position  # expat counts a line's characters from 0
+        raise FormatError(f"not well-formed XML: {ErrorString(error.code)}: line {line}, column {column + 1}", line, column + 1) from None
 
 
 class _Target:

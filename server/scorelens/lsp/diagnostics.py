@@ -309,14 +309,15 @@ def _json(diagnostic: types.Diagnostic) -> str:
 
 
 def _document_problems(ls, review: Review) -> list[types.Diagnostic]:
-    """Problems of the pairing as a whole, on the hypothesis's first line."""
+    """Problems of the pairing as a whole, on the hypothesis's first line (or where one is)."""
     found = []
     first_line = types.Range(types.Position(0, 0), types.Position(0, 0))
     sev = severity(review, "pairing.x")
     if sev is None:
         return []
     for p in review.problems:
-        found.append(types.Diagnostic(first_line, p.message, sev, code=p.code, source=SOURCE))
+        where = first_line if p.at is None else types.Range(types.Position(*p.at), types.Position(*p.at))
+        found.append(types.Diagnostic(where, p.message, sev, code=p.code, source=SOURCE))
     corpus = review.corpus
     if corpus is None:
         return found

@@ -58,6 +58,15 @@ def is_formatted(pairing: Pairing) -> bool:
     )
 
 
+class UnreadableDocument(FormatError):
+    """A document of the pairing that its reader cannot read: the message names it, ``uri`` is
+    it, and the reader's line and column stay (where a diagnostic on it goes)."""
+
+    def __init__(self, uri: str, error: FormatError) -> None:
+        super().__init__(f"{to_fs_path(uri) or uri}: {error}", error.line, error.column)
+        self.uri = uri
+
+
 @dataclass(frozen=True)
 class RecordProblem:
     """A record that could not be read or found no partner: a diagnostic on its line."""
@@ -113,7 +122,7 @@ def _read(uri: str, text: str, options: ReadOptions, fields: Fields, readings: R
     try:
         reading = read(text, name, fields)
     except FormatError as exc:
-        raise FormatError(f"{to_fs_path(uri) or uri}: {exc}") from None
+        raise UnreadableDocument(uri, exc) from None
     done = readings[uri] = _Document(uri, text, fields, reading, split_breaks(text)[0], line_starts(text), escaper(name), name)
     return done
 

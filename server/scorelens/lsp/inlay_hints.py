@@ -48,9 +48,9 @@ def _json(label: str, padding_left: bool, padding_right: bool) -> str:
     return json.dumps({k: v for k, v in hint.items() if v is not None}, ensure_ascii=False, separators=(",", ":"))[1:-1]
 
 
-# Where each hint's entry begins in a segment's answer text, and its line (the pattern cannot
-# occur inside a label: a JSON string's quotes are escaped).
-_ENTRY = re.compile(rb'\{"position":\{"line":(\d+)')
+# Where each hint's entry begins in a segment's answer text, and its line and character (the
+# pattern cannot occur inside a label: a JSON string's quotes are escaped).
+_ENTRY = re.compile(rb'\{"position":\{"line":(\d+),"character":(\d+)')
 
 
 def _hints(ls, review: Review, segment: int, ppl: str) -> list[tuple[int, int, str]]:
@@ -95,7 +95,7 @@ def _segment_text(ls, review: Review, segment: int, first: int, document: int, b
         if cached[1] == first:
             return cached[2]
         delta = first - cached[1]
-        text = _ENTRY.sub(lambda m: b'{"position":{"line":%d' % (int(m[1]) + delta), cached[2])
+        text = _ENTRY.sub(lambda m: b'{"position":{"line":%d,"character":%s' % (int(m[1]) + delta, m[2]), cached[2])
     elif not build:
         return None
     else:
@@ -107,11 +107,14 @@ def _segment_text(ls, review: Review, segment: int, first: int, document: int, b
     return text
 
 
-def _entries(text: bytes, start: int, end: int) -> list[bytes]:
-    """The entries of a segment's answer text whose hint is on lines ``start..end``."""
+def _entries(text: bytes, start: tuple[int, int], end: tuple[int, int]) -> list[bytes]:
+    """The entries of a segment's answer text whose hint is in the range from ``start`` to
+    ``end`` (line, character). A hint sits between characters, as a cursor does: one at the
+    range's end is in it (the line-end scores of the last line VS Code shows), one past it is not
+    (on the next line, after its first character, of a range that ends at that line's start)."""
     found = list(_ENTRY.finditer(text))
     stops = [m.start() - 1 for m in found[1:]] + [len(text)]  # (before the comma)
-    return [text[m.start() : stop] for m, stop in zip(found, stops) if start <= int(m[1]) <= end]
+    return [text[m.start() : stop] for m, stop in zip(found, stops) if start <= (int(m[1]), int(m[2])) <= end]
 
 
 class _Documents:
@@ -171,8 +174,10 @@ async def _prepare(ls, review: Review) -> None:
         ls.workspace_inlay_hint_refresh(None)
 
 
-async def _collect(ls, review: Review, start: int, end: int, ticket: object, build_until: float | None) -> tuple[list[bytes], bool] | None:
-    """The hints' JSON on lines ``start..end``, encoded, and whether pieces were left out: those
+async def _collect(
+    ls, review: Review, start: tuple[int, int], end: tuple[int, int], ticket: object, build_until: float | None
+) -> tuple[list[bytes], bool] | None:
+    """The hints' JSON from ``start`` to ``end`` (line, character), encoded, and whether pieces were left out: those
     not built yet once ``build_until`` (a ``time.perf_counter()``) has passed. None if superseded
     or edited meanwhile."""
     corpus = review.corpus
@@ -182,9 +187,9 @@ async def _collect(ls, review: Review, start: int, end: int, ticket: object, bui
     document = ls.hint_documents.id_of(review.uri)
     segments = len(corpus)
     layout = review.layout(0)
-    segment = layout.segment_at(start)
+    segment = layout.segment_at(start[0])
     if segment is None:  # past the end, or a blank line between paragraphs
-        segment = next((k for k in range(segments) if layout.first_line(k) >= start), segments)
+        segment = next((k for k in range(segments) if layout.first_line(k) >= start[0]), segments)
     deadline = time.perf_counter() + SLICE_SECONDS
     build = True
     while segment < segments:
@@ -195,11 +200,11 @@ async def _collect(ls, review: Review, start: int, end: int, ticket: object, bui
             segment = next((k for k in range(segment, segments) if k in review.hints), segments)
             continue
         first = layout.first_line(segment)
-        if first > end:
+        if first > end[0]:
             break
         text = _segment_text(ls, review, segment, first, document, build)
         left_out |= text is None
-        if text and start <= first and first + layout.line_count(segment) <= end + 1:
+        if text and start <= (first, 0) and first + layout.line_count(segment) <= end[0]:  # its lines wholly inside
             pieces.append(text)
         elif text:
             pieces.extend(_entries(text, start, end))
@@ -215,7 +220,7 @@ async def _collect(ls, review: Review, start: int, end: int, ticket: object, bui
     return pieces, left_out
 
 
-async def _answer(ls, uri: str, start: int, end: int, ticket: object) -> RawResult | None:
+async def _answer(ls, uri: str, start: tuple[int, int], end: tuple[int, int], ticket: object) -> RawResult | None:
     # While the client is still reading earlier answers (a whole document's are 55 MB), wait
     # rather than queue another: a newer request meanwhile is answered instead of this one.
     await ls.protocol.writer.drained()
@@ -229,7 +234,7 @@ async def _answer(ls, uri: str, start: int, end: int, ticket: object) -> RawResu
         await ls.scheduler.settled(review, pause=True)
         if review.corpus is None:
             continue
-        whole = end - start > WHOLE_ANSWER_LINES
+        whole = end[0] - start[0] > WHOLE_ANSWER_LINES
         ls.hint_whole_documents |= whole
         partial = whole and ls.client_supports("workspace", "inlay_hint", "refresh_support")
         collected = await _collect(ls, review, start, end, ticket, time.perf_counter() + BUILD_SECONDS if partial else None)
@@ -255,7 +260,8 @@ def register(server) -> None:
         uri = params.text_document.uri
         ticket = ls.hint_requests[uri] = object()
         try:
-            return await _answer(ls, uri, params.range.start.line, params.range.end.line, ticket)
+            start, end = params.range.start, params.range.end
+            return await _answer(ls, uri, (start.line, start.character), (end.line, end.character), ticket)
         finally:
             if ls.hint_requests.get(uri) is ticket:
                 del ls.hint_requests[uri]

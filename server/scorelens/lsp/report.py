@@ -24,7 +24,9 @@ REPORT_ATTEMPTS = 3
 
 def notify_scores(ls, uri: str, review: Review | None) -> None:
     if review is None or review.corpus is None:
-        payload = {"uri": uri, "version": None, "references": list(review.pairing.references) if review else [], "scores": None}
+        # no scores for the version read (a document that cannot be read), or none at all (not paired)
+        version = review.versions.get(uri) if review else None
+        payload = {"uri": uri, "version": version, "references": list(review.pairing.references) if review else [], "scores": None}
     else:
         scores = {**fluency.scores(review), **scores_dict(review.corpus.scores())}
         payload = {

@@ -58,11 +58,13 @@ STAY_S = 0.15
 
 @dataclass
 class Problem:
-    """Something wrong with the pairing itself, shown on the hypothesis's first line."""
+    """Something wrong with the pairing itself, shown on the hypothesis's first line, or at
+    ``at`` (line, client column) in the hypothesis where one place is to blame."""
 
     code: str
     message: str
     uri: str | None = None  # the reference it is about
+    at: tuple[int, int] | None = None
 
 
 @dataclass

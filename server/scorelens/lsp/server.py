@@ -35,10 +35,10 @@ from ..textfile import MissingFile, UnreadableText
 from . import agreement, code_actions, code_lens, commands, compare, diagnostics, handlers, hover, inlay_hints, qa, report
 from .agreement import Agreements
 from .compare import Comparisons
-from .documents import Documents, segment_lines
+from .documents import Documents, segment_lines, split_breaks
 from .flavours import checked, configured
 from .fluency import Models, attach
-from .formatted import NO_REFERENCES, is_formatted, read_sides, reread_lines, update
+from .formatted import NO_REFERENCES, UnreadableDocument, is_formatted, read_sides, reread_lines, update
 from .layout import LineMap
 from .pairing import Pairing, Pairings, files_in, named_like_reference
 from .positions import Columns
@@ -260,14 +260,15 @@ class ScoreLensServer(LanguageServer):
             except UnreadableText as exc:
                 code = "pairing.missing-reference" if isinstance(exc, MissingFile) else "pairing.unreadable-reference"
                 review.problems.append(Problem(code, f"reference {exc}", ref))
+        # the versions read, that what is published says it is of, even when they cannot be scored
+        review.versions = {
+            uri: self.documents.open[uri].version for uri in (review.uri, *pairing.references) if uri in self.documents.open
+        }
         if review.problems:
             for p in review.problems:
                 self.log(f"{to_fs_path(review.uri)}: {p.message}", types.MessageType.Warning)
             review.corpus = None
             return
-        review.versions = {
-            uri: self.documents.open[uri].version for uri in (review.uri, *pairing.references) if uri in self.documents.open
-        }
         try:
             hypothesis = read(review.uri, max_bytes)
             if is_formatted(pairing):
@@ -282,7 +283,12 @@ class ScoreLensServer(LanguageServer):
             review.problems.append(Problem("pairing.unreadable-hypothesis", str(exc)))
             review.corpus = None
         except FormatError as exc:
-            review.problems.append(Problem("format.unreadable", str(exc)))
+            at = None
+            if isinstance(exc, UnreadableDocument) and exc.uri == review.uri and exc.line is not None:
+                # the place its parser stopped at (an XML error), where the user is typing
+                place = self.columns.position(split_breaks(hypothesis)[0], exc.line - 1, exc.column - 1)
+                at = (place.line, place.character)
+            review.problems.append(Problem("format.unreadable", str(exc), at=at))
             review.corpus = None
         except (TokenizerUnavailable, ValueError) as exc:
             review.problems.append(Problem("scoring.unavailable", str(exc)))
