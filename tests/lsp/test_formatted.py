@@ -30,8 +30,9 @@ def _column(client, line: str, index: int) -> int:
     return units(client, line[:index])
 
 
-def _apply(client, text: str, edit: types.TextEdit) -> str:
-    """A text edit applied to a document as the client would (its positions in the profile's units)."""
+def applied(client, text: str, edits: list[types.TextEdit]) -> str:
+    """Text edits applied to a document as the client applies them: their positions in the
+    profile's units, each a range of the text before any of them."""
     lines = text.split("\n")
 
     def offset(p: types.Position) -> int:
@@ -41,7 +42,9 @@ def _apply(client, text: str, edit: types.TextEdit) -> str:
             k += 1
         return sum(len(x) + 1 for x in lines[: p.line]) + k
 
-    return text[: offset(edit.range.start)] + edit.new_text + text[offset(edit.range.end) :]
+    for edit in sorted(edits, key=lambda e: offset(e.range.start), reverse=True):
+        text = text[: offset(edit.range.start)] + edit.new_text + text[offset(edit.range.end) :]
+    return text
 
 
 def _write(client, name: str, lines: list[str]) -> tuple[str, str]:
@@ -78,7 +81,7 @@ async def test_a_finding_lands_on_the_escaped_word_and_its_fix_writes_valid_json
     )
     [fix] = [a for a in actions if a.title == "Replace with “thé”"]
     [edit] = fix.edit.changes[uri]
-    fixed = _apply(client, text, edit)
+    fixed = applied(client, text, [edit])
     records = [json.loads(line) for line in fixed.splitlines()]
     assert records[0] == {**RECORDS[0], "prediction": "😀 le thé est \"chaud\""}
     assert records[1:] == RECORDS[1:]

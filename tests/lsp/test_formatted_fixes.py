@@ -6,25 +6,9 @@ from __future__ import annotations
 
 from lsp_support import diagnostics, open_doc, scores
 from lsprotocol import types
-from test_server import units
+from test_formatted import applied
 
 from scorelens.formats import read
-
-
-def _apply(client, text: str, edits: list[types.TextEdit]) -> str:
-    """Edits applied as a client applies them: ranges of the text before any of them."""
-    lines = text.split("\n")
-
-    def offset(p: types.Position) -> int:
-        line, k, seen = lines[p.line], 0, 0
-        while seen < p.character:
-            seen += units(client, line[k])
-            k += 1
-        return sum(len(x) + 1 for x in lines[: p.line]) + k
-
-    for edit in sorted(edits, key=lambda e: offset(e.range.start), reverse=True):
-        text = text[: offset(edit.range.start)] + edit.new_text + text[offset(edit.range.end) :]
-    return text
 
 
 async def _fixed(client, name: str, hyp: str, ref: str | None = None) -> dict[str, tuple[list[str], str]]:
@@ -49,7 +33,7 @@ async def _fixed(client, name: str, hyp: str, ref: str | None = None) -> dict[st
         )
         for action in actions:
             if isinstance(action, types.CodeAction) and action.edit is not None:
-                fixed = _apply(client, hyp, action.edit.changes[uri])
+                fixed = applied(client, hyp, action.edit.changes[uri])
                 reading = read(fixed, fmt)
                 assert not reading.errors and len(reading.records) == records, (action.title, reading.errors)
                 found[f"{diag.range.start.line}: {action.title}"] = ([r.text.text for r in reading.records], fixed)
