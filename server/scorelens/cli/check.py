@@ -6,10 +6,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from json.encoder import encode_basestring  # C's, as ensure_ascii=False writes a string
 from dataclasses import dataclass
 from functools import partial
 from itertools import chain
+from json.encoder import encode_basestring  # C's, as ensure_ascii=False writes a string
 from typing import Callable, Iterable, Iterator
 
 from ..api.evaluation import Perplexity
@@ -337,20 +337,20 @@ class CheckReport:
         return f"::{level} {','.join(props)}::{_github_escape(f.message)}"
 
     def json_text(self) -> Iterator[str]:
-        """``json.dumps(to_json(), ensure_ascii=False, indent=1)`` in pieces, a finding at a time:
+        """The report as ``json.dumps(…, ensure_ascii=False, indent=1)`` writes it, in pieces, a finding at a time:
         made whole, 2,000,000 findings' text and objects took 6 GB."""
-        text = json.dumps(self.to_json(findings=False), ensure_ascii=False, indent=1)
+        text = json.dumps(self._json_without_findings(), ensure_ascii=False, indent=1)
         head, tail = text.split('"findings": []', 1)  # the first key: nothing before it holds that
         k = -1
         for k, f in enumerate(self.findings):
             yield (f'{head}"findings": [\n  ' if k == 0 else ",\n  ") + _indented(f.to_json(), "  ")
         yield text if k < 0 else "\n ]" + tail
 
-    def to_json(self, findings: bool = True) -> dict:
-        """``check --format json``'s object (with ``findings`` False, its list of findings empty)."""
+    def _json_without_findings(self) -> dict:
+        """``check --format json``'s object, its list of findings empty (:meth:`json_text` fills it)."""
         ev = self.evaluation
         return {
-            "findings": [f.to_json() for f in self.findings] if findings else [],
+            "findings": [],
             "findings_omitted": self.omitted,
             "scores": ev.results().to_dict() if ev is not None else None,
             "qa": self.qa.to_json() if self.qa is not None else None,
