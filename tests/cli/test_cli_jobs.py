@@ -104,7 +104,7 @@ def test_check_writes_its_findings_a_run_of_segments_at_a_time(run, large, monke
     """Made and written a run of segments at a time (memory bounded by the run, not the file),
     the findings are those made at once, in the same order."""
     whole = run("check", *argv(large, "--format", "json", "-j", "1"))
-    monkeypatch.setattr(check, "_AT_ONCE", 700)
+    monkeypatch.setattr(check, "_AT_ONCE", POOL_MINIMUM)  # a run in the workers, then one here
     for form in ("json", "text"):
         runs = run("check", *argv(large, "--format", form, "-j", "2"))
         assert runs.out == (whole.out if form == "json" else run("check", *argv(large, "-j", "1")).out)

@@ -225,7 +225,7 @@ class RecordLayout:
         m = self._entries[segment].segment.map if segment < len(self._entries) else None
         if m is None or not m.pieces:
             return (self.first_line(segment), 0)
-        return self._place(m.offset(offset))
+        return self._at_offset(segment, m.offset(offset))
 
     def span(self, segment: int, start: int, end: int) -> tuple[tuple[int, int], tuple[int, int]]:
         """The document range of ``[start, end)`` of the segment's text: it ends after the last
@@ -234,7 +234,7 @@ class RecordLayout:
         if m is None or not m.pieces:
             return self.position(segment, start), self.position(segment, end)
         a, b = m.span(start, end)
-        return self._place(a), self._place(b)
+        return self._at_offset(segment, a), self._at_offset(segment, b)
 
     def runs(self, segment: int, start: int, end: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
         """The document ranges of ``[start, end)`` of the segment's text, split where markup lies
@@ -245,7 +245,7 @@ class RecordLayout:
         return [(self._at_offset(segment, a), self._at_offset(segment, b)) for a, b in m.runs(start, end)]
 
     def _at_offset(self, segment: int, offset: int) -> tuple[int, int]:
-        """(line, column) of an offset its maps give."""
+        """(line, column) of a document offset the segment's map gives."""
         return self._place(offset)
 
     def escape(self, segment: int, text: str) -> str:
@@ -286,7 +286,7 @@ class RecordLayout:
         m = self._entries[segment].source.map
         if not m.pieces:
             return self.first_line(segment), 0
-        return self._place(m.offset(offset))
+        return self._at_offset(segment, m.offset(offset))
 
 
 class LineRecordLayout(RecordLayout):
@@ -303,29 +303,10 @@ class LineRecordLayout(RecordLayout):
     def _lines_of(self, entry) -> tuple[int, int]:
         return entry.line - 1, entry.line - 1
 
-    def position(self, segment: int, offset: int) -> tuple[int, int]:
-        m = self._entries[segment].segment.map if segment < len(self._entries) else None
-        if m is None or not m.pieces:
-            return (self.first_line(segment), 0)
-        line = self._spans[segment][0]
-        return line, m.offset(offset) - self._starts[line]
-
-    def span(self, segment: int, start: int, end: int) -> tuple[tuple[int, int], tuple[int, int]]:
-        m = self._entries[segment].segment.map if segment < len(self._entries) else None
-        if m is None or not m.pieces:
-            return self.position(segment, start), self.position(segment, end)
-        line = self._spans[segment][0]
-        a, b = m.span(start, end)
-        return (line, a - self._starts[line]), (line, b - self._starts[line])
-
     def _at_offset(self, segment: int, offset: int) -> tuple[int, int]:
+        # the record's one line, its column counted from where that line started when read
         line = self._spans[segment][0]
         return line, offset - self._starts[line]
-
-    def source_position(self, segment: int, offset: int) -> tuple[int, int]:
-        m = self._entries[segment].source.map
-        line = self._spans[segment][0]
-        return (line, m.offset(offset) - self._starts[line]) if m.pieces else (line, 0)
 
     def entry(self, segment: int):
         return self._entries[segment]
