@@ -189,6 +189,39 @@ def test_nltk_bleu_corpus_and_sentences(run, tmp_path, method):
     assert [row["bleu"]["score"] for row in cli_rows(run, *paths, *options)] == pytest.approx(sentences, abs=1e-9)
 
 
+def test_nltk_method6_a_segment_nltk_fails_on_has_no_bleu_and_the_rest_is_scored(run, tmp_path):
+    import warnings
+
+    smoothing = bleu_score.SmoothingFunction().method6
+    expected = []  # NLTK's sentence_bleu × 100 of each segment, None where it asserts
+    for hyp, refs in zip(MT_HYPS, MT_REFS):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                expected.append(100 * bleu_score.sentence_bleu([r.split() for r in refs], hyp.split(), smoothing_function=smoothing))
+        except AssertionError:
+            expected.append(None)
+    refused = [i for i, e in enumerate(expected) if e is None]
+    assert refused == [1]  # "a dog runs": no 3-gram to match (segment 3, no match at all, scores 0 before smoothing)
+    streams = [list(r) for r in zip(*MT_REFS)]
+    options = {"bleu_impl": "nltk", "nltk_smoothing": 6}
+    rows = scorelens.sentence_scores(MT_HYPS, streams, "bleu,wer", **options)
+    assert [None if r.bleu is None else r.bleu.score for r in rows] == [pytest.approx(e, abs=1e-9) if e is not None else None for e in expected]
+    assert all(r.wer is not None for r in rows)
+    assert scorelens.Corpus(MT_HYPS, streams, "bleu", **options).segment_scores(1).bleu is None
+
+    paths = [write(tmp_path, "hyp.txt", MT_HYPS)] + [arg for k, s in enumerate(streams) for arg in ("-r", write(tmp_path, f"ref{k}.txt", s))]
+    argv = ["-m", "bleu,wer", "--bleu-impl", "nltk", "--nltk-smoothing", "6"]
+    assert [("bleu" in row, "wer" in row) for row in cli_rows(run, *paths, *argv)] == [(e is not None, True) for e in expected]
+    result = run("score", *paths, *argv, "-sl")
+    assert result.code == 0, result.err
+    assert [line.split("\t")[1].startswith("BLEU") for line in result.out.splitlines()] == [e is not None for e in expected]
+    hyp = paths[0]
+    assert result.err.strip() == (
+        f"note: no BLEU for 1 of 5 segments, as NLTK's sentence_bleu fails on them (method6 asserts without a 3-gram match): {hyp}:2"
+    )
+
+
 def test_nltk_bleu_weights_reweigh_tokenizer_and_notes(run, tmp_path):
     corpus, _ = nltk_figures(MT_HYPS, MT_REFS, 1, weights=(0.5, 0.5))
     streams = [list(r) for r in zip(*MT_REFS)]

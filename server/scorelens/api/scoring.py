@@ -55,7 +55,8 @@ def sentence_scores(
 ) -> list[SegmentScores]:
     """Each segment's own scores (sentence BLEU with effective order as sacreBLEU's
     ``sentence_bleu``, sentence chrF and TER, the pair's ROUGE, its WER counts), one per segment;
-    each ``to_dict()`` is a ``scorelens score -sl --json`` row. Arguments as :func:`score`."""
+    each ``to_dict()`` is a ``scorelens score -sl --json`` row. Arguments as :func:`score`.
+    A segment NLTK's ``sentence_bleu`` fails on (method6 without a 3-gram match) has ``bleu`` None."""
     ev = evaluation_of(hypotheses, references, metrics, jobs, options)
     # the rows are acyclic; without the collector walking them and the corpus's records again and
     # again (the command line runs without it), 100,000 rows take a quarter less time

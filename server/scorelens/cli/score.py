@@ -35,6 +35,9 @@ def add_parser(commands) -> None:
     score.set_defaults(run=run_score, parser=score)
 
 
+_LINES_NAMED = 10  # in a note on segments without a figure
+
+
 def run_score(args: argparse.Namespace) -> int:
     if args.dask is not None:
         return run_on_dask(args)
@@ -70,8 +73,20 @@ def run_on_dask(args: argparse.Namespace) -> int:
 
 
 def run_sentence_level(ev: Run, as_json: bool) -> None:
+    bleu_on = ev.corpus is not None and "bleu" in ev.corpus.config.metrics
+    refused = []  # lines of segments without BLEU: NLTK's sentence_bleu fails on them
     for s in ev.all_segment_results():
+        if bleu_on and s.bleu is None:
+            refused.append(s.line)
         print(json.dumps(s.to_dict(), ensure_ascii=False) if as_json else segment_row(ev, s))
+    if refused:
+        shown = ", ".join(f"{ev.documents[0].path}:{line}" for line in refused[:_LINES_NAMED])
+        more = f" and {len(refused) - _LINES_NAMED} more" if len(refused) > _LINES_NAMED else ""
+        print(
+            f"note: no BLEU for {len(refused)} of {ev.segments} segments, as NLTK's sentence_bleu fails on them "
+            f"(method6 asserts without a 3-gram match): {shown}{more}",
+            file=sys.stderr,
+        )
 
 
 def segment_row(ev: Run, s: SegmentScores) -> str:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 
 from . import bleu, chrf, rouge, ter, wer
 from .config import ScoringConfig
+from .flavours import FLAVOUR_FAILURES
 from .segment import Record, SegmentStatistics
 
 if TYPE_CHECKING:
@@ -54,7 +55,11 @@ class CorpusScores:
 
 @dataclass(frozen=True, slots=True)
 class SegmentScores:
-    """One segment's own figures: sentence BLEU (effective order on), ROUGE, WER counts, sentence chrF."""
+    """One segment's own figures: sentence BLEU (effective order on), ROUGE, WER counts, sentence chrF.
+
+    BLEU is None, and ``refused`` says why, where its flavour's oracle fails on the segment
+    (NLTK's ``sentence_bleu`` with method6 asserts without a 3-gram match): that segment alone
+    has no figure, as a loop calling NLTK would lose that call alone."""
 
     bleu: bleu.BleuScore | None
     rouge_l: rouge.RougeScore | None
@@ -65,6 +70,7 @@ class SegmentScores:
     chrf: chrf.ChrfScore | None = None
     ter: ter.TerScore | None = None
     rouge_wsu: dict[str, rouge.RougeScore] = field(default_factory=dict)
+    refused: str | None = None
 
 
 def corpus_scores(
@@ -130,7 +136,7 @@ def _bleu(config: ScoringConfig, sums: Mapping[str, Sequence], records: Sequence
 def segment_scores(config: ScoringConfig, nrefs: int, st: SegmentStatistics) -> SegmentScores:
     """One segment's own scores from its statistics: sentence BLEU (effective order on; a flavour's
     own sentence score), sentence chrF and TER, the pair's ROUGE, its WER counts."""
-    bleu_score = _sentence_bleu(config, st) if st.bleu is not None else None
+    bleu_score, refused = _sentence_bleu(config, st.bleu, st.bleu_last) if st.bleu is not None else (None, None)
     chrf_score = chrf.score(st.chrf, config.chrf) if st.chrf is not None else None
     return SegmentScores(
         bleu=bleu_score,
@@ -142,14 +148,16 @@ def segment_scores(config: ScoringConfig, nrefs: int, st: SegmentStatistics) -> 
         chrf=chrf_score,
         ter=ter.score(st.ter, nrefs) if st.ter is not None else None,
         rouge_wsu=dict(zip(config.rouge_wsu, st.rouge_wsu or ())),
+        refused=refused,
     )
 
 
 def segment_score_columns(config: ScoringConfig, nrefs: int, records: Sequence[Record]) -> dict[str, list]:
     """Every segment's own scores, a list per enabled metric key (``"bleu"``, ``"chrf"``, ``"ter"``,
     ``"rougeL"``, ``"rougeLsum"``, ``"rouge2"``, ``"rougeW"``, ``"wer"``, ``"cer"``), in segment
-    order: :func:`segment_scores` of each record (the same figures), made a column at a time, with
-    no per-segment object beyond each figure's (sentence BLEU and chrF in numpy)."""
+    order: :func:`segment_scores` of each record (the same figures, None where BLEU is refused), made
+    a column at a time, with no per-segment object beyond each figure's (sentence BLEU and chrF in
+    numpy)."""
     metrics = config.metrics
     columns: dict[str, list] = {}
     if "bleu" in metrics:
@@ -157,7 +165,7 @@ def segment_score_columns(config: ScoringConfig, nrefs: int, records: Sequence[R
         if flavour is None:
             columns["bleu"] = bleu.sentence_figures([r.bleu for r in records], config.bleu)
         else:
-            columns["bleu"] = [flavour.score(list(r.bleu), r.bleu_last) for r in records]
+            columns["bleu"] = [_sentence_bleu(config, list(r.bleu), r.bleu_last)[0] for r in records]
     if "chrf" in metrics:
         columns["chrf"] = chrf.scores_of([r.chrf for r in records], config.chrf)
     if "ter" in metrics:
@@ -177,11 +185,15 @@ def segment_score_columns(config: ScoringConfig, nrefs: int, records: Sequence[R
     return columns
 
 
-def _sentence_bleu(config: ScoringConfig, st: SegmentStatistics):
+def _sentence_bleu(config: ScoringConfig, stats: Sequence[int], last: tuple[int, int, int] | None):
+    """A segment's BLEU, or None and why its flavour's oracle fails on it."""
     flavour = config.bleu_flavour
     if flavour is None:
-        return bleu.score(st.bleu, config.bleu, effective_order=True)
-    return flavour.score(st.bleu, st.bleu_last)
+        return bleu.score(stats, config.bleu, effective_order=True), None
+    try:
+        return flavour.score(stats, last), None
+    except FLAVOUR_FAILURES as exc:
+        return None, str(exc)
 
 
 @lru_cache(maxsize=8)

@@ -196,6 +196,6 @@ def description(annotators: Annotators, uri: str, line: int, markdown: bool) -> 
     segment = against[0][1].segment_at(0, line)
     if segment is None:
         return None
-    versions = [(group.names[i], short(segment_figures(corpus, segment)[0]), corpus.text(1, segment)) for i, corpus in against]
+    versions = [(group.names[i], short(segment_figures(corpus, segment)), corpus.text(1, segment)) for i, corpus in against]
     mine = against[0][1].text(0, segment)
     return segment, versions_description("Other annotators", group.names[k], mine, versions, markdown)

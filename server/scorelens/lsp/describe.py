@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from pathlib import PurePosixPath
 
 from ..core import CorpusScores, RougeScore, SegmentScores, rates, wer_normalizers
@@ -12,7 +11,6 @@ from ..core.corpus import LONG_SEGMENT_CHARS
 from ..core.findings import differing_words
 from ..core.flavours import FLAVOUR_FAILURES
 from ..core.scores import segment_scores
-from ..core.segment import SegmentStatistics
 from . import fluency, qa
 from .reviews import Review
 
@@ -26,18 +24,9 @@ def rouge_scores(scores: SegmentScores | CorpusScores) -> list[tuple[str, RougeS
     return pairs
 
 
-def sentence_scores(config, references: int, st: SegmentStatistics) -> tuple[SegmentScores, str | None]:
-    """A segment's own scores, and why BLEU is missing from them where NLTK's sentence_bleu fails
-    on the segment (method6 asserts without a 3-gram match; ``score -sl`` stops there)."""
-    try:
-        return segment_scores(config, references, st), None
-    except FLAVOUR_FAILURES as exc:
-        return segment_scores(config, references, replace(st, bleu=None)), str(exc)
-
-
-def segment_figures(corpus, segment: int) -> tuple[SegmentScores, str | None]:
-    """:func:`sentence_scores` of a corpus's segment."""
-    return sentence_scores(corpus.config, corpus.references, corpus.statistics(segment))
+def segment_figures(corpus, segment: int) -> SegmentScores:
+    """A corpus's segment's own scores (``refused`` says why BLEU is missing, if it is)."""
+    return segment_scores(corpus.config, corpus.references, corpus.statistics(segment))
 
 
 def bleu_figure(score: float) -> str:
@@ -149,7 +138,7 @@ def _escape(text: str) -> str:
 def segment_description(review: Review, segment: int, markdown: bool = True, side: int = 0) -> str:
     """The segment's scores and aligned texts, in Markdown or in plain text."""
     corpus = review.corpus
-    s, failed = segment_figures(corpus, segment)
+    s = segment_figures(corpus, segment)
     signatures = corpus.scores().signatures
     left, right = _MARKDOWN["strong"] if markdown else _PLAIN["strong"]
     item = "- " if markdown else "  "
@@ -163,8 +152,8 @@ def segment_description(review: Review, segment: int, markdown: bool = True, sid
             f"(hyp {b.sys_len}, ref {b.ref_len} tokens)"
         )
         lines += [f"{item}NLTK: {' '.join(note.split())}" for note in getattr(b, "notes", ())]
-    if failed is not None:
-        lines.append(f"{item}{left}sentence BLEU{right}: none, {failed}")
+    if s.refused is not None:
+        lines.append(f"{item}{left}sentence BLEU{right}: none, {s.refused}")
     if s.chrf is not None:
         lines.append(f"{item}{left}sentence {s.chrf.name} {s.chrf.score:.2f}{right}")
     if s.ter is not None:
@@ -229,7 +218,7 @@ def systems_description(review: Review, others, segment: int, markdown: bool = T
     where it differs from ``review``'s output marked."""
     if not others:
         return ""
-    versions = [(PurePosixPath(o.uri).name, short(segment_figures(o.corpus, segment)[0]), o.corpus.text(0, segment)) for o in others]
+    versions = [(PurePosixPath(o.uri).name, short(segment_figures(o.corpus, segment)), o.corpus.text(0, segment)) for o in others]
     return "\n\n" + versions_description("Other systems", PurePosixPath(review.uri).name, review.corpus.text(0, segment), versions, markdown)
 
 

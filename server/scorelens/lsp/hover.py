@@ -8,10 +8,11 @@ from lsprotocol import types
 
 from ..core.corpus import LONG_SEGMENT_CHARS, score_apart
 from ..core.flavours import FLAVOUR_FAILURES
+from ..core.scores import segment_scores
 from ..core.segment import SegmentStatistics
 from . import agreement, agreement_figures
 from .compare import systems_of
-from .describe import segment_description, sentence_scores, short, systems_description
+from .describe import segment_description, short, systems_description
 from .layout import LineMap
 
 
@@ -63,7 +64,7 @@ def while_scoring(review, uri: str, line: int) -> types.Hover:
             except FLAVOUR_FAILURES as exc:  # the re-score under way says so too
                 value += f"; segment {segment + 1}: {exc}"
                 break
-            value += f"; segment {segment + 1}: {short(sentence_scores(corpus.config, corpus.references, SegmentStatistics.of(record))[0])}"
+            value += f"; segment {segment + 1}: {short(segment_scores(corpus.config, corpus.references, SegmentStatistics.of(record)))}"
         break
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.PlainText, value=value))
 

@@ -75,7 +75,7 @@ def _hints(ls, review: Review, segment: int, ppl: str) -> list[tuple[int, int, s
             elif f.code == codes.SUBSTITUTION and show.substitutions:
                 hints.append((*at(f.end), _json(f"→{f.other_text}", True, False)))
     if show.line_scores and layout.position(segment, len(text))[0] < len(lines):
-        scores = " · ".join(filter(None, (short(segment_figures(corpus, segment)[0]), ppl)))
+        scores = " · ".join(filter(None, (short(segment_figures(corpus, segment)), ppl)))
         if scores:
             hints.append((*at(len(text)), _json(scores, True, False)))
     return hints
