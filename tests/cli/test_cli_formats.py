@@ -326,3 +326,42 @@ def test_a_row_a_stray_quote_ran_over_lines_names_the_lines_it_took_in(run, tmp_
             f"{path}:2: error: 2 columns, no column 'reference' (column 3); a quoted field runs over lines 2-3, "
             "so csv read line 3 as part of this record"
         ) in r.err
+
+
+def tmx(units: list[dict[str, str]]) -> str:
+    """A TMX memory from English, each unit's languages and their texts."""
+    body = "".join(
+        f'<tu tuid="{k}">' + "".join(f'<tuv xml:lang="{lang}"><seg>{escape(t)}</seg></tuv>' for lang, t in unit.items()) + "</tu>\n"
+        for k, unit in enumerate(units, 1)
+    )
+    return f'<?xml version="1.0" encoding="UTF-8"?>\n<tmx version="1.4">\n<header srclang="en" datatype="plaintext"/>\n<body>\n{body}</body>\n</tmx>\n'
+
+
+def test_a_tmx_with_several_target_languages_is_scored_in_the_one_named(run, tmp_path):
+    hyp, ref = tmp_path / "m.hyp.tmx", tmp_path / "m.ref.tmx"
+    hyp.write_text(tmx([{"en": "2 dogs ran", "de": "2 Hunde liefen", "fr": "3 chiens couraient"}]), encoding="utf-8")
+    ref.write_text(tmx([{"en": "2 dogs ran", "de": "2 Hunde rannten", "fr": "3 chiens couraient"}]), encoding="utf-8")
+    r = run("score", hyp, "-m", "wer")
+    assert r.code == 2 and not r.out
+    errors = [line for line in r.err.splitlines() if "error" in line]
+    assert errors == [
+        f"scorelens: error: {hyp}: line 5: which target language? units hold several besides their source: de, fr; "
+        "name one with --hyp-field LANG (hypothesis_field in a [[pair]] of scorelens.toml)"
+    ]
+    r = run("score", hyp, "--hyp-field", "de", "-m", "wer")
+    assert r.code == 2 and f"error: {ref}: line 5: which target language?" in r.err and "--ref-field LANG" in r.err
+    wer = {lang: run("score", hyp, "--hyp-field", lang, "--ref-field", lang, "-m", "wer", "--json") for lang in ("de", "fr")}
+    assert [json.loads(wer[lang].out)["wer"]["substitutions"] for lang in ("de", "fr")] == [1, 0]
+    # check's QA reads the language scored too: the French number differs from the source's
+    check = run("check", hyp, "--hyp-field", "fr", "--ref-field", "fr", "-m", "wer", "--format", "json")
+    assert check.code == 0, check.err
+    assert [f["code"] for f in json.loads(check.out)["findings"]] == ["qa.number"]
+
+
+def test_a_tmx_with_one_target_language_needs_no_choice(run, tmp_path):
+    hyp, ref = tmp_path / "o.hyp.tmx", tmp_path / "o.ref.tmx"
+    hyp.write_text(tmx([{"en": "a dog ran", "de": "ein Hund lief"}, {"en": "a cat", "de": "eine Katze"}]), encoding="utf-8")
+    ref.write_text(tmx([{"en": "a dog ran", "de": "ein Hund rannte"}, {"en": "a cat", "de": "eine Katze"}]), encoding="utf-8")
+    r = run("score", hyp, "-m", "wer", "--json")
+    assert r.code == 0, r.err
+    assert json.loads(r.out)["wer"]["substitutions"] == 1 and json.loads(r.out)["segments"] == 2

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mapcheck import check_map, covered, xml_decode
 
-from scorelens.formats import Fields, read
+from scorelens.formats import Fields, FormatError, read
 
 LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 
@@ -36,19 +37,64 @@ def _all(records):
     return [(r.id, r.source.text if r.source else None, r.text.text if r.text else None) for r in records]
 
 
-def test_source_from_header_target_the_first_other_language():
-    records = read(TMX, "tmx").records
+def test_several_target_languages_and_none_chosen_is_refused():
+    # whichever tuv came first would be scored: the numbers would change with the tuvs' order
+    with pytest.raises(FormatError) as caught:
+        read(TMX, "tmx")
+    message = str(caught.value)
+    assert message.startswith("line 6: which target language? units hold several besides their source: de-DE, fr, de, en; name one with")
+    assert "--hyp-field LANG" in message and "hypothesis_field" in message
+    # a reference file's target language is its reference field
+    with pytest.raises(FormatError, match="de-DE, fr, de, en; name one with --ref-field LANG"):
+        read(TMX, "tmx", Fields(references_only=True))
+
+
+def test_the_chosen_language_is_the_target():
+    records = read(TMX, "tmx", Fields(text="de")).records
     assert _all(records) == [
-        ("7", "Hi there & you", "Hallo dort & dü"),
+        ("7", "Hi there & you", "Hallo dort & dü"),  # de matches de-DE
         ("source as id", "source as id", "nur Ziel"),
         ("9", "no target", None),
-        ("10", "D", "E"),  # the unit's own srclang
+        ("10", "D", None),  # its de tuv is its source
     ]
     assert [r.line for r in records] == [6, 11, 15, 16]
     for r in records:
         for segment in (r.text, r.source):
             if segment is not None:
                 check_map(TMX, segment, xml_decode)
+    reference = read(TMX, "tmx", Fields(references=("FR",), references_only=True)).records
+    assert _all(reference)[0] == ("7", "Hi there & you", "Salut là")
+
+
+def test_one_target_language_per_unit_is_read_as_before():
+    bilingual = TMX.replace(' <tuv xml:lang="fr"><seg>Salut <it pos="begin">&lt;i&gt;</it>là</seg></tuv>\n', "")
+    assert bilingual != TMX
+    assert _all(read(bilingual, "tmx").records) == [
+        ("7", "Hi there & you", "Hallo dort & dü"),
+        ("source as id", "source as id", "nur Ziel"),
+        ("9", "no target", None),
+        ("10", "D", "E"),  # the unit's own srclang
+    ]
+    # one language in each unit, though not the same in all: no unit's target is in doubt
+    mixed = bilingual.replace('xml:lang="de-DE"', 'xml:lang="it"')
+    assert [r.text.text if r.text else None for r in read(mixed, "tmx").records] == ["Hallo dort & dü", "nur Ziel", None, "E"]
+
+
+def test_a_choice_matching_several_languages_of_a_unit_or_none_is_refused():
+    variants = TMX.replace('xml:lang="fr"', 'xml:lang="de-AT"')
+    with pytest.raises(FormatError, match=r"^line 6: which target language\? 'de' matches de-DE, de-AT in a unit; name one with --hyp-field"):
+        read(variants, "tmx", Fields(text="de"))
+    assert _all(read(variants, "tmx", Fields(text="de-at")).records)[0] == ("7", "Hi there & you", "Salut là")
+    # every unit would be scored as untranslated
+    with pytest.raises(FormatError, match=r"^no unit has a target in 'it' \(their other languages: de-DE, fr, de, en\); name one with --hyp-field"):
+        read(TMX, "tmx", Fields(text="it"))
+    with pytest.raises(FormatError, match="in one target language, not de, fr: name one with --ref-field"):
+        read(TMX, "tmx", Fields(references=("de", "fr"), references_only=True))
+
+
+def test_a_source_file_is_read_for_its_sources_whatever_its_targets():
+    records = read(TMX, "tmx", Fields(sources_only=True)).records
+    assert [r.source.text for r in records] == ["Hi there & you", "source as id", "no target", "D"]
 
 
 def test_fields_choose_target_and_source_languages():
@@ -60,7 +106,7 @@ def test_fields_choose_target_and_source_languages():
 
 
 def test_native_codes_belong_to_no_character():
-    target = read(TMX, "tmx").records[0].text
+    target = read(TMX, "tmx", Fields(text="de")).records[0].text
     for code in ("&lt;br/&gt;", "<hi", "</hi>", "<ph>"):
         at = TMX.index(code, TMX.index("de-DE"))
         assert not set(range(at, at + len(code))) & covered(target)

@@ -176,6 +176,21 @@ async def test_xml_broken_while_typing_is_one_diagnostic_where_the_parser_stoppe
     assert diags[0].message.endswith(f"line 7, column {typed.index('</target>') + 1}")
 
 
+async def test_a_tmx_of_several_target_languages_is_one_diagnostic_naming_them_and_the_setting(client):
+    folder = client.workspace / "tmx"
+    folder.mkdir()
+    unit = '<tu tuid="1"><tuv xml:lang="en"><seg>a dog</seg></tuv><tuv xml:lang="de"><seg>ein Hund</seg></tuv><tuv xml:lang="fr"><seg>un chien</seg></tuv></tu>'
+    for name in ("m.hyp.tmx", "m.ref.tmx"):
+        (folder / name).write_text(f'<tmx version="1.4">\n<header srclang="en"/>\n<body>\n{unit}\n</body>\n</tmx>\n', encoding="utf-8")
+    uri = open_doc(client, folder / "m.hyp.tmx", "xml")
+    diags = await _diagnostics_until(client, uri, lambda ds: [d.code for d in ds] == ["format.unreadable"])
+    assert diags[0].range.start.line == 0
+    assert diags[0].message.endswith(
+        "m.hyp.tmx: line 4: which target language? units hold several besides their source: de, fr; "
+        "name one with --hyp-field LANG (hypothesis_field in a [[pair]] of scorelens.toml)"
+    )
+
+
 async def test_a_po_id_in_a_pairing_diagnostic_is_written_as_score_sl_writes_it(client):
     entry = 'msgctxt "{}"\nmsgid "{}"\nmsgstr "the cat"\n\n'
     folder = client.workspace / "po"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from scorelens.core import Corpus
-from scorelens.lsp.formatted import read_sides, update
+from scorelens.lsp.formatted import UnreadableDocument, read_sides, update
 from scorelens.lsp.pairing import HELD, Pairing, Pairings, ReadOptions, _read_config
 
 URI = "file:///w/eval.jsonl"
@@ -93,3 +93,31 @@ def test_a_jsonl_file_no_rule_pairs_holds_its_references(tmp_path):
     assert pairings.resolve((tmp_path / "eval.hyp.jsonl").as_uri(), names).held  # no NAME.ref.jsonl beside it
     assert pairings.resolve((tmp_path / "eval.ref.jsonl").as_uri(), names) is None
     assert pairings.resolve((tmp_path / "notes.txt").as_uri(), names) is None
+
+
+def _tmx(*units: dict[str, str]) -> str:
+    body = "".join(
+        f'<tu tuid="{k}">' + "".join(f'<tuv xml:lang="{lang}"><seg>{t}</seg></tuv>' for lang, t in unit.items()) + "</tu>\n"
+        for k, unit in enumerate(units)
+    )
+    return f'<tmx version="1.4">\n<header srclang="en"/>\n<body>\n{body}</body>\n</tmx>\n'
+
+
+def test_a_tmx_of_several_target_languages_is_read_in_the_one_its_pair_names():
+    hyp, ref = "file:///w/m.hyp.tmx", "file:///w/m.ref.tmx"
+    text = _tmx({"en": "a dog", "de": "ein Hund", "fr": "un chien"}, {"en": "a cat", "de": "eine Katze", "fr": "un chat"})
+    texts = {hyp: text, ref: text}
+    with pytest.raises(UnreadableDocument) as caught:
+        read_sides(Pairing(hyp, (ref,), "test"), texts, {})
+    assert caught.value.uri == hyp
+    assert str(caught.value).endswith(
+        "m.hyp.tmx: line 4: which target language? units hold several besides their source: de, fr; "
+        "name one with --hyp-field LANG (hypothesis_field in a [[pair]] of scorelens.toml)"
+    )
+    hypothesis_only = ReadOptions(hypothesis_field="fr")
+    with pytest.raises(UnreadableDocument, match="reference_fields in a") as caught:
+        read_sides(Pairing(hyp, (ref,), "test", read=hypothesis_only), texts, {})
+    assert caught.value.uri == ref
+    both = ReadOptions(hypothesis_field="fr", reference_fields=("fr",))
+    sides = read_sides(Pairing(hyp, (ref,), "test", read=both), texts, {})
+    assert sides.texts == [["un chien", "un chat"], ["un chien", "un chat"]]

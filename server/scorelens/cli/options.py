@@ -187,15 +187,16 @@ def scoring_options(
     formats.add_argument(
         "--hyp-field",
         metavar="NAME",
-        help="JSONL field (dotted path) or TSV/CSV column (header name or 1-based number) of the hypothesis "
-        "(default: the first of prediction, hypothesis, hyp, output, translation, ...)",
+        help="JSONL field (dotted path) or TSV/CSV column (header name or 1-based number) of the hypothesis, "
+        "or a TMX hypothesis's target language (default: the first of prediction, hypothesis, hyp, output, translation, ...)",
     )
     if references:
         formats.add_argument(
             "--ref-field",
             action="append",
             metavar="NAME",
-            help="a reference's field or column, repeated for several; a JSON list holds several references (default: reference, references, ref, target, ...)",
+            help="a reference's field or column, repeated for several; a JSON list holds several references; "
+            "a TMX reference's target language (default: reference, references, ref, target, ...)",
         )
     formats.add_argument("--id-field", metavar="NAME", help="the field or column of the ids records are paired by (default: id)")
     formats.add_argument(

@@ -104,7 +104,7 @@ def run_qa(args: argparse.Namespace) -> QARun | None:
         if wanted(args):
             raise CliError("QA checks read the hypothesis from a file: name it (HYP)")
         return None
-    hypothesis = _read(args.hypothesis, args)
+    hypothesis = _read(args.hypothesis, args, Fields(args.hyp_field))  # the text scored, not a default one
     source_path = args.source or _found_source(args.hypothesis)
     if source_path is None and not holds_sources(hypothesis):
         if wanted(args):
