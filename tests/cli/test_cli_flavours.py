@@ -469,7 +469,43 @@ def test_rouge155_findings_edits_and_refusals(run, tmp_path):
     assert "--rouge-impl" in help_text and "--rouge-skip-gap" in help_text and "--rouge-stopwords" in help_text
     # a reference without a token stops the script under ROUGE-W; here, a clear error
     dies = run("score", hyp, "-r", write(tmp_path, "empty.txt", ["--", "the"]), "-m", "rougeW", "--rouge-impl", "rouge-1.5.5")
-    assert dies.code != 0 and "Illegal division by zero" in dies.err
+    assert dies.code != 0 and dies.err.startswith(f"scorelens: error: {hyp}:1: ") and "Illegal division by zero" in dies.err
+
+
+def test_rouge155_the_segment_the_script_dies_on_is_named(run, tmp_path):
+    from scorelens.core.rouge155 import ScriptDies
+
+    # more segments than a chunk (it is looked for a chunk at a time), the one it dies on late
+    hyps = [f"the cat sat on mat {i}" for i in range(1200)]
+    refs = [f"a cat sat on a mat {i}" for i in range(1200)]
+    refs[1100] = "..."
+    with pytest.raises(ScriptDies) as e:
+        scorelens.score(hyps, refs, "rougeL,rougeW", rouge_impl="rouge-1.5.5")
+    assert e.value.segment == 1100
+    # edits: one segment re-scored alone, then several at once
+    corpus = Corpus(hyps[:50], refs[:50], "rougeW", rouge_impl="rouge-1.5.5")
+    corpus.scores()
+    corpus.edit(7, "!", side=1)
+    with pytest.raises(ScriptDies) as e:
+        corpus.scores()
+    assert e.value.segment == 7
+    corpus = Corpus(hyps, refs[:1100] + refs[1101:] + ["a mat"], "rougeW", rouge_impl="rouge-1.5.5")
+    corpus.scores()
+    for segment in range(0, 1200, 4):  # more than WIDE_CHANGE: re-scored together
+        corpus.edit(segment, "a mat", side=1)
+    corpus.edit(1020, "?", side=1)
+    with pytest.raises(ScriptDies) as e:
+        corpus.scores()
+    assert e.value.segment == 1020
+    # the command line names the hypothesis's line, of a plain file and of a JSONL record
+    hyp, ref = write(tmp_path, "hyp.txt", hyps), write(tmp_path, "ref.txt", refs)
+    for argv in ([hyp, "-r", ref], [hyp, "-r", ref, "-j", "1"]):
+        dies = run("score", *argv, "-m", "rougeW", "--rouge-impl", "rouge-1.5.5")
+        assert dies.code == 2 and dies.err == f"scorelens: error: {hyp}:1101: ROUGE-W of a reference without tokens: the script dies (Illegal division by zero)\n"
+    records = tmp_path / "pairs.jsonl"
+    records.write_text("".join(json.dumps({"hyp": h, "ref": r}) + "\n" for h, r in zip(hyps, refs)), encoding="utf-8")
+    dies = run("check", str(records), "-m", "rougeW", "--rouge-impl", "rouge-1.5.5")
+    assert dies.code == 2 and dies.err.startswith(f"scorelens: error: {records}:1101: ROUGE-W of a reference without tokens")
 
 
 # -- WER of segments of several lines: jiwer's wer_contiguous / cer_contiguous ---------------------

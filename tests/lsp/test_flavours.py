@@ -245,6 +245,7 @@ async def test_texts_the_oracle_fails_on_are_one_problem_until_an_edit_mends_the
     assert failed["references"]
     problems = [d for d in await diagnostics(client, uri) if d.code == "scoring.failed"]
     assert len(problems) == 1 and "ROUGE-W" in problems[0].message
+    assert problems[0].range.start.line == 1  # on the segment it dies on
     assert len([m for m in client.messages if "ROUGE-W" in m.message]) == 1
     # the server keeps serving: a hover answers, and opening the reference mends it
     assert await client.text_document_hover_async(types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(0, 0))) is None

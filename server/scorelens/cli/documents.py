@@ -17,6 +17,7 @@ from ..api.documents import FormattedEvaluation, evaluate_documents
 from ..api.documents import read_document as read_formatted
 from ..api.evaluation import Evaluation, evaluate
 from ..api.options import DEFAULTS, PPL, OptionError, complete, scoring_config
+from ..core.rouge155 import ScriptDies
 from ..core.text import sacrebleu_lines
 from ..formats import Fields, FormatError, format_of
 from ..textfile import DEFAULT_MAX_BYTES, UnreadableText, decode, read_text, too_large
@@ -126,8 +127,21 @@ def read_documents(args: argparse.Namespace) -> list[Document]:
     return [hypothesis, *(read_document(r, args.max_file_bytes, args.encoding) for r in references)]
 
 
+class _Located:
+    """A run of files, whose error where ROUGE-1.5.5.pl dies on a segment names its line."""
+
+    @cached_property
+    def scores(self):
+        try:
+            return super().scores
+        except ScriptDies as exc:
+            if exc.segment is None:
+                raise
+            raise CliError(f"{self.documents[0].path}:{self.first_line(exc.segment) + 1}: {exc}") from None
+
+
 @dataclass
-class Run(Evaluation):
+class Run(_Located, Evaluation):
     """An evaluation of files: the hypothesis, then the references, as read."""
 
     documents: list[Document] = field(default_factory=list)
@@ -184,7 +198,7 @@ def formatted(args: argparse.Namespace, hypotheses: list[str | None] | None = No
 
 
 @dataclass
-class FormattedRun(FormattedEvaluation):
+class FormattedRun(_Located, FormattedEvaluation):
     """An evaluation of files read through their formats' readers."""
 
     documents: list[FormattedDocument] = field(default_factory=list)

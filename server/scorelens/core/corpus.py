@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 from . import wer
 from .config import ScoringConfig
 from .findings import Finding, segment_findings
+from .rouge155 import ScriptDies
 from .scores import CorpusScores, SegmentScores, Totals, corpus_scores, needs_records, segment_score_columns, segment_scores
 from .segment import FEW_SEGMENTS, Analyser, Analysis, Record, RecordColumns, SegmentStatistics, score_texts
 from .text import common_ends, segment_count, segment_spans, split_lines
@@ -610,7 +611,8 @@ class Corpus:
             self._account(old, -1)
         new = self._scored_apart(i) if self._apart else None
         if new is None:
-            new = self._analyse.statistics(self._analysis(0, i), self._references(i))
+            with self._failing_located([i]):
+                new = self._analyse.statistics(self._analysis(0, i), self._references(i))
         self._results[i] = new
         self._differs[i] = new.differs
         self._scored_in[i] = self._scoring
@@ -624,13 +626,39 @@ class Corpus:
         self._account_all([r for r in map(self._results.__getitem__, segments) if r is not None], -1)
         apart = [self._scored_apart(i) if self._apart else None for i in segments]
         fresh = [i for i, r in zip(segments, apart) if r is None]
-        scored = iter(self._analyse.scored([[self.text(side, i) for i in fresh] for side in range(len(self._sides))]))
+        with self._failing_located(fresh):
+            scored = iter(self._analyse.scored([[self.text(side, i) for i in fresh] for side in range(len(self._sides))]))
         new = [r if r is not None else next(scored) for r in apart]
         for i, record in zip(segments, new):
             self._results[i] = record
             self._differs[i] = record.differs
             self._scored_in[i] = self._scoring
         self._account_all(new, 1)
+
+    @contextmanager
+    def _failing_located(self, segments: Sequence[int]) -> Iterator[None]:
+        """Sets ``segment`` on ROUGE-1.5.5.pl's failure (ROUGE-W against a reference without
+        tokens) scoring ``segments``: the first of them it fails on alone, found a chunk at a
+        time, so that a message can name its line."""
+        try:
+            yield
+        except ScriptDies as exc:
+            if len(segments) == 1:
+                exc.segment = segments[0]
+                raise
+            for start in range(0, len(segments), POOL_CHUNK):
+                chunk = segments[start : start + POOL_CHUNK]
+                if self._fails(chunk):
+                    exc.segment = next((i for i in chunk if self._fails([i])), None)
+                    break
+            raise
+
+    def _fails(self, segments: Sequence[int]) -> bool:
+        try:
+            list(score_texts(self.config, [[self.text(side, i) for i in segments] for side in range(len(self._sides))]))
+        except ScriptDies:
+            return True
+        return False
 
     def _scored_apart(self, segment: int) -> Record | None:
         apart = self._apart.get(self.texts(segment))
@@ -659,7 +687,8 @@ class Corpus:
                     ks = list(run)
                     new[ks[0] : ks[-1] + 1] = self._scored(start + ks[0], start + ks[-1] + 1, pool_map)
         else:
-            new = self._scored(start, stop, pool_map)
+            with self._failing_located(range(start, stop)):
+                new = self._scored(start, stop, pool_map)
         self._make_records(start, stop)
         old = [r for r in self._results[start:stop] if r is not None]
         self._account_all(old, -1)

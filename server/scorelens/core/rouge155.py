@@ -343,6 +343,8 @@ def _run(model: Sequence[str], peer: Sequence[str], i: int, j: int) -> int:
 class ScriptDies(ValueError):
     """Where ROUGE-1.5.5.pl stops with an error instead of a score."""
 
+    segment: int | None = None  # the corpus's segment it stops on, where a corpus found which
+
 
 def lcs_hits(model: Summary, peer: Summary, weight: float | None) -> tuple[float, float]:
     """lcs / wlcs: (hit, base) of one reference, hits clipped by unigram counts left on both sides."""

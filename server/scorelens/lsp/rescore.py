@@ -66,11 +66,14 @@ async def rescore(ls, review: Review) -> bool:
 
 
 def _failed(ls, review: Review, exc: Exception) -> None:
-    """The review's texts cannot be scored as its flavour's oracle scores them: said once on the
-    hypothesis's first line and in a message, the corpus dropped (a re-score that failed half-way
-    leaves its totals wrong); the next edit loads it again (see handlers.did_change)."""
+    """The review's texts cannot be scored as its flavour's oracle scores them: said once, on the
+    segment it fails on where the corpus found which (else the hypothesis's first line), and in
+    a message; the corpus dropped (a re-score that failed half-way leaves its totals wrong); the
+    next edit loads it again (see handlers.did_change)."""
     message = f"{exc}; scored again when the text changes"
-    review.problems = [Problem(SCORING_FAILED, message)]
+    segment = getattr(exc, "segment", None)  # (a corpus figure's failure is no segment's)
+    at = (review.layout(0).first_line(segment), 0) if segment is not None else None
+    review.problems = [Problem(SCORING_FAILED, message, at=at)]
     review.corpus = None
     review.lm = None
     if ls.failures_told.get(review.uri) != message:  # (each edit that fails again says nothing new)
