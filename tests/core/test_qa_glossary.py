@@ -4,6 +4,8 @@ place, the fix and the entry for a hover."""
 
 from __future__ import annotations
 
+import pytest
+
 from scorelens.core.qa import Glossary, QAConfig, Term, check_segment
 
 TERMS = [
@@ -84,3 +86,54 @@ def test_two_entries_for_one_term_accept_either_target():
     assert findings("The car.", "Der Wagen.", either) == []
     (f,) = findings("The car.", "Das Fahrzeug.", either)
     assert f.fix.text.strip() == "Auto"
+
+
+def test_a_terms_punctuation_must_stand_in_the_text():
+    marked = Glossary([Term("C++", "C++", do_not_translate=True), Term(".NET", ".NET", do_not_translate=True), Term("C#", "C#")], "en", "de")
+    assert marked.find("Write C code for the net income.") == []  # "C" is not "C++", "net" not ".NET"
+    assert [(a, b) for a, b, _ in marked.find("Use C++ on .NET here.")] == [(4, 7), (11, 15)]
+    assert findings("Use C++ on .NET.", "Verwenden Sie C++ auf .NET.", marked) == []
+    (f,) = findings("Learn C#.", "Lernen Sie C.", marked)  # "C" is not the target term "C#"
+    assert f.code == "qa.glossary"
+
+
+def test_a_term_without_letters_or_digits_is_found_as_a_string():
+    symbols = Glossary([Term("%", " Prozent"), Term("->", "→")], "en", "de")
+    assert [(a, b) for a, b, _ in symbols.find("Up 5% -> down")] == [(4, 5), (6, 8)]
+    (f,) = findings("Press A -> B.", "Drücken Sie A, dann B.", symbols)
+    assert f.fix.text.strip() == "→"
+
+
+def test_decomposed_accents_match_composed_terms():
+    import unicodedata
+
+    def nfd(text: str) -> str:
+        return unicodedata.normalize("NFD", text)
+
+    cafe = Glossary([Term("café", "Café"), Term("Ölçü", "Ölçü", do_not_translate=True)], "fr", "de")
+    source = nfd("Le café est ouvert.")
+    assert [(source[a:b]) for a, b, _ in cafe.find(source)] == [nfd("café")]  # placed in the text as written
+    assert findings("Le café est ouvert.", nfd("Das Café ist offen."), cafe) == []
+    assert findings("Ölçü est là.", nfd("Ölçü ist da."), cafe) == []
+    assert [t.target for _, _, (t, *_) in Glossary([Term(nfd("café"), "Café")], "fr", "de").find("Un café.")] == ["Café"]
+
+
+def test_turkish_dotted_and_dotless_i_are_one_letter_with_case_ignored():
+    tr = Glossary([Term("Izmir", "İzmir"), Term("light", "ışık")], "en", "tr")
+    assert findings("Izmir is big.", "izmir büyük.", tr) == []  # Turkish lower-cases İ as i
+    assert findings("Izmir is big.", "İZMİR BÜYÜK.", tr) == []
+    assert findings("The light.", "IŞIK.", tr) == []  # and upper-cases ı as I
+    assert [t.target for _, _, (t, *_) in Glossary([Term("İzmir", "Izmir")], "tr", "en").find("izmir güzel")] == ["Izmir"]
+
+
+@pytest.mark.timeout(10)  # each string term once looked through every word term found: minutes
+def test_a_long_line_with_string_and_word_terms_is_searched_in_linear_time():
+    mixed = Glossary([Term("file", "Datei"), Term("京都", "Kyoto")], "en", "de")
+    line = "Copy the file to 京都. " * 20000
+    assert len(mixed.find(line)) == 40000
+
+
+def test_any_dash_stands_for_a_terms_hyphen():
+    wifi = Glossary([Term("Wi-Fi", "WLAN-Router")], "en", "de")
+    assert [(a, b) for a, b, _ in wifi.find("Use Wi‑Fi.")] == [(4, 9)]  # U+2011, a no-break hyphen
+    assert findings("Use Wi-Fi.", "Nutzen Sie den WLAN‐Router.", wifi) == []  # U+2010

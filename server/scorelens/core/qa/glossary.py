@@ -7,25 +7,86 @@ has a Snowball stemmer (nltk's: English, German, French, Spanish, Russian… 15 
 written without spaces, a term is found as a string (case ignored). Overlapping terms: the
 longest one found first wins. A "do not translate" term must stand in the hypothesis unchanged
 (as whole words, case kept).
+
+Texts are compared in NFC (decomposed accents match composed ones), and Turkish's dotted and
+dotless i are one letter with case ignored ("İzmir" is "izmir", "IŞIK" is "ışık"). A term's
+punctuation must stand in the text too ("C++" is not "C", ".NET" is not "net"); a term without
+letters or digits ("%", "->") is found as a string.
 """
 
 from __future__ import annotations
 
-import re
+import bisect
+import unicodedata
 from dataclasses import dataclass
-from typing import Callable, Iterator, Sequence
+from functools import lru_cache
+from typing import Callable, Iterator, NamedTuple, Sequence
+
+import regex
 
 from .model import PREFIX, Fix, QAFinding
 from .spans import insertion, insertion_point, primary, quote
 
-_WORD = re.compile(r"\w+(?:['’]\w+)*")
+_WORD = regex.compile(r"[\w\p{M}]+(?:['’][\w\p{M}]+)*")  # with combining marks: NFD accents, Indic vowel signs
 _UNSPACED = {"ja", "zh", "th", "lo", "km", "my", "bo"}
-_UNSPACED_SCRIPT = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_UNSPACED_SCRIPT = regex.compile(r"[\u0e00-\u0eff\u1000-\u109f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_DASH = regex.compile(r"\p{Pd}")
+_TURKISH_I = str.maketrans({"İ": "i", "ı": "i"})  # casefold() makes "İ" "i̇" and keeps "ı"
 _STEMMERS = {
     "ar": "arabic", "da": "danish", "nl": "dutch", "en": "english", "fi": "finnish", "fr": "french",
     "de": "german", "hu": "hungarian", "it": "italian", "nb": "norwegian", "nn": "norwegian",
     "no": "norwegian", "pt": "portuguese", "ro": "romanian", "ru": "russian", "es": "spanish", "sv": "swedish",
 }
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFC", text).translate(_TURKISH_I).casefold()
+
+
+@lru_cache(maxsize=4)  # a segment's, asked for by each of its terms
+def _folded_with_offsets(text: str) -> tuple[str, Sequence[int]]:
+    """``text`` folded, and where in ``text`` each of its characters comes from (the start of its
+    grapheme; one more item, ``len(text)``): folding may change the length ("ß" is "ss")."""
+    folded = _fold(text)
+    if len(folded) == len(text) and unicodedata.is_normalized("NFC", text):
+        return folded, range(len(text) + 1)  # character for character (folding never shortens)
+    parts, offsets = [], []
+    for m in regex.finditer(r"\X", text):
+        part = _fold(m.group())
+        parts.append(part)
+        offsets.extend([m.start()] * len(part))
+    offsets.append(len(text))
+    return "".join(parts), offsets
+
+
+class _Words(NamedTuple):
+    """A term found by words: their stems, and the punctuation before, between and after them."""
+
+    stems: tuple[str, ...]
+    glue: tuple[str, ...]  # len(stems) + 1 strings, as _bare writes them
+
+    def at(self, text: str, words: Sequence[tuple[str, int, int]], i: int) -> tuple[int, int] | None:
+        """Where the term stands in ``text`` from its ``i``-th word, its punctuation included."""
+        n = len(self.stems)
+        if i + n > len(words) or any(words[i + k][0] != self.stems[k] for k in range(n)):
+            return None
+        start, end = words[i][1], words[i + n - 1][2]
+        before, after = self.glue[0], self.glue[-1]
+        if _bare(text[max(0, start - len(before)) : start]) != before or _bare(text[end : end + len(after)]) != after:
+            return None
+        if any(glue and glue != _bare(text[words[i + k][2] : words[i + k + 1][1]]) for k, glue in enumerate(self.glue[1:-1])):
+            return None
+        return start - len(before), end + len(after)
+
+
+def _bare(punctuation: str) -> str:
+    """Punctuation as terms are compared by: spaces left out, every dash a hyphen ("Wi‑Fi" is "Wi-Fi")."""
+    return _DASH.sub("-", "".join(punctuation.split()))
+
+
+def _glue(term: str) -> tuple[str, ...]:
+    cuts = [0, *(x for m in _WORD.finditer(term) for x in m.span()), len(term)]
+    return tuple(_bare(term[cuts[k] : cuts[k + 1]]) for k in range(0, len(cuts), 2))
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,27 +117,24 @@ class _Side:
     def stem(self, word: str) -> str:
         found = self._stems.get(word)
         if found is None:
-            folded = word.casefold()
+            folded = _fold(word)
             found = self._stems[word] = self._stemmer(folded) if self._stemmer else folded
         return found
 
     def by_string(self, term: str) -> bool:
-        return self.unspaced or bool(_UNSPACED_SCRIPT.search(term))
+        return self.unspaced or bool(_UNSPACED_SCRIPT.search(term)) or not _WORD.search(term)
 
     def words(self, text: str) -> list[tuple[str, int, int]]:
         """``(stem, start, end)`` of each word."""
         return [(self.stem(m.group()), m.start(), m.end()) for m in _WORD.finditer(text)]
 
-    def key(self, term: str) -> tuple[str, ...] | str:
-        """What a term is found by: its words' stems, or its folded string."""
-        return term.casefold() if self.by_string(term) else tuple(self.stem(w) for w in _WORD.findall(term))
+    def key(self, term: str) -> _Words | str:
+        """What a term is found by: its words' stems and punctuation, or its folded string."""
+        return _fold(term) if self.by_string(term) else _Words(tuple(self.stem(w) for w in _WORD.findall(term)), _glue(term))
 
 
-def _find_words(words: Sequence[tuple[str, int, int]], key: tuple[str, ...]) -> tuple[int, int] | None:
-    for i in range(len(words) - len(key) + 1):
-        if all(words[i + k][0] == key[k] for k in range(len(key))):
-            return words[i][1], words[i + len(key) - 1][2]
-    return None
+def _find_words(text: str, words: Sequence[tuple[str, int, int]], key: _Words) -> tuple[int, int] | None:
+    return next(filter(None, (key.at(text, words, i) for i in range(len(words) - len(key.stems) + 1))), None)
 
 
 class Glossary:
@@ -89,18 +147,19 @@ class Glossary:
         self._source = _Side(source_language)
         self._target = _Side(target_language)
         # word terms by their first stem; string terms by their first character (folded)
-        self._by_first_word: dict[str, list[tuple[tuple[str, ...], Term]]] = {}
+        self._by_first_word: dict[str, list[tuple[_Words, Term]]] = {}
         self._by_first_char: dict[str, list[tuple[str, Term]]] = {}
         for term in self.terms:
             key = self._source.key(term.source)
             if isinstance(key, str):
                 if key:
                     self._by_first_char.setdefault(key[0], []).append((key, term))
-            elif key:
-                self._by_first_word.setdefault(key[0], []).append((key, term))
-        for index in (self._by_first_word, self._by_first_char):
-            for candidates in index.values():
-                candidates.sort(key=lambda c: -len(c[0]))  # the longest first
+            else:
+                self._by_first_word.setdefault(key.stems[0], []).append((key, term))
+        for candidates in self._by_first_word.values():
+            candidates.sort(key=lambda c: -len(c[0].stems))  # the longest first
+        for strings in self._by_first_char.values():
+            strings.sort(key=lambda c: -len(c[0]))
 
     def __len__(self) -> int:
         return len(self.terms)
@@ -113,30 +172,33 @@ class Glossary:
             words = self._source.words(source)
             i = 0
             while i < len(words):
-                i = self._match_words(words, i, found)
+                i = self._match_words(source, words, i, found)
         if self._by_first_char:
-            folded = source.casefold()
-            if len(folded) == len(source):  # folding kept the offsets (it does but for ß, ﬁ…)
-                self._match_strings(folded, found)
+            self._match_strings(*_folded_with_offsets(source), found)
         found.sort(key=lambda f: f[0])
         return found
 
-    def _match_words(self, words, i: int, found: list) -> int:
+    def _match_words(self, source: str, words, i: int, found: list) -> int:
         for key, term in self._by_first_word.get(words[i][0], ()):
-            n = len(key)
-            if all(i + k < len(words) and words[i + k][0] == key[k] for k in range(n)):
-                terms = [t for k, t in self._by_first_word[words[i][0]] if k == key]
-                found.append((words[i][1], words[i + n - 1][2], terms))
-                return i + n
+            span = key.at(source, words, i)
+            if span is not None:
+                found.append((*span, [t for k, t in self._by_first_word[words[i][0]] if k == key]))
+                return i + len(key.stems)
         return i + 1
 
-    def _match_strings(self, folded: str, found: list) -> None:
-        taken = [(a, b) for a, b, _ in found]
+    def _match_strings(self, folded: str, offsets: Sequence[int], found: list) -> None:
+        taken_starts, taken_ends = [a for a, _, _ in found], [b for _, b, _ in found]  # in order, apart
+
+        def free(a: int, b: int) -> bool:
+            k = bisect.bisect_left(taken_ends, a + 1)  # the first word term ending after a
+            return k == len(taken_starts) or taken_starts[k] >= b
+
         i = 0
         while i < len(folded):
             for key, term in self._by_first_char.get(folded[i], ()):
-                if folded.startswith(key, i) and not any(a < i + len(key) and i < b for a, b in taken):
-                    found.append((i, i + len(key), [t for k, t in self._by_first_char[folded[i]] if k == key]))
+                a, b = offsets[i], offsets[i + len(key)]
+                if folded.startswith(key, i) and a < b and free(a, b):
+                    found.append((a, b, [t for k, t in self._by_first_char[folded[i]] if k == key]))
                     i += len(key) - 1
                     break
             i += 1
@@ -145,32 +207,31 @@ class Glossary:
         """A finding for each source term whose target term the hypothesis lacks."""
         found = []
         target_words: list[tuple[str, int, int]] | None = None
-        folded_target: str | None = None
         seen: set[str] = set()
         for start, end, terms in self.find(source):
             if terms[0].source.casefold() in seen:
                 continue  # a term found twice: once is enough to say
             seen.add(terms[0].source.casefold())
             if target_words is None:
-                target_words, folded_target = self._target.words(target), target.casefold()
-            if any(self._has(t, target, target_words, folded_target) for t in terms):
+                target_words = self._target.words(target)
+            if any(self._has(t, target, target_words) for t in terms):
                 continue
-            found.append(self._finding(source, target, start, end, terms[0], target_words, folded_target))
+            found.append(self._finding(source, target, start, end, terms[0], target_words))
         return found
 
-    def _has(self, term: Term, target: str, words, folded: str) -> bool:
+    def _has(self, term: Term, target: str, words) -> bool:
         if term.do_not_translate:
-            return _exact(target, term.source, self._target.by_string(term.source))
+            return _exact(unicodedata.normalize("NFC", target), unicodedata.normalize("NFC", term.source), self._target.by_string(term.source))
         key = self._target.key(term.target)
         if isinstance(key, str):
-            return key in folded
-        return _find_words(words, key) is not None
+            return key in _folded_with_offsets(target)[0]
+        return _find_words(target, words, key) is not None
 
-    def _finding(self, source: str, target: str, start: int, end: int, term: Term, words, folded: str) -> QAFinding:
+    def _finding(self, source: str, target: str, start: int, end: int, term: Term, words) -> QAFinding:
         surface = source[start:end]
         wanted = term.source if term.do_not_translate else term.target
         check = "do-not-translate" if term.do_not_translate else "glossary"
-        left = _left(surface, target, words, folded, self._target)
+        left = _left(surface, target, words, self._target)
         if left is not None:  # the source's words stand in the hypothesis: replace them
             a, b = left
             fix = Fix(f"Use the glossary's {quote(wanted)}", a, b, wanted)
@@ -201,11 +262,12 @@ def _whole(text: str, a: int, b: int) -> bool:
     return (a == 0 or not text[a - 1].isalnum()) and (b == len(text) or not text[b].isalnum())
 
 
-def _left(surface: str, target: str, words, folded: str, side: _Side) -> tuple[int, int] | None:
+def _left(surface: str, target: str, words, side: _Side) -> tuple[int, int] | None:
     """Where the source's own words for a term stand in the hypothesis (case ignored)."""
     if side.by_string(surface):
-        a = folded.find(surface.casefold())
-        return (a, a + len(surface)) if a >= 0 and len(folded) == len(target) else None
-    key = tuple(w.casefold() for w in _WORD.findall(surface))
-    plain = [(target[a:b].casefold(), a, b) for _, a, b in words]
-    return _find_words(plain, key) if key else None
+        (text, offsets), key = _folded_with_offsets(target), _fold(surface)
+        a = text.find(key)
+        return (offsets[a], offsets[a + len(key)]) if a >= 0 else None
+    stems = tuple(_fold(w) for w in _WORD.findall(surface))
+    plain = [(_fold(target[a:b]), a, b) for _, a, b in words]
+    return _find_words(target, plain, _Words(stems, ("",) * (len(stems) + 1))) if stems else None
