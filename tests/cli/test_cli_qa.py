@@ -131,6 +131,22 @@ def test_a_glossary_and_its_broken_rows(run, tmp_path):
     assert missing.code == 2 and "nope.tsv" in missing.err
 
 
+def test_records_that_cannot_be_read_are_named_and_the_rest_checked(run, tmp_path):
+    """Without a reference no scoring reads the files to name their broken records: the QA does,
+    the hypothesis's and the source's alike, and exits 2 as check does when it scores."""
+    hyp = tmp_path / "app.jsonl"
+    hyp.write_text('{"id": "a", "src": "Saved 25 items.", "mt": "52 Elemente gespeichert."}\n{"id": "b", broken\n', encoding="utf-8")
+    result = run("check", hyp, "--hyp-field", "mt", "--format", "json")
+    assert result.code == 2 and f"{hyp}:2: error: invalid JSON" in result.err
+    assert [f["code"] for f in json.loads(result.out)["findings"]] == ["qa.number"]
+    source = tmp_path / "app.src.jsonl"
+    source.write_text('{"id": "a", "source": "Saved 25 items."}\nnot json\n', encoding="utf-8")
+    hyp.write_text('{"id": "a", "mt": "52 Elemente gespeichert."}\n', encoding="utf-8")
+    result = run("check", hyp, "--hyp-field", "mt", "--source", source)
+    assert result.code == 2 and f"{source}:2: error: invalid JSON" in result.err and "qa.number" in result.out
+    assert result.err.count("invalid JSON") == 1
+
+
 def test_xliff_units_are_checked_against_their_own_sources(run):
     path = SAMPLES / "qa" / "app.de.xlf"  # no reference beside it
     report = _json(run("check", path, "--format", "json"))

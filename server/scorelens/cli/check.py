@@ -395,6 +395,8 @@ def run_check(args: argparse.Namespace) -> int:
                     raise NoReference(f"{exc}; -m ppl scores perplexity alone, without one") from None
                 raise
             ev = None  # no reference: the source's checks alone
+            for line in qa_run.hypothesis_errors():
+                print(line, file=sys.stderr)  # as the scoring names them
     qa_found = [qa_run.located(f) for f in qa_run.result.report.findings] if qa_run is not None else []
     if args.max_findings is None:
         shown, omitted = chain(every_finding(ev) if ev is not None else (), qa_found), 0
@@ -408,6 +410,6 @@ def run_check(args: argparse.Namespace) -> int:
         print()
     else:  # a line at a time: joined, a large check's output is one more copy of it
         sys.stdout.writelines(f"{line}\n" for line in (report.github_lines() if args.format == "github" else report.text_lines()))
-    if isinstance(ev, FormattedRun) and ev.unreadable():
+    if (isinstance(ev, FormattedRun) and ev.unreadable()) or (qa_run is not None and qa_run.unreadable()):
         return EXIT_ERROR  # what was read is reported, but not all of the files was
     return EXIT_OK if report.passed else EXIT_THRESHOLD

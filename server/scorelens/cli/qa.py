@@ -75,6 +75,14 @@ class QARun:
         language = f", {self.language}" if self.language else ""
         return f"QA against {self.source_path}{language}: {counted(len(report.findings), 'finding')} ({counted(report.errors(), 'error')}): {counts}"
 
+    def unreadable(self) -> bool:
+        """Whether a record of the hypothesis or the source could not be read."""
+        return any(d.reading.errors for d in (self.result.hypothesis, self.result.source))
+
+    def hypothesis_errors(self) -> list[str]:
+        """``path:line: error: …`` of each hypothesis record that could not be read."""
+        return _errors(self.result.hypothesis)
+
     def to_json(self) -> dict:
         report = self.result.report
         return {"source": self.source_path, "language": self.language, "counts": report.counts(), "errors": report.errors()}
@@ -114,6 +122,8 @@ def run_qa(args: argparse.Namespace) -> QARun | None:
             )
         return None
     source = _read(source_path, args, Fields(sources_only=True)) if source_path is not None else None
+    for line in _errors(source) if source is not None else ():
+        print(line, file=sys.stderr)  # the hypothesis's are named by the scoring, or by check without one
     language = args.language or _language_by_name(source_path, args.hypothesis)
     glossary = None
     if args.glossary:
@@ -143,6 +153,10 @@ def _read(path: str, args: argparse.Namespace, fields: Fields = Fields()) -> For
         return read_formatted(document.path, document.text, args.input_format or format_of(path), fields)
     except FormatError as exc:
         raise CliError(f"{document.path}: {exc}") from None
+
+
+def _errors(document: FormattedDocument) -> list[str]:
+    return [e.format(document.path) for e in document.reading.errors]
 
 
 def _found_source(hypothesis: str) -> str | None:
