@@ -147,6 +147,19 @@ def test_records_that_cannot_be_read_are_named_and_the_rest_checked(run, tmp_pat
     assert result.err.count("invalid JSON") == 1
 
 
+def test_the_sources_field_or_column_named(run, tmp_path):
+    hyp = tmp_path / "app.jsonl"
+    hyp.write_text('{"id": "a", "en": "Saved 25 items.", "de": "52 Elemente gespeichert."}\n', encoding="utf-8")
+    result = run("check", hyp, "--hyp-field", "de", "--source-field", "en", "--format", "json")
+    assert result.code == 0 and [f["code"] for f in json.loads(result.out)["findings"]] == ["qa.number"]
+    source = tmp_path / "app.src.tsv"
+    source.write_text("id\ttext\na\tSaved 25 items.\n", encoding="utf-8")
+    refused = run("check", hyp, "--hyp-field", "de", "--source", source)
+    assert refused.code == 2 and "none of source, src, input, " in refused.err  # the names a source's column goes by
+    result = run("check", hyp, "--hyp-field", "de", "--source", source, "--source-field", "text")
+    assert result.code == 0 and "qa.number" in result.out
+
+
 def test_xliff_units_are_checked_against_their_own_sources(run):
     path = SAMPLES / "qa" / "app.de.xlf"  # no reference beside it
     report = _json(run("check", path, "--format", "json"))

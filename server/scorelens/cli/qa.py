@@ -33,6 +33,11 @@ def add_arguments(check: argparse.ArgumentParser) -> None:
         "source fields hold. -l SRC-TGT sets the languages' number and punctuation conventions.",
     )
     qa.add_argument("--source", metavar="SRC", help="the source the hypothesis translates (any format read; paired by id or line)")
+    qa.add_argument(
+        "--source-field",
+        metavar="NAME",
+        help="the source's field or column (JSONL, TSV, CSV): in the --source file (or NAME.src.LANG), else in the hypothesis's records (default: source, src, input)",
+    )
     qa.add_argument("--glossary", metavar="PATH", help="terms the translation must use: TSV (source<TAB>target[<TAB>note]) or TBX")
     qa.add_argument("--qa-checks", metavar="NAME,...", help=f"only these checks (default: all: {', '.join(CHECKS)})")
     qa.add_argument("--qa-skip", metavar="NAME,...", help="leave these checks out")
@@ -94,7 +99,7 @@ def _names(value: str | None) -> list[str] | None:
 
 def wanted(args: argparse.Namespace) -> bool:
     """Whether QA options were given that need a source."""
-    return bool(args.source or args.glossary or args.max_qa is not None or args.qa_checks or args.qa_skip)
+    return bool(args.source or args.source_field or args.glossary or args.max_qa is not None or args.qa_checks or args.qa_skip)
 
 
 def run_qa(args: argparse.Namespace) -> QARun | None:
@@ -104,7 +109,7 @@ def run_qa(args: argparse.Namespace) -> QARun | None:
 
     if args.no_qa:
         if wanted(args):
-            raise CliError("--no-qa turns the QA checks off: drop it, or --source/--glossary/--max-qa/--qa-checks/--qa-skip")
+            raise CliError("--no-qa turns the QA checks off: drop it, or --source/--source-field/--glossary/--max-qa/--qa-checks/--qa-skip")
         return None
     if args.max_qa is not None and args.max_qa < 0:
         raise CliError("--max-qa must be 0 or more")
@@ -112,8 +117,9 @@ def run_qa(args: argparse.Namespace) -> QARun | None:
         if wanted(args):
             raise CliError("QA checks read the hypothesis from a file: name it (HYP)")
         return None
-    hypothesis = _read(args.hypothesis, args, Fields(args.hyp_field))  # the text scored, not a default one
     source_path = args.source or _found_source(args.hypothesis)
+    held_source = args.source_field if source_path is None else None
+    hypothesis = _read(args.hypothesis, args, Fields(args.hyp_field, source=held_source))  # the text scored, not a default one
     if source_path is None and not holds_sources(hypothesis):
         if wanted(args):
             raise CliError(
@@ -121,7 +127,7 @@ def run_qa(args: argparse.Namespace) -> QARun | None:
                 "NAME.hyp.LANG, or use a format whose records hold their sources (XLIFF, PO, TMX, a JSONL source field)"
             )
         return None
-    source = _read(source_path, args, Fields(sources_only=True)) if source_path is not None else None
+    source = _read(source_path, args, Fields(args.source_field, sources_only=True)) if source_path is not None else None
     for line in _errors(source) if source is not None else ():
         print(line, file=sys.stderr)  # the hypothesis's are named by the scoring, or by check without one
     language = args.language or _language_by_name(source_path, args.hypothesis)

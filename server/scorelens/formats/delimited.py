@@ -187,11 +187,12 @@ def _choose(fields: Fields, header: list[str], number: int) -> tuple[Fields, dic
 
     text = None if fields.references_only else fields.text
     if text is None and not fields.references_only:
-        text = default((*SOURCE_FIELDS, *TEXT_FIELDS) if fields.sources_only else TEXT_FIELDS, set())
+        looked_for = (*SOURCE_FIELDS, *TEXT_FIELDS) if fields.sources_only else TEXT_FIELDS
+        text = default(looked_for, set())
         if text is None:
             have = ", ".join(map(repr, header))
             raise FormatError(
-                f"line {number}: no text column: none of {', '.join(TEXT_FIELDS)} "
+                f"line {number}: no text column: none of {', '.join(looked_for)} "
                 f"in the header (the columns are: {have}); name the column to read"
             )
     taken = {named(text)} if text is not None else set()

@@ -185,8 +185,9 @@ def _choose(fields: Fields, record: dict, number: int) -> Fields:
         text = next((f for f in TEXT_FIELDS if f in record), None)
         if text is None:
             found = ", ".join(map(repr, record)) or "none"
+            looked_for = (*SOURCE_FIELDS, *TEXT_FIELDS) if fields.sources_only else TEXT_FIELDS
             raise FormatError(
-                f"line {number}: no text field: none of {', '.join(TEXT_FIELDS)} "
+                f"line {number}: no text field: none of {', '.join(looked_for)} "
                 f"(the fields are: {found}); name the field to read"
             )
 
