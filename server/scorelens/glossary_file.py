@@ -19,12 +19,14 @@ class GlossaryFile:
     errors: list[str]  # ``path:line: error: …`` of each row that could not be read
 
 
-def read_glossary(path: str | os.PathLike, language: str | None = None, max_bytes: int = DEFAULT_MAX_BYTES, limit: str = "") -> GlossaryFile:
+def read_glossary(
+    path: str | os.PathLike, language: str | None = None, max_bytes: int = DEFAULT_MAX_BYTES, limit: str = "", encoding: str = "utf-8"
+) -> GlossaryFile:
     """The glossary at ``path`` for ``language`` (sacreBLEU's ``-l``: ``en-de`` picks a TBX's
     languages); an unreadable file is a :class:`ValueError` naming it."""
     source_language, target_language = split_languages(language)
     try:
-        text = read_text(path, max_bytes, limit)
+        text = read_text(path, max_bytes, limit, encoding=encoding)
     except UnreadableText as exc:
         raise ValueError(str(exc)) from None
     try:

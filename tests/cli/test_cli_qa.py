@@ -160,6 +160,21 @@ def test_the_sources_field_or_column_named(run, tmp_path):
     assert result.code == 0 and "qa.number" in result.out
 
 
+def test_a_glossary_empty_in_csv_or_in_another_encoding(run, tmp_path):
+    empty = tmp_path / "terms.tsv"
+    empty.write_text("source\ttarget\n# to do\n", encoding="utf-8")
+    result = run("check", sample("qa/manual.hyp.de"), "--glossary", empty)
+    assert result.code == 0 and f"{empty}: warning: no terms" in result.err  # not silently no glossary checks
+    spreadsheet = tmp_path / "terms.csv"
+    spreadsheet.write_text('source,target,note\n"paper tray",Papierfach,"not ""Papierkassette"""\n', encoding="utf-8")
+    report = _json(run("check", sample("qa/manual.hyp.de"), "--glossary", spreadsheet, "--format", "json"))
+    assert [f["line"] for f in report["findings"] if f["code"] == "qa.glossary"] == [9]
+    latin = tmp_path / "latin.tsv"
+    latin.write_bytes("paper tray\tPapierfach\tnicht für Kassetten\n".encode("latin-1"))
+    report = _json(run("check", sample("qa/manual.hyp.de"), "--glossary", latin, "-e", "latin-1", "--format", "json"))
+    assert [f["line"] for f in report["findings"] if f["code"] == "qa.glossary"] == [9]
+
+
 def test_xliff_units_are_checked_against_their_own_sources(run):
     path = SAMPLES / "qa" / "app.de.xlf"  # no reference beside it
     report = _json(run("check", path, "--format", "json"))

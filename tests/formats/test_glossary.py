@@ -32,6 +32,20 @@ def test_tsv_without_header_keeps_its_first_row():
     assert [e.source for e in read("source code\tQuellcode\n", "tsv").entries] == ["source code"]
 
 
+def test_csv_entries_quoted_as_spreadsheets_write_them():
+    text = 'source,target,note\n"paper tray",Papierfach,"not ""Papierkassette"", style guide"\n# a comment\n\nprinter,Drucker\nno comma here\n"Wi-Fi, WLAN",WLAN\n'
+    reading = read(text, format_of("terms.csv"))
+    assert reading.entries == [
+        GlossaryEntry(2, "paper tray", "Papierfach", 'not "Papierkassette", style guide'),
+        GlossaryEntry(5, "printer", "Drucker"),
+        GlossaryEntry(7, "Wi-Fi, WLAN", "WLAN"),
+    ]
+    assert reading.errors == [RecordError(6, "expected source term,target term[,note], found one column")]
+    unclosed = read('printer,Drucker\n"paper tray,Papierfach\nsupport,Support\n', "csv")  # its quote runs to the end
+    assert [e.source for e in unclosed.entries] == ["printer"] and [e.line for e in unclosed.errors] == [2]
+    assert "quote" in unclosed.errors[0].message
+
+
 TBX = """<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE martif SYSTEM "TBXcoreStructV02.dtd">
 <martif type="TBX" xml:lang="en">
@@ -121,6 +135,6 @@ def test_tbx_hostile_or_broken_xml_is_refused(text, message):
 
 
 def test_format_of_a_path():
-    assert [format_of(p) for p in ("g.tbx", "G.TBX", "g.tsv", "terms.txt", "terms")] == ["tbx", "tbx", "tsv", "tsv", "tsv"]
+    assert [format_of(p) for p in ("g.tbx", "G.TBX", "g.tsv", "terms.txt", "terms", "g.CSV")] == ["tbx", "tbx", "tsv", "tsv", "tsv", "csv"]
     with pytest.raises(FormatError, match="unknown glossary format"):
-        read("", "csv")
+        read("", "xlsx")

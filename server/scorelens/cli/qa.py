@@ -38,7 +38,7 @@ def add_arguments(check: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="the source's field or column (JSONL, TSV, CSV): in the --source file (or NAME.src.LANG), else in the hypothesis's records (default: source, src, input)",
     )
-    qa.add_argument("--glossary", metavar="PATH", help="terms the translation must use: TSV (source<TAB>target[<TAB>note]) or TBX")
+    qa.add_argument("--glossary", metavar="PATH", help="terms the translation must use: TSV (source<TAB>target[<TAB>note]), CSV or TBX")
     qa.add_argument("--qa-checks", metavar="NAME,...", help=f"only these checks (default: all: {', '.join(CHECKS)})")
     qa.add_argument("--qa-skip", metavar="NAME,...", help="leave these checks out")
     qa.add_argument("--no-qa", action="store_true", help="no QA checks, even where a source is known")
@@ -134,11 +134,13 @@ def run_qa(args: argparse.Namespace) -> QARun | None:
     glossary = None
     if args.glossary:
         try:
-            read = read_glossary(args.glossary, language, args.max_file_bytes, "--max-file-bytes")
+            read = read_glossary(args.glossary, language, args.max_file_bytes, "--max-file-bytes", args.encoding)
         except ValueError as exc:
             raise CliError(str(exc)) from None
         for line in read.errors:
             print(line, file=sys.stderr)
+        if not len(read.glossary) and not read.errors:  # a wrong file, or a termbase of other languages
+            print(f"{args.glossary}: warning: no terms{f' for {language}' if language else ''}; the glossary checks find nothing", file=sys.stderr)
         glossary = read.glossary
     try:
         config = qa_config(language, glossary, _names(args.qa_checks), _names(args.qa_skip) or ())

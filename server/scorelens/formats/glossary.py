@@ -8,6 +8,8 @@ Blank lines and lines starting with ``#`` are skipped; a first row ``source<TAB>
 An entry whose target term is its source term, written again, is "do not translate": the term
 must stand in the translation as it is (``ScoreLens<TAB>ScoreLens``).
 
+**CSV** (``.csv``): the same rows, comma-separated and quoted as spreadsheets write them.
+
 **TBX** (``.tbx``; TBX-Basic, TBX 2008 and TBX v3 core): each ``termEntry`` / ``conceptEntry``
 holds a ``langSet`` / ``langSec`` per language (``xml:lang``), each holding terms (``tig``,
 ``ntig`` or ``termSec``, with a ``term``). The source language is the one asked for, else the
@@ -22,6 +24,8 @@ Parsed with defusedxml: entity declarations and external references are refused.
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from dataclasses import dataclass, field
 from pathlib import PurePath
@@ -34,7 +38,7 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _SOURCE_HEADERS = {"source", "source term", "src", "term"}
 _TARGET_HEADERS = {"target", "target term", "tgt", "translation"}
 _NOT_A_TARGET = ("deprecated", "superseded", "forbidden", "obsolete")
-EXTENSIONS = {".tsv": "tsv", ".tab": "tsv", ".txt": "tsv", ".tbx": "tbx"}
+EXTENSIONS = {".tsv": "tsv", ".tab": "tsv", ".txt": "tsv", ".csv": "csv", ".tbx": "tbx"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +60,7 @@ class GlossaryReading:
 
 
 def format_of(path: str) -> str:
-    """``tsv`` or ``tbx``, from a file name (TSV unless it says TBX)."""
+    """``tsv``, ``csv`` or ``tbx``, from a file name (TSV unless it says CSV or TBX)."""
     return EXTENSIONS.get(PurePath(path).suffix.lower(), "tsv")
 
 
@@ -68,22 +72,48 @@ def read(text: str, format: str = "tsv", source_language: str | None = None, tar
         return read_tbx(text, source_language, target_language)
     if format == "tsv":
         return read_tsv(text)
-    raise FormatError(f"unknown glossary format {format!r}: tsv or tbx")
+    if format == "csv":
+        return read_csv(text)
+    raise FormatError(f"unknown glossary format {format!r}: tsv, csv or tbx")
 
 
 def read_tsv(text: str) -> GlossaryReading:
-    reading = GlossaryReading()
+    rows = [(number, line.split("\t")) for number, line in enumerate(_LINE_BREAK.split(text), 1)]
+    return _read_rows(GlossaryReading(), rows, "<TAB>", "no tab")
+
+
+def read_csv(text: str) -> GlossaryReading:
+    reading, rows = GlossaryReading(), []
+    reader = csv.reader(io.StringIO(text, newline=""))
+    number = 1  # where the next row starts
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:  # a cell over the csv module's size limit
+            reading.errors.append(RecordError(number, str(exc)))
+        else:
+            if any("\n" in c or "\r" in c for c in cells):  # no term spans lines: a quote left open swallowed them
+                reading.errors.append(RecordError(number, "a cell runs over several lines: is a quote not closed?"))
+            else:
+                rows.append((number, cells))
+        number = reader.line_num + 1
+    return _read_rows(reading, rows, ",", "one column")
+
+
+def _read_rows(reading: GlossaryReading, rows: list[tuple[int, list[str]]], separator: str, one_cell: str) -> GlossaryReading:
     first = True
-    for number, line in enumerate(_LINE_BREAK.split(text), 1):
-        if not line.strip() or line.lstrip().startswith("#"):
+    for number, cells in rows:
+        if not "".join(cells).strip() or cells[0].lstrip().startswith("#"):
             continue
-        cells = [c.strip() for c in line.split("\t")]
+        cells = [c.strip() for c in cells]
         if first and cells[0].casefold() in _SOURCE_HEADERS and len(cells) > 1 and cells[1].casefold() in _TARGET_HEADERS:
             first = False
             continue
         first = False
         if len(cells) < 2:
-            reading.errors.append(RecordError(number, "expected source term<TAB>target term[<TAB>note], found no tab"))
+            reading.errors.append(RecordError(number, f"expected source term{separator}target term[{separator}note], found {one_cell}"))
         elif len(cells) > 3:
             reading.errors.append(RecordError(number, f"expected at most 3 columns (source term, target term, note), found {len(cells)}"))
         elif not cells[0]:
@@ -93,6 +123,7 @@ def read_tsv(text: str) -> GlossaryReading:
         else:
             note = cells[2] if len(cells) == 3 else ""
             reading.entries.append(GlossaryEntry(number, cells[0], cells[1], note, cells[0] == cells[1]))
+    reading.errors.sort(key=lambda e: e.line)
     return reading
 
 
