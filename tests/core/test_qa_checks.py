@@ -306,3 +306,16 @@ def test_findings_carry_their_segment():
 def test_config_refuses_unknown_checks():
     with pytest.raises(ValueError, match="unknown QA check"):
         QAConfig(checks=frozenset({"numbers"}))
+
+
+def test_a_byte_order_mark_opening_a_file_is_not_text_to_the_checks():
+    """A file's U+FEFF is in its first segment (the metrics count it, as sacreBLEU does), but the
+    checks read past it: a source saved with one is still the untranslated hypothesis, and spans
+    in a hypothesis with one still land on their text."""
+    [untranslated] = check_segment("\ufeffSave your settings now.", "Save your settings now.", DE)
+    assert untranslated.code == "qa.untranslated"
+    target = "\ufeffWiegt 15,5 kg."
+    [number] = check_segment("Weighs 12.5 kg.", target, DE)
+    assert (number.code, number.source_start) == ("qa.number", 7) and target[number.start : number.end] == number.text == "15,5"
+    assert applied(target, number) == "\ufeffWiegt 12,5 kg."
+    assert check_segment("\ufeffOpen it.", "\ufeffÖffnen Sie es.", DE) == []

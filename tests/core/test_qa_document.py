@@ -37,6 +37,14 @@ def test_inconsistent_minority_points_at_the_majority():
     assert d.flagged() == [2]
 
 
+def test_a_byte_order_mark_opening_the_files_is_no_other_source_or_translation():
+    sources = ["\ufeffOpen the tray.", "Open the tray.", "Open the tray."]
+    targets = ["\ufeffÖffnen Sie das Fach.", "Öffne das Fach.", "Öffnen Sie das Fach."]
+    (f,) = every(document(sources, targets, QAConfig("en", "de", frozenset({"inconsistent"}))))
+    assert (f.code, f.segment, f.other_segment) == ("qa.inconsistent", 1, 0)
+    assert f.message == 'the same source is translated "Öffnen Sie das Fach." elsewhere (2 segments)'
+
+
 def test_inconsistent_tie_goes_to_the_first_translation():
     d = document(["Yes.", "Yes."], ["Ja.", "Jawohl."])
     assert [(f.segment, f.other_segment) for f in every(d)] == [(1, 0)]

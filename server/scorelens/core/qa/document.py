@@ -28,7 +28,7 @@ from typing import Iterable, Sequence
 
 from ..outliers import RunningSample
 from .model import PREFIX, QAConfig, QAFinding
-from .segment import check_segment
+from .segment import BOM, check_segment
 from .spans import quote
 
 # Lengths are smoothed by this many characters (added to both), and a pair shorter than SHORT on
@@ -39,7 +39,7 @@ SHORT = 10
 
 
 def _key(text: str) -> str:
-    return " ".join(text.casefold().split())
+    return " ".join(text.removeprefix(BOM).casefold().split())  # a file's byte-order mark is not its first segment's text
 
 
 def _ratio(source: str, target: str) -> float:
@@ -181,7 +181,7 @@ class QADocument:
             if key[1] != t:
                 a, b = len(target) - len(target.lstrip()), len(target.rstrip())
                 n = len(self._translations[key[0]][t])
-                message = f"the same source is translated {quote(self._targets[other].strip())} elsewhere ({n} segment{'s' * (n > 1)})"
+                message = f"the same source is translated {quote(self._targets[other].removeprefix(BOM).strip())} elsewhere ({n} segment{'s' * (n > 1)})"
                 found.append(QAFinding(PREFIX + "inconsistent", segment, a, b, target[a:b], message, other_segment=other))
         z = self._z(segment)
         if z is not None:

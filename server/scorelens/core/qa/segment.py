@@ -8,6 +8,8 @@ from typing import Sequence
 from . import numbers, placeables, punctuation, wording
 from .model import QAConfig, QAFinding
 
+BOM = "\ufeff"
+
 
 def check_segment(source: str, target: str, config: QAConfig, segment: int = 0) -> list[QAFinding]:
     """The per-segment checks (all but inconsistent and length-ratio); an empty source -> [].
@@ -15,6 +17,10 @@ def check_segment(source: str, target: str, config: QAConfig, segment: int = 0) 
     Findings come in check order (number, placeholder, tag, url, untranslated, source-words,
     end-punctuation, whitespace, doubled-word, glossary and do-not-translate), each check's in
     text order. Numbers and source words inside placeholders, tags and URLs are left to those checks."""
+    if source.startswith(BOM) or target.startswith(BOM):
+        # a file's byte-order mark, kept in its first segment as sacreBLEU keeps it, is no text to check
+        s, t = int(source.startswith(BOM)), int(target.startswith(BOM))
+        return [_shifted(f, s, t) for f in check_segment(source[s:], target[t:], config, segment)]
     if not source.strip():
         return []
     enabled = config.checks
@@ -48,6 +54,13 @@ def check_segment(source: str, target: str, config: QAConfig, segment: int = 0) 
     if segment:
         found = [replace(f, segment=segment) for f in found]
     return found
+
+
+def _shifted(finding: QAFinding, source: int, target: int) -> QAFinding:
+    """``finding``'s offsets moved on by ``source`` and ``target`` characters."""
+    fix = finding.fix and replace(finding.fix, start=finding.fix.start + target, end=finding.fix.end + target)
+    in_source = {} if finding.source_start is None else {"source_start": finding.source_start + source, "source_end": finding.source_end + source}
+    return replace(finding, start=finding.start + target, end=finding.end + target, fix=fix, **in_source)
 
 
 def check_pairs(pairs: Sequence[tuple[str, str]], config: QAConfig) -> list[list[QAFinding]]:
