@@ -68,6 +68,16 @@ def test_length_ratio_outliers_on_both_sides():
     assert (found[61].source_start, found[61].source_end) == (0, len(sources[61]))
 
 
+def test_a_ratio_near_the_documents_is_not_far_however_alike_the_rest():
+    """A few segments, or many of one ratio, spread so little that a z-score alone calls a
+    translation of the source's own length "far shorter"."""
+    assert document(["Line one 5.", "Line two.", "Line three."], ["Zeile eins 5.", "Zeile zwei.", "Zeile drei."]).flagged() == []
+    sources = [f"the source {k:02} has these words" for k in range(40)]
+    targets = [f"die Quelle {k:02} hat diese Wörter" for k in range(40)]
+    d = document([*sources, "the source 40 has these words", "the source 41 has these words"], [*targets, "die Quelle 40 hat diese Wörter hier", "die Quelle"])
+    assert d.flagged() == [41] and [f.segment for f in every(d)] == [41]
+
+
 def test_short_segments_are_not_length_outliers():
     sources = [f"the source {k} has these words" for k in range(30)] + ["OK", "1862"]
     targets = [f"die Quelle {k} hat diese Wörter" for k in range(30)] + ["Gut so", "1862年"]

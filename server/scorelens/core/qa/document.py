@@ -7,9 +7,9 @@ the two checks that look across the document.
   translation that comes first in the document).
 - length-ratio: ``log((len(hypothesis) + 5) / (len(source) + 5))`` (stripped, in characters)
   far from the document's, by the modified z-score, on either side (much shorter: something left
-  out; much longer: something added). The 5 characters added, and pairs under 10 characters on
-  both sides not flagged, keep short segments' ratios from standing out. Pairs with a blank side
-  are left out.
+  out; much longer: something added), and 1.5 times or a 1.5th of the median at the least. The 5
+  characters added, and pairs under 10 characters on both sides not flagged, keep short segments'
+  ratios from standing out. Pairs with a blank side are left out.
 
 An edit splices lists, updates an index of sources and their translations and a sorted sample of
 ratios (O(log n) to ask its median and spread): a one-segment edit costs that segment's checks.
@@ -36,6 +36,9 @@ from .spans import quote
 # say too little for a ratio to stand out, while a sentence cut to one word still does.
 SMOOTHING = 5
 SHORT = 10
+# A ratio is far only this far from the document's median, at the least (1.5 times or a 1.5th), however
+# little the rest spread: a few segments, or many of one ratio, make a z-score alone call 1.07× far.
+FAR = math.log(1.5)
 
 
 def _key(text: str) -> str:
@@ -199,7 +202,7 @@ class QADocument:
         if math.isnan(r) or self._short(segment):
             return None
         median, scale = self._sample.median_and_scale()
-        if not scale:
+        if not scale or abs(r - median) < FAR:
             return None
         z = (r - median) / scale
         return z if abs(z) > self.config.length_z else None
@@ -216,9 +219,9 @@ class QADocument:
         median, scale = self._sample.median_and_scale()
         if not scale:
             return None
-        z = np.abs(np.frombuffer(self._ratios, dtype=np.float64) - median) / scale
+        distance = np.abs(np.frombuffer(self._ratios, dtype=np.float64) - median)
         with np.errstate(invalid="ignore"):  # NaN, a pair with a blank side, is never an outlier
-            return (z > self.config.length_z) & np.frombuffer(self._long, dtype=np.uint8).astype(bool)
+            return (distance / scale > self.config.length_z) & (distance >= FAR) & np.frombuffer(self._long, dtype=np.uint8).astype(bool)
 
     def _minority(self) -> set[int]:
         """The segments translated otherwise than the majority of their source's."""
