@@ -319,3 +319,14 @@ def test_a_byte_order_mark_opening_a_file_is_not_text_to_the_checks():
     assert (number.code, number.source_start) == ("qa.number", 7) and target[number.start : number.end] == number.text == "15,5"
     assert applied(target, number) == "\ufeffWiegt 12,5 kg."
     assert check_segment("\ufeffOpen it.", "\ufeffÖffnen Sie es.", DE) == []
+
+
+@pytest.mark.timeout(10)  # each number and word was once looked up in every placeable's span: minutes
+def test_a_long_segment_dense_with_placeables_is_checked_in_near_linear_time():
+    import random
+
+    rng = random.Random(1)
+    words = ["paper", "tray", "printer", "<b>", "</b>", "%s", "12.5", "1,000", "https://x.org/a", "is"]
+    source, target = (" ".join(rng.choice(words) for _ in range(20000)) for _ in range(2))
+    found = check_segment(source, target, QAConfig("en", "de", frozenset({"number", "source-words"})))
+    assert {f.code for f in found} == {"qa.number", "qa.source-words"}

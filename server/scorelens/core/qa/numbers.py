@@ -21,10 +21,9 @@ from collections import Counter
 from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
-from typing import Sequence
 
 from .model import QAFinding
-from .spans import Item, language_name, mismatch_findings, pair, primary, quote, region_tag
+from .spans import Item, Skipped, language_name, mismatch_findings, pair, primary, quote, region_tag
 
 DIGIT = re.compile(r"\d")
 _SEPARATORS = ".,'’\u00a0\u202f\u2009\uff0c\uff0e\u066b\u066c"
@@ -133,7 +132,7 @@ def readings(token: str, conv: tuple[str, str, str] | None) -> frozenset[Decimal
     return values or None
 
 
-def numbers(text: str, conv: tuple[str, str, str] | None, skip: Sequence[tuple[int, int]] = (), paired: Counter | None = None) -> list[Item]:
+def numbers(text: str, conv: tuple[str, str, str] | None, skip: Skipped | None = None, paired: Counter | None = None) -> list[Item]:
     """The numbers of ``text`` outside the ``skip`` spans (placeholders, tags, URLs), each with
     the set of values it may have as its key; less those ``paired`` already (as many of each text)."""
     found = []
@@ -142,7 +141,7 @@ def numbers(text: str, conv: tuple[str, str, str] | None, skip: Sequence[tuple[i
         if paired and paired[m.group()]:
             paired[m.group()] -= 1
             continue
-        if skip and any(a < end and start < b for a, b in skip):
+        if skip and skip.overlaps(start, end):
             continue
         token = _normal(m.group())
         values = frozenset((Decimal(token),)) if token.isdigit() else readings(token, conv)
@@ -208,7 +207,9 @@ def _format(value_text: str, source_conv: tuple[str, str, str], target_conv: tup
     return digits + (target_conv[0] + fraction if found else "")
 
 
-def check(source: str, target: str, source_language: str | None, target_language: str | None, skip_source=(), skip_target=()) -> list[QAFinding]:
+def check(
+    source: str, target: str, source_language: str | None, target_language: str | None, skip_source: Skipped | None = None, skip_target: Skipped | None = None
+) -> list[QAFinding]:
     if not (DIGIT.search(source) or DIGIT.search(target)):
         return []
     source_conv, target_conv = convention(source_language), convention(target_language)

@@ -7,6 +7,7 @@ from typing import Sequence
 
 from . import numbers, placeables, punctuation, wording
 from .model import QAConfig, QAFinding
+from .spans import Skipped
 
 BOM = "\ufeff"
 
@@ -29,7 +30,7 @@ def check_segment(source: str, target: str, config: QAConfig, segment: int = 0) 
     ours = theirs = placeables.NONE
     if enabled & {"placeholder", "tag", "url", "number", "source-words"}:
         ours, theirs = placeables.find(source, *languages), placeables.find(target, *languages)
-    skip_source, skip_target = ours.spans(), theirs.spans()  # numbers and words there are theirs
+    skip_source, skip_target = Skipped(ours.spans()), Skipped(theirs.spans())  # numbers and words there are theirs
     if "number" in enabled:
         found += numbers.check(source, target, *languages, skip_source, skip_target)
     if "placeholder" in enabled:

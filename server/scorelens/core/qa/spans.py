@@ -6,6 +6,7 @@ from __future__ import annotations
 import bisect
 import json
 import re
+from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Hashable, Sequence
@@ -53,14 +54,16 @@ def pair(
 ) -> tuple[list[Item], list[Item]]:
     """The source items the target lacks and the target items the source lacks, as multisets:
     equal keys pair first, in order; then ``same`` (a looser equality) pairs what is left."""
-    left = list(target)
-    missing = []
+    by_key: dict[Hashable, deque[int]] = {}
+    for i, t in enumerate(target):
+        by_key.setdefault(t.key, deque()).append(i)
+    missing, taken = [], set()
     for s in source:
-        k = next((i for i, t in enumerate(left) if t.key == s.key), None)
-        if k is None:
-            missing.append(s)
+        if by_key.get(s.key):
+            taken.add(by_key[s.key].popleft())
         else:
-            del left[k]
+            missing.append(s)
+    left = [t for i, t in enumerate(target) if i not in taken]
     if same is not None and missing and left:
         still = []
         for s in missing:
@@ -71,6 +74,27 @@ def pair(
                 del left[k]
         missing = still
     return missing, left
+
+
+class Skipped:
+    """Spans (placeholders', tags', URLs') that other checks leave alone, asked in O(log n)
+    whether a span overlaps one: a long segment has thousands of each."""
+
+    def __init__(self, spans: Sequence[tuple[int, int]]) -> None:
+        merged: list[list[int]] = []
+        for a, b in sorted(spans):
+            if merged and a <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], b)
+            else:
+                merged.append([a, b])
+        self._starts, self._ends = [a for a, _ in merged], [b for _, b in merged]
+
+    def __bool__(self) -> bool:
+        return bool(self._starts)
+
+    def overlaps(self, start: int, end: int) -> bool:
+        k = bisect.bisect_right(self._ends, start)  # the first span ending after start
+        return k < len(self._starts) and self._starts[k] < end
 
 
 def insertion_point(source: str, source_offset: int, target: str) -> int:

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import re
-from typing import Sequence
 
 from translate.filters.checks.tags import tag_re
 
 from .model import PREFIX, Fix, QAFinding
-from .spans import quote
+from .spans import Skipped, quote
 from .toolkit import language, passes
 
 _WORD = re.compile(r"\w+(?:['’]\w+)*")
@@ -42,7 +41,7 @@ def untranslated(source: str, target: str) -> list[QAFinding]:
     return [QAFinding(PREFIX + "untranslated", 0, start, end, target[start:end], "the hypothesis is the source, untranslated", len(source) - len(source.lstrip()), len(source.rstrip()))]
 
 
-def source_words(source: str, target: str, skip_source: Sequence[tuple[int, int]] = (), skip_target: Sequence[tuple[int, int]] = ()) -> list[QAFinding]:
+def source_words(source: str, target: str, skip_source: Skipped | None = None, skip_target: Skipped | None = None) -> list[QAFinding]:
     """Runs of at least three of the source's words, in its order, standing in the hypothesis,
     with one lower-case word of four letters or more among them: a name ("Juan de la Cruz",
     "World Health Organization"), a number or a placeholder alone is not a phrase left
@@ -75,9 +74,9 @@ def source_words(source: str, target: str, skip_source: Sequence[tuple[int, int]
     return found
 
 
-def _words(text: str, skip: Sequence[tuple[int, int]]) -> list[tuple[str, int, int]]:
+def _words(text: str, skip: Skipped | None) -> list[tuple[str, int, int]]:
     words = [(m.group().casefold(), m.start(), m.end()) for m in _WORD.finditer(text)]
-    return [w for w in words if not any(a < w[2] and w[1] < b for a, b in skip)] if skip else words
+    return [w for w in words if not skip.overlaps(w[1], w[2])] if skip else words
 
 
 def _real(word: str) -> bool:
