@@ -137,3 +137,11 @@ def test_any_dash_stands_for_a_terms_hyphen():
     wifi = Glossary([Term("Wi-Fi", "WLAN-Router")], "en", "de")
     assert [(a, b) for a, b, _ in wifi.find("Use Wi‑Fi.")] == [(4, 9)]  # U+2011, a no-break hyphen
     assert findings("Use Wi-Fi.", "Nutzen Sie den WLAN‐Router.", wifi) == []  # U+2010
+
+
+def test_a_term_in_capitals_is_an_abbreviation_found_in_capitals():
+    caps = Glossary([Term("IT", "IT", do_not_translate=True), Term("US", "USA"), Term("disk", "Datenträger")], "en", "de")
+    assert findings("Save it and close it.", "Speichern und schließen.", caps) == []  # "it" is no "IT"
+    assert findings("Contact us.", "Kontaktieren Sie uns.", caps) == []
+    assert [f.code for f in findings("The IT team, made in the US.", "Das Team, hergestellt in Amerika.", caps)] == ["qa.do-not-translate", "qa.glossary"]
+    assert [t.source for _, _, (t, *_) in caps.find("DISK and Disk")] == ["disk", "disk"]  # other terms: case ignored

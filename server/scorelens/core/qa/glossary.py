@@ -8,6 +8,7 @@ written without spaces, a term is found as a string (case ignored). Overlapping 
 longest one found first wins. A "do not translate" term must stand in the hypothesis unchanged
 (as whole words, case kept).
 
+A term in capitals ("IT", "US") is an abbreviation, found only in capitals.
 Texts are compared in NFC (decomposed accents match composed ones), and Turkish's dotted and
 dotless i are one letter with case ignored ("İzmir" is "izmir", "IŞIK" is "ışık"). A term's
 punctuation must stand in the text too ("C++" is not "C", ".NET" is not "net"); a term without
@@ -179,10 +180,12 @@ class Glossary:
         return found
 
     def _match_words(self, source: str, words, i: int, found: list) -> int:
-        for key, term in self._by_first_word.get(words[i][0], ()):
+        candidates = self._by_first_word.get(words[i][0], ())
+        for key, _ in candidates:
             span = key.at(source, words, i)
-            if span is not None:
-                found.append((*span, [t for k, t in self._by_first_word[words[i][0]] if k == key]))
+            terms = [] if span is None else [t for k, t in candidates if k == key and _cased_as(t.source, source[span[0] : span[1]])]
+            if terms:
+                found.append((*span, terms))
                 return i + len(key.stems)
         return i + 1
 
@@ -244,6 +247,12 @@ class Glossary:
         else:
             message = f"the source's {quote(surface)} is {quote(wanted)} in the glossary, and the hypothesis lacks it"
         return QAFinding(PREFIX + check, 0, at, at, "", message, start, end, fix=fix, note=term.entry())
+
+
+def _cased_as(term: str, surface: str) -> bool:
+    """Whether ``surface`` may be ``term``: an abbreviation in capitals ("IT", "US") is no word
+    written in lower case ("it", "us"); other terms are found with case ignored."""
+    return not (term.isupper() and sum(c.isalpha() for c in term) > 1) or surface.isupper()
 
 
 def _exact(text: str, term: str, by_string: bool) -> bool:
