@@ -175,6 +175,15 @@ def test_a_glossary_empty_in_csv_or_in_another_encoding(run, tmp_path):
     assert [f["line"] for f in report["findings"] if f["code"] == "qa.glossary"] == [9]
 
 
+def test_a_source_of_other_length_is_one_error_and_exit_status_2(run, tmp_path):
+    (tmp_path / "n.src.en").write_text("".join(f"It weighs {k} kg.\n" for k in range(100)), encoding="utf-8")
+    (tmp_path / "n.hyp.de").write_text("".join(f"Es wiegt {k} kg.\n" for k in range(95)), encoding="utf-8")
+    result = run("check", tmp_path / "n.hyp.de")
+    errors = [line for line in result.err.splitlines() if "error" in line]
+    assert result.code == 2 and errors == [f"{tmp_path / 'n.src.en'}:96: error: 5 records from here on have no partner at their position; not checked"]
+    assert "0 findings" in result.out  # the lines that pair are checked
+
+
 def test_xliff_units_are_checked_against_their_own_sources(run):
     path = SAMPLES / "qa" / "app.de.xlf"  # no reference beside it
     report = _json(run("check", path, "--format", "json"))

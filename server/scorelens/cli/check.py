@@ -410,6 +410,6 @@ def run_check(args: argparse.Namespace) -> int:
         print()
     else:  # a line at a time: joined, a large check's output is one more copy of it
         sys.stdout.writelines(f"{line}\n" for line in (report.github_lines() if args.format == "github" else report.text_lines()))
-    if (isinstance(ev, FormattedRun) and ev.unreadable()) or (qa_run is not None and qa_run.unreadable()):
+    if (isinstance(ev, FormattedRun) and ev.unreadable()) or (qa_run is not None and qa_run.incomplete()):
         return EXIT_ERROR  # what was read is reported, but not all of the files was
     return EXIT_OK if report.passed else EXIT_THRESHOLD

@@ -80,9 +80,9 @@ class QARun:
         language = f", {self.language}" if self.language else ""
         return f"QA against {self.source_path}{language}: {counted(len(report.findings), 'finding')} ({counted(report.errors(), 'error')}): {counts}"
 
-    def unreadable(self) -> bool:
-        """Whether a record of the hypothesis or the source could not be read."""
-        return any(d.reading.errors for d in (self.result.hypothesis, self.result.source))
+    def incomplete(self) -> bool:
+        """Whether a record of the hypothesis or the source could not be read, or found no partner."""
+        return bool(self.result.problems) or any(d.reading.errors for d in (self.result.hypothesis, self.result.source))
 
     def hypothesis_errors(self) -> list[str]:
         """``path:line: error: …`` of each hypothesis record that could not be read."""
@@ -149,9 +149,11 @@ def run_qa(args: argparse.Namespace) -> QARun | None:
         raise CliError(f"--qa-{exc.option}: {exc.reason}") from None
     except ValueError as exc:
         raise CliError(str(exc)) from None
-    for problem in result.problems:
+    unpaired = [p for p in result.problems if p.kind == "unpaired"]  # by position: the longer file's last records
+    for problem in [p for p in result.problems if p.kind != "unpaired"] + unpaired[:1]:
         side = args.hypothesis if problem.side == 0 else source_path
-        print(f"{side}:{problem.line}: error: {problem.message('source')}; not checked", file=sys.stderr)
+        what = f"{len(unpaired)} records from here on have no partner at their position" if problem.kind == "unpaired" and len(unpaired) > 1 else problem.message("source")
+        print(f"{side}:{problem.line}: error: {what}; not checked", file=sys.stderr)
     return QARun(result, source_path or args.hypothesis, language)
 
 
