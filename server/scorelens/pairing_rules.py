@@ -132,12 +132,23 @@ def language_pair(source: PurePath, hypothesis: PurePath, known: Collection[str]
     return pair if all(code in known for code in pair) and pair[0] != pair[1] else None
 
 
+# a region ("CH", "419") or a script ("Hant") as BCP 47 writes them: part of the language before it
+_SUBTAG = re.compile(r"[A-Z]{2}|[0-9]{3}|[A-Z][a-z]{3}")
+
+
 def split_languages(language: str | None) -> tuple[str | None, str | None]:
-    """``(source, target)`` of sacreBLEU's ``-l``: ``"en-de"`` names both, ``"de"`` the target."""
+    """``(source, target)`` of sacreBLEU's ``-l``: ``"en-de"`` names both, ``"de"`` the target;
+    ``"de-CH"`` is one language, and ``"en-US-de-CH"`` two."""
     if not language:
         return None, None
-    source, _, target = language.rpartition("-")
-    return (source or None), target
+    parts: list[str] = []
+    for part in language.split("-"):
+        if parts and _SUBTAG.fullmatch(part):
+            parts[-1] += "-" + part
+        else:
+            parts.append(part)
+    target = parts.pop()
+    return ("-".join(parts) or None), target
 
 
 # -- the file system ------------------------------------------------------------------------

@@ -204,6 +204,19 @@ def test_the_api_checks_lists_of_strings():
         scorelens.qa(["a"], ["a"], checks=["nope"])
 
 
+@pytest.mark.parametrize(
+    "language, pair",
+    [("de-CH", (None, "de-CH")), ("en-de-CH", ("en", "de-CH")), ("en-US-de-CH", ("en-US", "de-CH")), ("en_US-de_CH", ("en_US", "de_CH")), ("zh-Hant-en", ("zh-Hant", "en")), ("en-de", ("en", "de"))],
+)
+def test_a_language_with_its_region_is_one_language_of_the_pair(language, pair):
+    """Swiss German writes 1’000: "de-CH" is the target, not German to the region "CH"."""
+    from scorelens.api.qa_checks import qa_config
+
+    config = qa_config(language)
+    assert (config.source_language, config.target_language) == pair
+    assert scorelens.qa(["Es kostet 1’000 Franken."], ["It costs 1,000 francs."], language=language).findings == []
+
+
 @needs_kyoto
 def test_the_kyoto_test_set_quiet_where_it_is_right_and_planted_faults_found(run, tmp_path):
     """1,160 real English→Japanese segments: numbers written as the source writes them are not
