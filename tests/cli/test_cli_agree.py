@@ -210,3 +210,10 @@ def test_the_segments_ranked_show_the_mean_of_the_metric_itself(run, metric):
     scale = {"bleu": 100, "chrf": 100, "rougeL": 1, "wer": None}[metric]
     expected = distance if scale is None else scale - distance
     assert float(shown) == pytest.approx(expected, abs=0.01)
+
+
+def test_one_segment_is_said_in_the_singular(run, tmp_path):
+    for name, text in (("a.txt", "the cat\n"), ("b.txt", "a cat\n")):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    result = run("agree", tmp_path / "a.txt", tmp_path / "b.txt")
+    assert result.code == 0 and result.out.startswith("2 annotators, 1 segment; ")

@@ -133,7 +133,7 @@ def agreement_lines(result: Agreement, segments: int) -> list[str]:
     """The matrices as tables, then (``segments`` > 0) the segments ranked."""
     paths = result.annotators
     out = [
-        f"{len(paths)} annotators, {result.segments:,} segments; in each table row i is the reference and "
+        f"{len(paths)} annotators, {result.segments:,} segment{'s' * (result.segments != 1)}; in each table row i is the reference and "
         "column j the annotator scored against it",
     ]
     for metric in result.metrics:
