@@ -62,8 +62,15 @@ def test_the_chosen_language_is_the_target():
         for segment in (r.text, r.source):
             if segment is not None:
                 check_map(TMX, segment, xml_decode)
-    reference = read(TMX, "tmx", Fields(references=("FR",), references_only=True)).records
-    assert _all(reference)[0] == ("7", "Hi there & you", "Salut là")
+    reference = read(TMX, "tmx", Fields(references=("FR",), references_only=True))
+    assert _all(reference.records)[0] == ("7", "Hi there & you", "Salut là")
+    # a unit without a target is no reference (read as an empty one, every word would count as
+    # an error): named and left out, as XLIFF's
+    assert [r.id for r in reference.records] == ["7"]
+    assert [(e.line, e.message) for e in reference.errors][:2] == [
+        (11, "unit 'source as id' has no target <tuv> in 'FR': untranslated, no reference; left out"),
+        (15, "unit '9' has no target <tuv> in 'FR': untranslated, no reference; left out"),
+    ]
 
 
 def test_one_target_language_per_unit_is_read_as_before():

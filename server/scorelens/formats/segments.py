@@ -202,6 +202,20 @@ class Reading:
     fields: Fields | None = None
 
 
+def references_of(records: list[Record], target: str) -> Reading:
+    """A reference file's records: a unit without a ``target`` (text None) is a
+    :class:`RecordError`, left out. An untranslated unit is no reference, and read as an empty
+    one it would count every word of the hypothesis as an error."""
+    reading = Reading()
+    for record in records:
+        if record.text is None:
+            what = f"unit {record.id!r}" if record.id is not None else "a unit"
+            reading.errors.append(RecordError(record.line, f"{what} has no {target}: untranslated, no reference; left out"))
+        else:
+            reading.records.append(record)
+    return reading
+
+
 @dataclass(frozen=True)
 class Fields:
     """Which fields or columns a reader takes, for formats that have them (JSONL, TSV, CSV);

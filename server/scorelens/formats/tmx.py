@@ -15,13 +15,14 @@ choice, ``de`` for ``de-DE`` and ``de-AT``), and a choice no unit has, which wou
 unit as untranslated. A source file (``Fields.sources_only``) is read for its sources: no target
 is chosen.
 
-A unit without a target ``<tuv>`` is a record whose text is None (the caller reports it).
+A unit without a target ``<tuv>`` is a record whose text is None (the caller reports it), but in
+a reference file a :class:`~.segments.RecordError`, the unit left out, as XLIFF's.
 """
 
 from __future__ import annotations
 
 from . import xmltext
-from .segments import Fields, FormatError, Reading, Record, Segment
+from .segments import Fields, FormatError, Reading, Record, Segment, references_of
 from .xmltext import XML_LANG, Collector, local, matches_language
 
 escape = xmltext.escape
@@ -33,6 +34,8 @@ def read(text: str, fields: Fields, name: str) -> Reading:
     xmltext.parse(text, reader)
     if not fields.sources_only:  # a source file's targets are not read
         _require_one_target(reader, chosen, fields)
+    if fields.references_only:
+        return references_of(reader.records, f"target <tuv>{f' in {chosen!r}' if chosen else ''}")
     return Reading(reader.records)
 
 

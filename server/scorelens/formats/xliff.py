@@ -10,15 +10,14 @@ and ``<it>`` is native code and skipped (2.x's placeholders are empty; ``<cp/>``
 
 A unit without a ``<target>`` is a record whose text is None (untranslated: the caller reports
 it), but in a reference file (``Fields.references_only``) a :class:`RecordError`, the unit left
-out: an untranslated unit is no reference, and read as an empty one it would count every word
-of the hypothesis as an error. An empty ``<target/>`` is an empty text placed where the element
+out (:func:`.segments.references_of`). An empty ``<target/>`` is an empty text placed where the element
 ends.
 """
 
 from __future__ import annotations
 
 from . import xmltext
-from .segments import Fields, FormatError, Reading, Record, RecordError, Segment
+from .segments import Fields, FormatError, Reading, Record, Segment, references_of
 from .xmltext import Collector, local, namespace
 
 escape = xmltext.escape
@@ -32,16 +31,7 @@ def read(text: str, fields: Fields, name: str) -> Reading:
     xmltext.parse(text, reader)
     if reader.version is None:
         raise FormatError("not an XLIFF document: no <xliff> root element")
-    if not fields.references_only:
-        return Reading(reader.records)
-    reading = Reading()
-    for record in reader.records:
-        if record.text is None:
-            what = f"unit {record.id!r}" if record.id is not None else "a unit"
-            reading.errors.append(RecordError(record.line, f"{what} has no <target>: untranslated, no reference; left out"))
-        else:
-            reading.records.append(record)
-    return reading
+    return references_of(reader.records, "<target>") if fields.references_only else Reading(reader.records)
 
 
 class _Unit:
