@@ -365,3 +365,23 @@ def test_a_tmx_with_one_target_language_needs_no_choice(run, tmp_path):
     r = run("score", hyp, "-m", "wer", "--json")
     assert r.code == 0, r.err
     assert json.loads(r.out)["wer"]["substitutions"] == 1 and json.loads(r.out)["segments"] == 2
+
+
+def test_ref_field_names_the_reference_files_field_not_one_the_hypothesis_must_have(run, tmp_path):
+    hyp, ref = tmp_path / "h.jsonl", tmp_path / "r.jsonl"
+    write_jsonl(hyp, [{"id": "1", "hyp": "2 dogs ran"}, {"id": "2", "hyp": "a cat"}])
+    write_jsonl(ref, [{"id": "1", "gold": "2 dogs ran fast"}, {"id": "2", "gold": "a cat"}])
+    r = run("score", hyp, "-r", ref, "--ref-field", "gold", "-m", "wer", "--json")
+    assert r.code == 0, r.err
+    assert json.loads(r.out)["wer"]["deletions"] == 1
+    # a multilingual TMX reference of a JSONL hypothesis: its language as the error says to name it
+    german = tmp_path / "de.jsonl"
+    write_jsonl(german, [{"id": "1", "hyp": "2 Hunde liefen"}, {"id": "2", "hyp": "eine Katze"}])
+    memory = tmp_path / "r.tmx"
+    units = [{"en": "2 dogs ran", "de": "2 Hunde liefen schnell", "fr": "2 chiens couraient"}, {"en": "a cat", "de": "eine Katze", "fr": "un chat"}]
+    memory.write_text(tmx(units), encoding="utf-8")
+    r = run("score", german, "-r", memory, "-m", "wer")
+    assert r.code == 2 and "name one with --ref-field LANG" in r.err
+    r = run("score", german, "-r", memory, "--ref-field", "de", "-m", "wer", "--json")
+    assert r.code == 0, r.err
+    assert json.loads(r.out)["wer"]["deletions"] == 1 and json.loads(r.out)["wer"]["hits"] == 5

@@ -121,3 +121,10 @@ def test_a_tmx_of_several_target_languages_is_read_in_the_one_its_pair_names():
     both = ReadOptions(hypothesis_field="fr", reference_fields=("fr",))
     sides = read_sides(Pairing(hyp, (ref,), "test", read=both), texts, {})
     assert sides.texts == [["un chien", "un chat"], ["un chien", "un chat"]]
+
+
+def test_reference_fields_name_a_reference_documents_fields_not_ones_the_hypothesis_must_have():
+    hyp, ref = "file:///w/h.jsonl", "file:///w/r.jsonl"
+    texts = {hyp: '{"id": "1", "hyp": "a dog ran"}\n', ref: '{"id": "1", "gold": "a dog ran fast"}\n'}
+    sides = read_sides(Pairing(hyp, (ref,), "test", read=ReadOptions(reference_fields=("gold",))), texts, {})
+    assert sides.texts == [["a dog ran"], ["a dog ran fast"]]

@@ -240,9 +240,10 @@ def formatted_run(args: argparse.Namespace, options: dict, hypothesis: str | Non
     if hyp_path is None and (sys.stdin is None or sys.stdin.isatty()):
         raise CliError("no hypothesis: name the file (HYP), or pipe it into standard input")
     hyp_path = hyp_path or STDIN
-    fields = Fields(args.hyp_field, tuple(args.ref_field or ()), None, args.id_field)
-    hypothesis = formatted_document(hyp_path, args, fields)
     names = args.references or []
+    # with reference files, --ref-field names their fields (the hypothesis's own are not read)
+    fields = Fields(args.hyp_field, () if names else tuple(args.ref_field or ()), None, args.id_field)
+    hypothesis = formatted_document(hyp_path, args, fields)
     held = any(r.references for r in hypothesis.reading.records)
     if not names and not held and args.metrics != [PPL]:  # perplexity alone needs no reference
         if hyp_path == STDIN:

@@ -132,7 +132,9 @@ def read_sides(pairing: Pairing, texts: dict[str, str], readings: Readings) -> S
     be read at all. ``readings`` keeps what was read for the next call (an edit to one document
     leaves the others' readings as they are)."""
     opts = pairing.read
-    hyp = _read(pairing.hypothesis, texts[pairing.hypothesis], opts, Fields(opts.hypothesis_field, opts.reference_fields, None, opts.id_field), readings)
+    # reference_fields are the references' own where they are documents of their own
+    hyp_fields = Fields(opts.hypothesis_field, opts.reference_fields if pairing.held else (), None, opts.id_field)
+    hyp = _read(pairing.hypothesis, texts[pairing.hypothesis], opts, hyp_fields, readings)
     # a reference document is read for its reference fields alone
     ref_fields = Fields(None, opts.reference_fields, None, opts.id_field, references_only=True)
     # a document of two reference streams is named twice
