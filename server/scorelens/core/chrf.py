@@ -153,8 +153,8 @@ def statistics_of_sides(chars: Sequence[Side], words: Sequence[Side], config: Ch
     return per_ref[best, np.arange(len(chars[0].lengths))]
 
 
-# the code points char_side drops: NUL (its separator) and str.split()'s whitespace (str.isspace),
-# all of it below U+3001; the last entry stands for every code point from U+3001 on
+# the code points char_side keeps: not NUL (its separator) nor str.split()'s whitespace
+# (str.isspace), all of it below U+3001; the last entry stands for every code point from U+3001 on
 _WHITESPACE_BELOW = 0x3001
 
 
@@ -171,18 +171,20 @@ def char_side(texts: Sequence[str], config: ChrfConfig) -> Side:
     if config.lowercase:  # lowercasing's one context rule (final sigma) stops at the NUL as at a text's end
         joined = joined.lower()
     codes = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), np.uint32)
-    dropped = codes == 0 if config.whitespace else _dropped()[np.minimum(codes, _WHITESPACE_BELOW)]
-    kept = np.flatnonzero(~dropped)
-    # each text's characters kept: those before its NUL, less those before the previous one
-    before = np.searchsorted(kept, np.flatnonzero(codes == 0))
-    return Side(codes[kept].astype(np.int64), np.diff(before, prepend=0, append=len(kept)))
+    kept = codes != 0 if config.whitespace else _kept()[np.minimum(codes, _WHITESPACE_BELOW)]
+    if not len(codes):  # one empty text
+        return Side(codes, np.zeros(1, np.int64))
+    # each text's characters kept: from the NUL before it (the first: from the start) to its own,
+    # summed over the mask (an array of the kept places takes 8 bytes a character)
+    lengths = np.add.reduceat(kept, np.concatenate(([0], np.flatnonzero(codes == 0))), dtype=np.int64)
+    return Side(codes[kept], lengths)
 
 
 @cache
-def _dropped() -> np.ndarray:
+def _kept() -> np.ndarray:
     import numpy as np
 
-    return np.array([c == 0 or chr(c).isspace() for c in range(_WHITESPACE_BELOW)] + [False])
+    return np.array([c != 0 and not chr(c).isspace() for c in range(_WHITESPACE_BELOW)] + [True])
 
 
 def f_score(stats: Sequence[int], config: ChrfConfig) -> float:
