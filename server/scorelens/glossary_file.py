@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from .core.qa.glossary import Glossary, Term
 from .formats import FormatError
 from .formats import glossary as glossary_format
-from .pairing_rules import split_languages
 from .textfile import DEFAULT_MAX_BYTES, UnreadableText, read_text
 
 
@@ -20,11 +19,15 @@ class GlossaryFile:
 
 
 def read_glossary(
-    path: str | os.PathLike, language: str | None = None, max_bytes: int = DEFAULT_MAX_BYTES, limit: str = "", encoding: str = "utf-8"
+    path: str | os.PathLike,
+    languages: tuple[str | None, str | None] = (None, None),
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    limit: str = "",
+    encoding: str = "utf-8",
 ) -> GlossaryFile:
-    """The glossary at ``path`` for ``language`` (sacreBLEU's ``-l``: ``en-de`` picks a TBX's
-    languages); an unreadable file is a :class:`ValueError` naming it."""
-    source_language, target_language = split_languages(language)
+    """The glossary at ``path`` for ``languages`` (source, target: ``("en", "de")`` picks a
+    TBX's languages); an unreadable file is a :class:`ValueError` naming it."""
+    source_language, target_language = languages
     try:
         text = read_text(path, max_bytes, limit, encoding=encoding)
     except UnreadableText as exc:
@@ -34,6 +37,6 @@ def read_glossary(
     except FormatError as exc:
         raise ValueError(f"{path}: {exc}") from None
     terms = [Term(e.source, e.target, e.note, e.do_not_translate) for e in read.entries]
-    # the languages -l names, else those a TBX says its terms are in
+    # the languages asked for, else those a TBX says its terms are in
     languages = (source_language or read.source_language, target_language or read.target_language)
     return GlossaryFile(Glossary(terms, *languages), [e.format(str(path)) for e in read.errors])

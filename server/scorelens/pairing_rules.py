@@ -151,6 +151,26 @@ def split_languages(language: str | None) -> tuple[str | None, str | None]:
     return ("-".join(parts) or None), target
 
 
+def chosen_languages(language: str | None, *declared: tuple[str | None, str | None] | None) -> tuple[str | None, str | None]:
+    """``(source, target)`` for the QA checks: each as sacreBLEU's ``-l`` (``language``) names it,
+    else as the first of ``declared`` that names it (what the files declare, then the pair their
+    names make): an explicit -l wins, and ``-l de`` still takes the source language from the files."""
+    source, target = split_languages(language)
+    for pair in declared:
+        if pair is not None:
+            source, target = source or pair[0], target or pair[1]
+    return source, target
+
+
+def language_label(languages: tuple[str | None, str | None]) -> str | None:
+    """A ``(source, target)`` pair written as -l writes it (``en-de``; ``de`` for a target
+    alone), ``?`` for an unknown source language of a known target's; None for neither."""
+    source, target = languages
+    if target is None:
+        return f"{source}-?" if source else None
+    return f"{source}-{target}" if source else target
+
+
 # -- the file system ------------------------------------------------------------------------
 
 

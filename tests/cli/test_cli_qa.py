@@ -239,3 +239,53 @@ def test_the_kyoto_test_set_quiet_where_it_is_right_and_planted_faults_found(run
     now = {f["line"] for f in found["findings"] if f["code"] == "qa.number"}
     assert now == flagged | {k + 1}
     assert len(flagged) < 0.1 * len(hyp), f"{len(flagged)} of {len(hyp)} lines flagged for numbers"
+
+
+XLIFF_DECLARED = """<?xml version="1.0" encoding="UTF-8"?>
+<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+<file source-language="en-US" target-language="de-DE" datatype="plaintext" original="a"><body>
+<trans-unit id="1"><source>It costs 1,000 euros.</source><target>Es kostet 1,000 Euro.</target></trans-unit>
+</body></file>
+</xliff>
+"""
+
+
+def test_the_languages_an_xliff_declares_are_the_checks_and_an_explicit_l_wins(run, tmp_path):
+    """German "1,000" is one, not the source's thousand: only a check that knows the target is
+    German can say so, and the file says it is."""
+    path = tmp_path / "doc.xlf"
+    path.write_text(XLIFF_DECLARED, encoding="utf-8")
+    report = _json(run("check", path, "--format", "json"))
+    assert report["qa"]["language"] == "en-US-de-DE"
+    assert [(f["code"], f["text"]) for f in report["findings"]] == [("qa.number", "1,000")]
+    overridden = _json(run("check", path, "-l", "en-de-CH", "--format", "json"))  # Swiss German reads it as a thousand
+    assert overridden["qa"]["language"] == "en-de-CH" and overridden["findings"] == []
+    # -l naming the target alone takes the source's language from the file
+    assert _json(run("check", path, "-l", "de-CH", "--format", "json"))["qa"]["language"] == "en-US-de-CH"
+
+
+def test_a_po_files_language_header_is_the_target_language(run, tmp_path):
+    path = tmp_path / "app.po"
+    entry = 'msgid "The file was saved."\nmsgstr "ファイルを保存しました."\n'
+    path.write_text(f'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: ja\\n"\n\n{entry}', encoding="utf-8")
+    report = _json(run("check", path, "--format", "json"))
+    assert report["qa"]["language"] == "ja"
+    [finding] = report["findings"]
+    assert finding["code"] == "qa.end-punctuation" and finding["fix"]["text"] == "。"
+
+
+def test_a_tmx_declares_its_languages_for_the_checks_and_the_glossary(run, tmp_path):
+    """The glossary's terms are found by their stems in the languages the memory declares:
+    "Dateien" has the German term "Datei"."""
+    path = tmp_path / "memory.tmx"
+    path.write_text(
+        '<tmx version="1.4"><header srclang="en" datatype="plaintext" segtype="sentence" adminlang="en" creationtool="t" creationtoolversion="1" o-tmf="t"/><body>'
+        '<tu tuid="1"><tuv xml:lang="en"><seg>Open the files.</seg></tuv><tuv xml:lang="de"><seg>Öffnen Sie die Dateien.</seg></tuv></tu>'
+        "</body></tmx>",
+        encoding="utf-8",
+    )
+    glossary = tmp_path / "terms.tsv"
+    glossary.write_text("file\tDatei\n", encoding="utf-8")
+    report = _json(run("check", path, "--glossary", glossary, "--format", "json"))
+    assert report["qa"]["language"] == "en-de" and report["findings"] == []
+    assert [f["code"] for f in _json(run("check", path, "--glossary", glossary, "-l", "en-fr", "--format", "json"))["findings"]] == ["qa.glossary"]

@@ -121,3 +121,10 @@ def test_random_entries_written_by_polib_read_back(entries):
     for r in reading.records:
         check_map(doc, r.text, po_decode)
         check_map(doc, r.source, po_decode)
+
+
+def test_the_language_header_is_the_target_language_declared():
+    assert read(PO, "po").languages == (None, None)
+    declared = PO.replace('"Plural-Forms', '"Language: pt_BR\\n"\n"Plural-Forms')
+    assert read(declared, "po").languages == (None, "pt_BR")
+    assert read(PO.replace('"Plural-Forms', '"Language: \\n"\n"Plural-Forms'), "po").languages == (None, None)  # a POT's empty one

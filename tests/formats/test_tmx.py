@@ -143,3 +143,18 @@ def test_random_texts_written_by_elementtree_read_back(pairs):
     for r in records:
         check_map(doc, r.text, xml_decode)
         check_map(doc, r.source, xml_decode)
+
+
+def test_the_languages_of_the_tuvs_read_are_the_readings_where_every_unit_agrees():
+    def tmx(*units: str) -> str:
+        return '<tmx version="1.4"><header srclang="en"/><body>' + "".join(units) + "</body></tmx>"
+
+    unit = '<tu><tuv xml:lang="{}"><seg>a</seg></tuv><tuv xml:lang="{}"><seg>b</seg></tuv></tu>'
+    untranslated = '<tu><tuv xml:lang="en"><seg>c</seg></tuv></tu>'
+    doc = tmx(unit.format("en", "de-DE"), untranslated, unit.format("EN", "de-de"))
+    assert read(doc, "tmx").languages == ("en", "de-DE")  # a unit without a target does not disagree
+    assert read(doc, "tmx", Fields(references_only=True)).languages == ("en", "de-DE")
+    assert read(doc, "tmx", Fields(sources_only=True)).languages[0] == "en"
+    assert read(tmx(unit.format("en", "de-DE"), unit.format("en", "de")), "tmx").languages == ("en", None)
+    # the source is the header's srclang, and a unit's own where it names one
+    assert read(TMX, "tmx", Fields("de")).languages == (None, None)

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mapcheck import check_map, covered, real_lines, xml_decode
 
-from scorelens.formats import FormatError, read, reader
+from scorelens.formats import Fields, FormatError, read, reader
 
 X1 = "urn:oasis:names:tc:xliff:document:1.2"
 X2 = "urn:oasis:names:tc:xliff:document:2.0"
@@ -251,3 +251,26 @@ def test_a_document_not_well_formed_says_where_its_parser_stopped(name):
     line = doc.split("\n")[1]
     assert (caught.value.line, caught.value.column) == (2, line.index("</target>") + 1)
     assert str(caught.value).endswith(f"line 2, column {line.index('</target>') + 1}")
+
+
+def _xliff_1_files(*files: tuple[str, str]) -> str:
+    body = '<body><trans-unit id="{0}"><source>a</source><target>b</target></trans-unit></body>'
+    return f'<xliff version="1.2" xmlns="{X1}">' + "".join(
+        f'<file original="f{k}" datatype="plaintext" {attrs}>{body.format(k)}</file>' for k, attrs in enumerate(a for a, _ in files)
+    ) + "</xliff>"
+
+
+def test_the_languages_declared_on_the_files_are_the_readings():
+    assert read(XLIFF_1, "xliff").languages == ("en", "de")
+    assert read(XLIFF_1, "xliff", Fields(references_only=True)).languages == ("en", "de")
+    two = _xliff_1_files(('source-language="en-US" target-language="de-CH"', ""), ('source-language="en-us" target-language="de-CH"', ""))
+    assert read(two, "xliff").languages == ("en-US", "de-CH")  # the same without case: as first written
+    # a target language one file does not name, or names otherwise, is not guessed
+    assert read(_xliff_1_files(('source-language="en" target-language="de"', ""), ('source-language="en"', "")), "xliff").languages == ("en", None)
+    assert read(_xliff_1_files(('source-language="en" target-language="de"', ""), ('source-language="en" target-language="fr"', "")), "xliff").languages == ("en", None)
+
+
+def test_xliff_2_declares_its_languages_on_the_root():
+    doc = f'<xliff xmlns="{X2}" version="2.0" srcLang="en" trgLang="ja"><file id="f"><unit id="u"><segment><source>a</source><target>b</target></segment></unit></file></xliff>'
+    assert read(doc, "xliff").languages == ("en", "ja")
+    assert read(doc.replace(' trgLang="ja"', ""), "xliff").languages == ("en", None)

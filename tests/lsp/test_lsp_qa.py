@@ -136,6 +136,30 @@ async def test_an_xliff_file_is_checked_against_its_units_sources(client):
     assert (number.range.start.line, number.range.start.character) == (4, units(client, line[:at]))
 
 
+XLIFF_DECLARED = """<?xml version="1.0" encoding="UTF-8"?>
+<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+<file source-language="en-US" target-language="de-DE" datatype="plaintext" original="a"><body>
+<trans-unit id="1"><source>It costs 1,000 euros.</source><target>Es kostet 1,000 Euro.</target></trans-unit>
+</body></file>
+</xliff>
+"""
+
+
+async def test_the_languages_an_xliff_declares_are_the_checks(client):
+    """German "1,000" is one, not the source's thousand: the file says its target is German."""
+    path = client.workspace / "declared.xlf"
+    path.write_text(XLIFF_DECLARED, encoding="utf-8")
+    [number] = _qa(await _settled(client, open_doc(client, path, "xml")))
+    assert number.code == "qa.number" and number.range.start.line == 3
+
+
+async def test_the_language_setting_wins_over_the_declared_ones(client):
+    client.settings["qa"] = {"language": "en-de-CH"}  # Swiss German reads "1,000" as a thousand
+    path = client.workspace / "declared.xlf"
+    path.write_text(XLIFF_DECLARED, encoding="utf-8")
+    assert _qa(await _settled(client, open_doc(client, path, "xml"))) == []
+
+
 async def test_a_jsonl_translation_pairs_with_its_jsonl_source_by_id(client):
     """A formatted source document is read by its format's reader and paired by id, as check
     pairs it; editing the source re-checks."""

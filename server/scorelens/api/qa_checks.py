@@ -32,8 +32,15 @@ def enabled_checks(checks: Iterable[str] | None = None, skip: Iterable[str] = ()
     return frozenset(chosen) - frozenset(skipped)
 
 
-def qa_config(language: str | None = None, glossary: Glossary | None = None, checks: Iterable[str] | None = None, skip: Iterable[str] = ()) -> QAConfig:
-    source_language, target_language = split_languages(language)
+def qa_config(
+    language: str | tuple[str | None, str | None] | None = None,
+    glossary: Glossary | None = None,
+    checks: Iterable[str] | None = None,
+    skip: Iterable[str] = (),
+) -> QAConfig:
+    """``language``: sacreBLEU's ``-l`` (``"en-de"``), or ``(source, target)`` already chosen
+    (:func:`~scorelens.pairing_rules.chosen_languages`)."""
+    source_language, target_language = language if isinstance(language, tuple) else split_languages(language)
     return QAConfig(source_language, target_language, enabled_checks(checks, skip), glossary)
 
 
@@ -99,7 +106,7 @@ def qa(
     number and punctuation conventions follow it), ``glossary`` a file's path or a
     :class:`Glossary`, ``checks``/``skip`` name checks of :data:`CHECKS`."""
     if isinstance(glossary, (str, os.PathLike)):
-        read = read_glossary(glossary, language)
+        read = read_glossary(glossary, split_languages(language))
         if read.errors:
             raise ValueError("; ".join(read.errors))
         glossary = read.glossary

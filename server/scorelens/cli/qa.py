@@ -30,7 +30,8 @@ def add_arguments(check: argparse.ArgumentParser) -> None:
         "translation QA (no reference needed)",
         "The hypothesis is checked against its source when one is known: --source, NAME.src.LANG beside "
         "NAME.hyp.LANG (or src/NAME beside hyp/NAME), or the sources XLIFF, PO and TMX units and JSONL/TSV/CSV "
-        "source fields hold. -l SRC-TGT sets the languages' number and punctuation conventions.",
+        "source fields hold. -l SRC-TGT sets the languages' number and punctuation conventions (else the languages "
+        "an XLIFF, PO or TMX file declares, else the file names').",
     )
     qa.add_argument("--source", metavar="SRC", help="the source the hypothesis translates (any format read; paired by id or line)")
     qa.add_argument(
@@ -106,6 +107,7 @@ def run_qa(args: argparse.Namespace) -> QARun | None:
     """The QA of ``args.hypothesis`` when its source is known (None otherwise, or with --no-qa)."""
     from ..api.qa_checks import check_documents, holds_sources, qa_config  # the checks load only when they run
     from ..glossary_file import read_glossary
+    from ..pairing_rules import language_label
 
     if args.no_qa:
         if wanted(args):
@@ -130,11 +132,12 @@ def run_qa(args: argparse.Namespace) -> QARun | None:
     source = _read(source_path, args, Fields(args.source_field, sources_only=True)) if source_path is not None else None
     for line in _errors(source) if source is not None else ():
         print(line, file=sys.stderr)  # the hypothesis's are named by the scoring, or by check without one
-    language = args.language or _language_by_name(source_path, args.hypothesis)
+    languages = _languages(args.language, hypothesis, source, source_path, args.hypothesis)
+    language = language_label(languages)
     glossary = None
     if args.glossary:
         try:
-            read = read_glossary(args.glossary, language, args.max_file_bytes, "--max-file-bytes", args.encoding)
+            read = read_glossary(args.glossary, languages, args.max_file_bytes, "--max-file-bytes", args.encoding)
         except ValueError as exc:
             raise CliError(str(exc)) from None
         for line in read.errors:
@@ -143,7 +146,7 @@ def run_qa(args: argparse.Namespace) -> QARun | None:
             print(f"{args.glossary}: warning: no terms{f' for {language}' if language else ''}; the glossary checks find nothing", file=sys.stderr)
         glossary = read.glossary
     try:
-        config = qa_config(language, glossary, _names(args.qa_checks), _names(args.qa_skip) or ())
+        config = qa_config(languages, glossary, _names(args.qa_checks), _names(args.qa_skip) or ())
         result = check_documents(hypothesis, source, config, args.pair_by)
     except OptionError as exc:
         raise CliError(f"--qa-{exc.option}: {exc.reason}") from None
@@ -180,11 +183,16 @@ def _found_source(hypothesis: str) -> str | None:
     return name
 
 
-def _language_by_name(source: str | None, hypothesis: str) -> str | None:
-    """``en-de`` from ``news.src.en`` and ``news.hyp.de``, as -l would say it."""
-    from ..pairing_rules import language_pair
+def _languages(
+    language: str | None, hypothesis: FormattedDocument, source: FormattedDocument | None, source_path: str | None, hypothesis_path: str
+) -> tuple[str | None, str | None]:
+    """(source, target): each as -l names it, else as the hypothesis file declares it (an XLIFF's
+    languages, a PO's Language:; the source language also as the source file declares it), else
+    from the file names (``news.src.en`` and ``news.hyp.de``)."""
+    from ..pairing_rules import chosen_languages, language_pair
 
-    if source is None:
-        return None
-    pair = language_pair(Path(source), Path(hypothesis))
-    return "-".join(pair) if pair else None
+    declared = hypothesis.reading.languages
+    if source is not None:
+        declared = (declared[0] or source.reading.languages[0], declared[1])
+    by_name = language_pair(Path(source_path), Path(hypothesis_path)) if source_path is not None else None
+    return chosen_languages(language, declared, by_name)

@@ -9,7 +9,8 @@ piece. The id is gettext's: ``msgctxt`` + ``"\\x04"`` + ``msgid`` when there is 
 ``msgstr[0]`` is a :class:`RecordError`, as ``msgfmt`` refuses it. An empty ``msgstr`` is
 gettext's "untranslated": a record whose text is None (the caller reports it), but in a
 reference file (``Fields.references_only``) a :class:`RecordError`, the entry left out: an
-untranslated entry is no reference. Fuzzy entries are read like the others.
+untranslated entry is no reference. Fuzzy entries are read like the others. The header's ``Language:`` is the target language declared
+(a PO file does not name its source's).
 
 polib reads a string without its closing quote as something else (an empty ``msgstr``, the
 text less its last character; an entry whose ``msgid`` has none it drops), so each such line
@@ -56,7 +57,7 @@ def read(text: str, fields: Fields, name: str) -> Reading:
     except OSError as error:  # polib's syntax errors
         raise FormatError(f"not a readable PO file: {error}") from None
     scanner = _Scanner(text)
-    reading = Reading()
+    reading = Reading(languages=(None, po.metadata.get("Language", "").strip() or None))
     unclosed = scanner.unclosed()
     for k in unclosed:
         reading.errors.append(RecordError(scanner.line(k), "unterminated string: no closing quote on this line; its entry is not read"))

@@ -200,13 +200,16 @@ class Reading:
     words: bool = False
     # the fields or columns the reader took, defaults resolved (JSONL/TSV/CSV), or None
     fields: Fields | None = None
+    # (source, target) languages the document declares (XLIFF, PO, TMX), as written; None for
+    # a side it does not name, or names differently in different places
+    languages: tuple[str | None, str | None] = (None, None)
 
 
-def references_of(records: list[Record], target: str) -> Reading:
+def references_of(records: list[Record], target: str, languages: tuple[str | None, str | None] = (None, None)) -> Reading:
     """A reference file's records: a unit without a ``target`` (text None) is a
     :class:`RecordError`, left out. An untranslated unit is no reference, and read as an empty
     one it would count every word of the hypothesis as an error."""
-    reading = Reading()
+    reading = Reading(languages=languages)
     for record in records:
         if record.text is None:
             what = f"unit {record.id!r}" if record.id is not None else "a unit"

@@ -7,7 +7,8 @@ header's; for ``*all*`` or none, the unit's first ``<tuv>`` is the source. The t
 else the one ``<tuv>`` in another language. Languages match without case, and a code matches its
 regional variants (``en`` matches ``en-US``). The id is the ``tuid``, else the source text.
 Inline ``<bpt>``, ``<ept>``, ``<ph>``, ``<it>`` and ``<ut>`` hold native code, skipped; ``<hi>``
-holds text.
+holds text. The languages declared are those of the source and target ``<tuv>`` s read, where
+every unit's are the same.
 
 A multilingual memory is refused (:class:`FormatError`) rather than read in whichever language
 comes first: a unit with targets in several languages and none chosen (or several matching the
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 from . import xmltext
 from .segments import Fields, FormatError, Reading, Record, Segment, references_of
-from .xmltext import XML_LANG, Collector, local, matches_language
+from .xmltext import XML_LANG, Collector, local, matches_language, one_language
 
 escape = xmltext.escape
 
@@ -34,9 +35,10 @@ def read(text: str, fields: Fields, name: str) -> Reading:
     xmltext.parse(text, reader)
     if not fields.sources_only:  # a source file's targets are not read
         _require_one_target(reader, chosen, fields)
+    languages = (one_language(reader.source_languages), one_language(reader.target_languages))
     if fields.references_only:
-        return references_of(reader.records, f"target <tuv>{f' in {chosen!r}' if chosen else ''}")
-    return Reading(reader.records)
+        return references_of(reader.records, f"target <tuv>{f' in {chosen!r}' if chosen else ''}", languages)
+    return Reading(reader.records, languages=languages)
 
 
 def _option(fields: Fields) -> str:
@@ -75,6 +77,8 @@ class _Tmx:
         self.offered: dict[str, str] = {}  # the units' languages other than their source's: folded -> as first written
         self.several: tuple[int, list[str]] | None = None  # the first unit whose target is not one language: its line, those
         self.records: list[Record] = []
+        self.source_languages: list[str] = []  # each unit's source <tuv>'s, and its target's, where it has one
+        self.target_languages: list[str] = []
         self.path: list[str] = []  # local names of the open elements
         self.srclang: str | None = None  # the header's
         self.unit: tuple[str | None, str | None, int] | None = None  # tuid, srclang, line
@@ -125,6 +129,10 @@ class _Tmx:
         if len(languages) > 1 and self.several is None:
             self.several = (line, list(languages.values()))
         target = targets[0] if targets else None
+        if source:
+            self.source_languages.append(source[0])
+        if target:
+            self.target_languages.append(target[0])
         text = source[1] if source else None
         id = tuid if tuid is not None else (text.text if text else None)
         return Record(line, target[1] if target else None, id=id, source=text)

@@ -8,6 +8,9 @@ those of ``<alt-trans>``, ``<seg-source>`` or ``<ignorable>``. Inline elements a
 ``<g>``, ``<pc>`` and ``<mrk>`` hold text; the content of 1.2's ``<ph>``, ``<bpt>``, ``<ept>``
 and ``<it>`` is native code and skipped (2.x's placeholders are empty; ``<cp/>`` is skipped too).
 
+The languages declared are the reading's: 1.2's ``source-language`` and ``target-language`` on
+``<file>`` (where every ``<file>`` names the same), 2.x's ``srcLang`` and ``trgLang`` on the root.
+
 A unit without a ``<target>`` is a record whose text is None (untranslated: the caller reports
 it), but in a reference file (``Fields.references_only``) a :class:`RecordError`, the unit left
 out (:func:`.segments.references_of`). An empty ``<target/>`` is an empty text placed where the element
@@ -18,7 +21,7 @@ from __future__ import annotations
 
 from . import xmltext
 from .segments import Fields, FormatError, Reading, Record, Segment, references_of
-from .xmltext import Collector, local, namespace
+from .xmltext import Collector, local, namespace, one_language
 
 escape = xmltext.escape
 
@@ -31,7 +34,11 @@ def read(text: str, fields: Fields, name: str) -> Reading:
     xmltext.parse(text, reader)
     if reader.version is None:
         raise FormatError("not an XLIFF document: no <xliff> root element")
-    return references_of(reader.records, "<target>") if fields.references_only else Reading(reader.records)
+    files = reader.files
+    languages = reader.languages if reader.version == 2 else (one_language(f[0] for f in files), one_language(f[1] for f in files))
+    if fields.references_only:
+        return references_of(reader.records, "<target>", languages)
+    return Reading(reader.records, languages=languages)
 
 
 class _Unit:
@@ -48,6 +55,8 @@ class _Xliff:
         self.namespace = ""  # the root's
         self.unit_tag = self.holder = ""  # a unit's element, and the one its source/target are in
         self.records: list[Record] = []
+        self.languages: tuple[str | None, str | None] = (None, None)  # 2.x's, on the root
+        self.files: list[tuple[str | None, str | None]] = []  # 1.2's, on each <file>
         self.path: list[str] = []  # the open elements (local names in the XLIFF namespace)
         self.unit: _Unit | None = None
         self.segment_id: str | None = None
@@ -60,9 +69,12 @@ class _Xliff:
         if parent is None:
             self.version, self.namespace = _version(name, attrs), namespace(name)
             self.unit_tag, self.holder = ("trans-unit", "trans-unit") if self.version == 1 else ("unit", "segment")
+            self.languages = (attrs.get("srcLang") or None, attrs.get("trgLang") or None)
         tag = local(name) if namespace(name) == self.namespace else name  # another vocabulary's: no match
         self.path.append(tag)
-        if tag == self.unit_tag:
+        if tag == "file" and parent == "xliff" and self.version == 1:
+            self.files.append((attrs.get("source-language"), attrs.get("target-language")))
+        elif tag == self.unit_tag:
             self.unit = _Unit(attrs.get("id"), line)
             self.segment_id, self.found = None, {}
         elif tag == "segment" and parent == "unit" and self.version == 2:

@@ -11,7 +11,7 @@ worked out only for the text a reader collects (a source, a target, a seg).
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Iterable, Protocol
 from xml.etree.ElementTree import ParseError
 from xml.parsers.expat import ErrorString
 from xml.sax.saxutils import escape as _escape
@@ -54,6 +54,17 @@ def matches_language(lang: str, code: str) -> bool:
     (``en`` matches ``en-US``)."""
     lang, code = lang.lower(), code.lower()
     return lang == code or lang.startswith(code + "-")
+
+
+def one_language(values: Iterable[str | None]) -> str | None:
+    """The language every one of ``values`` names (without case; as first written), or None
+    where one names none or two differ: a document's languages are declared, never guessed."""
+    found = None
+    for value in values:
+        if not value or (found is not None and value.lower() != found.lower()):
+            return None
+        found = found or value
+    return found
 
 
 def namespace(name: str) -> str:

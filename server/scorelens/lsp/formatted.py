@@ -90,6 +90,7 @@ class Sides:
     # every document is of LINE_FORMATS and each row's entries are records' own texts (paired by
     # id or position): its layouts are LineRecordLayouts, and reread_lines can update it
     by_line: bool = False
+    languages: tuple[str | None, str | None] = (None, None)  # those the hypothesis's document declares
 
     @property
     def references(self) -> tuple[str, ...]:
@@ -158,6 +159,7 @@ def read_sides(pairing: Pairing, texts: dict[str, str], readings: Readings) -> S
         sorted(problems, key=lambda p: (p.uri, p.line)),
         next((d.reading.rules for d in (hyp, *references) if d.reading.rules), None),
         by_line,
+        hyp.reading.languages,
     )
 
 

@@ -34,12 +34,13 @@ FOLLOWER = "qa"  # of the corpus's texts (Corpus.edited)
 class Qa:
     """A review's QA: the checked pairs, and where each segment's source comes from."""
 
-    document: object  # core.qa.QADocument
+    document: object  # core.qa.QADocument (None until the source is read: it may declare the languages)
     source_uri: str | None  # the source document; None: the hypothesis's records hold their sources
     source_lines: list[str] = field(default_factory=list)  # the source document's LSP lines
     source_text: str = ""
     source_texts: list[str] = field(default_factory=list)  # a plain source's lines, as check reads them
     source_aligned: bool = True  # no bare "\r" in a plain source: its line i is the editor's line i
+    source_language: str | None = None  # the one a formatted source document declares
     # made when first asked, for the source's text: where each of those lines is
     # (formats.plain.scored_lines), where each LSP line starts
     source_spans: list | None = None
@@ -82,20 +83,21 @@ def attach(ls, review) -> None:
         except UnreadableText as exc:
             review.problems.append(Problem("pairing.unreadable-source", f"source {exc}", source))
             return
-    try:
-        config = _config(ls, review, source)
-    except ValueError as exc:
-        review.problems.append(Problem("pairing.unreadable-glossary", str(exc)))
-        return
     from ..core.qa import QADocument
 
-    review.qa = Qa(QADocument(config), source)
-    if source is not None:
+    review.qa = Qa(None, source)
+    if source is not None:  # read first: the language it declares is the checks'
         try:
             _read_source(review, text)
         except FormatError as exc:
             review.problems.append(Problem("pairing.unreadable-source", f"source {exc}", source))
             review.qa = None
+            return
+    try:
+        review.qa.document = QADocument(_config(ls, review, source))
+    except ValueError as exc:
+        review.problems.append(Problem("pairing.unreadable-glossary", str(exc)))
+        review.qa = None
 
 
 def _read_source(review, text: str) -> None:
@@ -115,31 +117,35 @@ def _read_source(review, text: str) -> None:
     from ..formats.pairing import source_stream
 
     path = to_fs_path(qa.source_uri) or qa.source_uri
-    qa.stream = source_stream(read(text, format_of(path), Fields(sources_only=True)))
+    reading = read(text, format_of(path), Fields(sources_only=True))
+    qa.stream, qa.source_language = source_stream(reading), reading.languages[0]
 
 
 def _config(ls, review, source: str | None):
-    """The checks' configuration: the enabled checks, the languages (the setting, else the file
-    names: news.src.en with news.hyp.de), the glossary; ValueError for a glossary that cannot be read."""
+    """The checks' configuration: the enabled checks, the languages (each as the setting names
+    it, else as the hypothesis's document declares it, the source language also as the source's
+    does, else from the file names: news.src.en with news.hyp.de), the glossary; ValueError for a
+    glossary that cannot be read."""
     from ..core.qa import CHECKS, QAConfig
     from ..glossary_file import read_glossary
-    from ..pairing_rules import language_pair, split_languages
+    from ..pairing_rules import chosen_languages, language_pair
 
     settings = review.settings.qa
-    language = settings.language
-    if not language and source is not None:
-        pair = language_pair(Path(to_fs_path(source) or source), Path(to_fs_path(review.uri) or review.uri))
-        language = "-".join(pair) if pair else None
+    declared = review.last_read.languages if review.layouts is not None else (None, None)
+    declared = (declared[0] or review.qa.source_language, declared[1])
+    by_name = None
+    if source is not None:
+        by_name = language_pair(Path(to_fs_path(source) or source), Path(to_fs_path(review.uri) or review.uri))
+    languages = chosen_languages(settings.language, declared, by_name)
     glossary = None
     if settings.glossary:
         path = model_path(ls, review.uri, settings.glossary)
-        read = read_glossary(path, language, review.settings.max_file_bytes, "scorelens.maxFileBytes")
+        read = read_glossary(path, languages, review.settings.max_file_bytes, "scorelens.maxFileBytes")
         for line in read.errors:
             ls.log(line)
         glossary = read.glossary
     checks = frozenset(name for name in CHECKS if settings.checks.get(name, CHECKS[name]) != "off")
-    source_language, target_language = split_languages(language)
-    return QAConfig(source_language, target_language, checks, glossary)
+    return QAConfig(*languages, checks, glossary)
 
 
 async def check_long_lines(ls, review) -> None:
