@@ -189,7 +189,7 @@ def test_unknown_metric_is_a_usage_error(run):
 # -- sacreBLEU's options --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("language", ["zh", "en-zh"])
+@pytest.mark.parametrize("language", ["zh", "en-zh", "zh-TW", "en-US-zh-Hant"])  # a region or script stays with its language
 def test_language_zh_picks_the_zh_tokenizer(run, language):
     out = score_json(run, ZH_HYP, "-r", ZH_REF, "-l", language, "--metrics", "bleu")
     expected = sacrebleu_score(ZH_HYP, [ZH_REF], trg_lang="zh")

@@ -23,6 +23,7 @@ from ..core.bleu_nltk import DEFAULT_WEIGHTS, NltkBleuConfig
 from ..core.config import FLAVOUR_METRICS, ConfigError
 from ..core.rouge155 import MULTI_REF, Rouge155Config, stopword_list
 from ..core.wer_steps import WordMap, map_paths, word_map
+from ..pairing_rules import split_languages
 from ..textfile import UnreadableText, read_text
 
 PPL = "ppl"
@@ -114,10 +115,10 @@ def _type_names(expected: type | tuple[type, ...]) -> str:
 
 
 def target_language(language: str | None) -> str | None:
-    """``zh`` from ``zh`` or from sacreBLEU's ``en-zh`` pair."""
-    if not language:
-        return None
-    return language.rsplit("-", 1)[-1].lower() if "-" in language else language.lower()
+    """``zh`` from ``zh``, from sacreBLEU's ``en-zh`` pair, and from ``zh-TW`` or ``en-zh-TW``
+    (the target's language, its region or script aside, as QA reads ``-l``)."""
+    target = split_languages(language)[1]
+    return target.split("-")[0].lower() if target else None
 
 
 def scoring_config(metrics: Iterable[str], options: dict[str, Any]) -> ScoringConfig:
