@@ -289,3 +289,30 @@ def test_a_tmx_declares_its_languages_for_the_checks_and_the_glossary(run, tmp_p
     report = _json(run("check", path, "--glossary", glossary, "--format", "json"))
     assert report["qa"]["language"] == "en-de" and report["findings"] == []
     assert [f["code"] for f in _json(run("check", path, "--glossary", glossary, "-l", "en-fr", "--format", "json"))["findings"]] == ["qa.glossary"]
+
+
+XLIFF_CODES = """<?xml version="1.0" encoding="UTF-8"?>
+<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+<file source-language="en" target-language="de" datatype="plaintext" original="a"><body>
+<trans-unit id="1"><source>Click <g id="1">Save</g>.<x id="2"/></source><target>Klicken Sie auf <g id="1">Speichern</g>.</target></trans-unit>
+<trans-unit id="2"><source>Press <ph id="1">{0}</ph> now.</source><target>Drücken Sie <ph id="1">{0}</ph><ph id="7">x</ph> jetzt.</target></trans-unit>
+<trans-unit id="3"><source>Open <bpt id="1">&lt;b&gt;</bpt>it<ept id="1">&lt;/b&gt;</ept>.</source><target>Öffnen <bpt id="1">&lt;b&gt;</bpt>es<ept id="1">&lt;/b&gt;</ept>.</target></trans-unit>
+</body></file>
+</xliff>
+"""
+
+
+def test_an_xliff_targets_inline_codes_missing_or_added_are_errors_where_they_belong(run, tmp_path):
+    path = tmp_path / "doc.xlf"
+    path.write_text(XLIFF_CODES, encoding="utf-8")
+    report = _json(run("check", path, "--format", "json"))
+    found = [(f["line"], f["column"], f["severity"], f["message"]) for f in report["findings"]]
+    lines = XLIFF_CODES.split("\n")
+    assert found == [
+        # after the </g> the target has: where the source's <x/> came after it
+        (4, lines[3].index(".</target>") + 1, "error", "the source's inline code <x> (id 2) is missing"),
+        # a point just after the extra code (markup is no character a span could cover)
+        (5, lines[4].index(" jetzt") + 1, "error", "inline code <ph> (id 7) is not in the source"),
+    ]
+    assert report["findings"][0]["related"]["line"] == 4
+    assert _json(run("check", path, "--qa-skip", "inline-code", "--format", "json"))["findings"] == []

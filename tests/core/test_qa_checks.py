@@ -295,7 +295,7 @@ def test_doubled_word():
 
 def test_every_check_has_a_severity_and_an_empty_source_has_no_findings():
     assert set(CHECKS.values()) <= {"error", "warning", "information", "hint"}
-    assert {k for k, v in CHECKS.items() if v == "error"} == {"number", "placeholder", "tag", "url"}
+    assert {k for k, v in CHECKS.items() if v == "error"} == {"number", "placeholder", "tag", "inline-code", "url"}
     assert check_segment("", "Hallo 5 %s <b>", DE) == [] and check_segment("  ", "x", DE) == []
 
 

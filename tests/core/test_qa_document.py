@@ -234,3 +234,29 @@ def test_real_ted_doubled_words_whitespace_and_inconsistency(shared):
         d.replace(i, i + 1, [sources[i]], [planted])
         start = len(" ".join(words[: k + 1])) + 1
         assert [(f.code, f.start, f.end) for f in d.findings(i) if f.code == "qa.doubled-word"] == [("qa.doubled-word", start, start + len(words[k]))]
+
+
+def _codes(*codes: tuple[str, str, str, int]) -> tuple[tuple[str, str, str, int], ...]:
+    return codes
+
+
+def test_inline_codes_missing_or_extra_are_found_and_texts_alike_are_checked_apart():
+    """The same texts may hold other codes: their findings are not taken from a cache of texts."""
+    config = QAConfig("en", "de", frozenset({"inline-code"}))
+    source, target = "Click Save now.", "Klicken Sie jetzt auf Speichern."
+    g = _codes(("start", "1", "g", 6), ("end", "1", "g", 10), ("standalone", "2", "x", 15))
+    d = QADocument(config)
+    d.replace(0, 0, [source, source], [target, target], [(g, g[2:]), (g, _codes(("start", "1", "g", 22), ("end", "1", "g", 31), ("standalone", "9", "ph", 32)))])
+    missing = [(f.start, f.message, f.source_start) for f in d.findings(0)]
+    # no code of the source before the <g> is in the target: placed as the source's place falls
+    assert [m for _, m, _ in missing] == ["the source's inline code <g> (id 1) is missing", "the source's inline code </g> (id 1) is missing"]
+    assert [s for _, _, s in missing] == [6, 10]
+    found = sorted((f.start, f.end, f.message) for f in d.findings(1))
+    # the missing <x> where the target has the </g> before it; the extra <ph> where it is
+    assert found == [(31, 31, "the source's inline code <x> (id 2) is missing"), (32, 32, "inline code <ph> (id 9) is not in the source")]
+    d.replace(0, 1, [source], [target], [(g, g)])
+    assert d.findings(0) == [] and d.counts() == {"qa.inline-code": 2}
+    d.replace(0, 1, [source], [""], [(g, ())])
+    assert d.findings(0) == []  # untranslated: that check's to say
+    d.replace(0, 2, [source, source], [target, target])  # texts without codes (plain text)
+    assert every(d) == []

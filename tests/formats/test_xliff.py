@@ -274,3 +274,30 @@ def test_xliff_2_declares_its_languages_on_the_root():
     doc = f'<xliff xmlns="{X2}" version="2.0" srcLang="en" trgLang="ja"><file id="f"><unit id="u"><segment><source>a</source><target>b</target></segment></unit></file></xliff>'
     assert read(doc, "xliff").languages == ("en", "ja")
     assert read(doc.replace(' trgLang="ja"', ""), "xliff").languages == ("en", None)
+
+
+def test_inline_codes_of_source_and_target_are_kept_on_the_record_with_their_places():
+    """1.2: <g> is a start and an end around its text; <bpt>/<ept> are a start and an end; <x/>,
+    <ph> and <it> stand alone; <mrk> is no code; what native code holds is no code either."""
+    [first, *_] = read(XLIFF_1, "xliff").records
+    source, target = first.codes
+    assert [(c.kind, c.id, c.name, c.offset) for c in source] == [("start", "1", "g", 8), ("end", "1", "g", 13), ("standalone", "2", "x", 13)]
+    assert [(c.kind, c.id, c.name) for c in target] == [
+        ("start", "1", "g"), ("end", "1", "g"), ("standalone", "3", "ph"), ("start", "4", "bpt"), ("end", "4", "ept"), ("standalone", "5", "it")
+    ]
+    assert first.text.text[target[0].offset : target[1].offset] == "Wélt"  # the text <g> holds
+    assert read(XLIFF_1, "xliff").records[1].codes == ((), ())  # no target, no codes
+
+
+def test_xliff_2_inline_codes_and_an_end_code_named_by_its_start():
+    doc = (
+        f'<xliff xmlns="{X2}" version="2.0" srcLang="en"><file id="f"><unit id="u"><segment>'
+        '<source>a <pc id="1">b</pc><ph id="2"/> <sc id="3"/>c<ec startRef="3"/><mrk id="m">d</mrk><cp hex="0001"/></source>'
+        '<target>x<ph id="2"/></target></segment></unit></file></xliff>'
+    )
+    [record] = read(doc, "xliff").records
+    source, target = record.codes
+    assert [(c.kind, c.id, c.name, c.offset) for c in source] == [
+        ("start", "1", "pc", 2), ("end", "1", "pc", 3), ("standalone", "2", "ph", 3), ("start", "3", "sc", 4), ("end", "3", "ec", 5)
+    ]
+    assert [(c.kind, c.id, c.offset) for c in target] == [("standalone", "2", 1)]

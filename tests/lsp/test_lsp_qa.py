@@ -160,6 +160,19 @@ async def test_the_language_setting_wins_over_the_declared_ones(client):
     assert _qa(await _settled(client, open_doc(client, path, "xml"))) == []
 
 
+async def test_an_inline_code_missing_from_a_target_is_found_and_its_return_clears_it(client):
+    """Putting the <x/> back leaves the target's text as it was: the unit is checked again all the same."""
+    path = client.workspace / "codes.xlf"
+    path.write_text(XLIFF_DECLARED.replace("euros.</source>", 'euros.<x id="1"/></source>').replace("1,000 Euro", "1.000 Euro"), encoding="utf-8")
+    uri = open_doc(client, path, "xml")
+    [missing] = _qa(await _settled(client, uri))
+    assert missing.code == "qa.inline-code" and missing.severity == types.DiagnosticSeverity.Error and missing.range.start.line == 3
+    line = path.read_text(encoding="utf-8").split("\n")[3]
+    at = units(client, line[: line.index("</target>")])
+    change(client, uri, 2, (3, at), (3, at), '<x id="1"/>')
+    assert _qa(await _settled(client, uri, 2)) == []
+
+
 async def test_a_jsonl_translation_pairs_with_its_jsonl_source_by_id(client):
     """A formatted source document is read by its format's reader and paired by id, as check
     pairs it; editing the source re-checks."""

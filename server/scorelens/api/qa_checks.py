@@ -85,11 +85,12 @@ def finding_dict(f: QAFinding) -> dict[str, Any]:
     return d
 
 
-def check_segments(sources: Sequence[str], hypotheses: Sequence[str], config: QAConfig) -> QAReport:
+def check_segments(sources: Sequence[str], hypotheses: Sequence[str], config: QAConfig, codes: Sequence | None = None) -> QAReport:
+    """``codes``: each hypothesis's record's inline codes, its source's and its own (XLIFF)."""
     if len(sources) != len(hypotheses):
         raise ValueError(f"{len(hypotheses)} hypotheses and {len(sources)} sources: each hypothesis needs its source")
     document = QADocument(config)
-    document.replace(0, 0, sources, hypotheses)
+    document.replace(0, 0, sources, hypotheses, codes)
     return QAReport(document)
 
 
@@ -147,5 +148,5 @@ def check_documents(hypothesis: Document, source: Document | None, config: QACon
     else:
         pairing = pair(hyps, [source_stream(source.reading)], by)
     srcs = pairing.references[0]
-    report = check_segments([e.segment.text for e in srcs], [e.segment.text for e in pairing.hypothesis], config)
+    report = check_segments([e.segment.text for e in srcs], [e.segment.text for e in pairing.hypothesis], config, [e.codes for e in pairing.hypothesis])
     return DocumentQA(report, hypothesis, source, pairing.hypothesis, srcs, pairing.problems)

@@ -11,7 +11,7 @@ import bisect
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from .segments import Reading, Record, Segment, joined
+from .segments import InlineCode, Reading, Record, Segment, joined
 
 PAIR_BY = ("id", "position", "time")
 
@@ -26,6 +26,8 @@ class Entry:
     start: float | None = None
     end: float | None = None
     source: Segment | None = None  # the source its record holds (a hypothesis's XLIFF unit, JSONL field)
+    # the inline codes its record's source and text hold (a hypothesis's XLIFF unit): Record.codes
+    codes: tuple[tuple[InlineCode, ...], tuple[InlineCode, ...]] = ((), ())
 
 
 def shown_id(id: str) -> str:
@@ -75,10 +77,10 @@ def entries(records: Sequence[Record], reference: int | None = None) -> list[Ent
     out = []
     for r in records:
         if reference is None:
-            segment, source = r.text, r.source
+            segment, source, codes = r.text, r.source, r.codes
         else:
-            segment, source = (r.references[reference] if reference < len(r.references) else None), None
-        out.append(Entry(segment if segment is not None else _EMPTY, r.line, r.id, r.start, r.end, source))
+            segment, source, codes = (r.references[reference] if reference < len(r.references) else None), None, ((), ())
+        out.append(Entry(segment if segment is not None else _EMPTY, r.line, r.id, r.start, r.end, source, codes))
     return out
 
 

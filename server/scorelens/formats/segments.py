@@ -16,7 +16,7 @@ import bisect
 import gc
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Sequence
+from typing import Iterable, Iterator, NamedTuple, Sequence
 
 
 @dataclass(frozen=True)
@@ -118,6 +118,11 @@ class TextBuilder:
         self._parts.append(text)
         self._length += len(text)
 
+    @property
+    def length(self) -> int:
+        """The text's length so far: where the next character (or an inline code) sits."""
+        return self._length
+
     def segment(self) -> Segment:
         return Segment("".join(self._parts), CharMap(self._length, tuple(self._pieces)))
 
@@ -161,6 +166,17 @@ class Segment:
         return f"Segment(text={self.text!r}, map={self.map!r})"
 
 
+class InlineCode(NamedTuple):
+    """A code of the original document that a text holds as markup, not as text (an XLIFF
+    ``<g>``, ``<x/>``, ``<bpt>``…): a translation must keep its source's. A plain tuple, so
+    the QA checks take it without knowing this module."""
+
+    kind: str  # "start", "end" (of a paired code), or "standalone"
+    id: str  # the code's id in its unit (an end's is its start's, where the format links them so)
+    name: str  # the element, for messages ("g", "bpt", "ph")
+    offset: int  # where it sits in the text (code points)
+
+
 # Records and entries are made by the hundred thousand: not frozen, as a frozen dataclass's
 # __init__ sets each field through object.__setattr__ (2.5 times the time); hashable as before
 # (unsafe_hash), and never assigned to (dataclasses.replace makes a new one).
@@ -175,6 +191,8 @@ class Record:
     source: Segment | None = None  # the source text, where the format has one
     start: float | None = None  # times in seconds (subtitles, STM/CTM)
     end: float | None = None
+    # the inline codes its source holds, and its text (XLIFF), in text order
+    codes: tuple[tuple[InlineCode, ...], tuple[InlineCode, ...]] = ((), ())
 
 
 @dataclass(frozen=True)

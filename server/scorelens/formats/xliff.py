@@ -7,6 +7,8 @@ Only the ``<source>`` and ``<target>`` right under a unit (1.2) or a segment (2.
 those of ``<alt-trans>``, ``<seg-source>`` or ``<ignorable>``. Inline elements are not text, but
 ``<g>``, ``<pc>`` and ``<mrk>`` hold text; the content of 1.2's ``<ph>``, ``<bpt>``, ``<ept>``
 and ``<it>`` is native code and skipped (2.x's placeholders are empty; ``<cp/>`` is skipped too).
+The inline codes (:data:`CODES`) of each source and target are kept on the record, with where
+they sit in its text, for the QA checks to compare.
 
 The languages declared are the reading's: 1.2's ``source-language`` and ``target-language`` on
 ``<file>`` (where every ``<file>`` names the same), 2.x's ``srcLang`` and ``trgLang`` on the root.
@@ -20,13 +22,19 @@ ends.
 from __future__ import annotations
 
 from . import xmltext
-from .segments import Fields, FormatError, Reading, Record, Segment, references_of
+from .segments import Fields, FormatError, InlineCode, Reading, Record, Segment, references_of
 from .xmltext import Collector, local, namespace, one_language
 
 escape = xmltext.escape
 
 XLIFF_1 = "urn:oasis:names:tc:xliff:document:1.2"
 XLIFF_2 = "urn:oasis:names:tc:xliff:document:2.0"
+
+# the inline codes of each version (<mrk>, <sm/>/<em/> and <cp/> mark or stand for text: not codes)
+CODES = {
+    1: {"g": "paired", "x": "standalone", "bx": "start", "ex": "end", "ph": "standalone", "bpt": "start", "ept": "end", "it": "standalone"},
+    2: {"pc": "paired", "ph": "standalone", "sc": "start", "ec": "end"},
+}
 
 
 def read(text: str, fields: Fields, name: str) -> Reading:
@@ -45,8 +53,8 @@ class _Unit:
     def __init__(self, id: str | None, line: int) -> None:
         self.id = id
         self.line = line
-        # (segment id, source, target) in document order; one for a 1.2 unit
-        self.segments: list[tuple[str | None, Segment | None, Segment | None]] = []
+        # (segment id, source, target, their inline codes) in document order; one for a 1.2 unit
+        self.segments: list[tuple[str | None, Segment | None, Segment | None, tuple[tuple[InlineCode, ...], tuple[InlineCode, ...]]]] = []
 
 
 class _Xliff:
@@ -61,6 +69,7 @@ class _Xliff:
         self.unit: _Unit | None = None
         self.segment_id: str | None = None
         self.found: dict[str, Segment] = {}  # the source and target of the segment being read
+        self.codes: dict[str, tuple[InlineCode, ...]] = {}  # and their inline codes
         self.field = ""  # "source" or "target", while one is collected
         self.collector: Collector | None = None
 
@@ -76,11 +85,11 @@ class _Xliff:
             self.files.append((attrs.get("source-language"), attrs.get("target-language")))
         elif tag == self.unit_tag:
             self.unit = _Unit(attrs.get("id"), line)
-            self.segment_id, self.found = None, {}
+            self.segment_id, self.found, self.codes = None, {}, {}
         elif tag == "segment" and parent == "unit" and self.version == 2:
-            self.segment_id, self.found = attrs.get("id"), {}
+            self.segment_id, self.found, self.codes = attrs.get("id"), {}, {}
         elif tag in ("source", "target") and parent == self.holder:
-            self.field, self.collector = tag, Collector()
+            self.field, self.collector = tag, Collector(CODES[self.version])
             return self.collector
         return None
 
@@ -88,11 +97,13 @@ class _Xliff:
         tag = self.path.pop()
         if self.collector is not None:
             self.found[self.field] = self.collector.segment()
+            self.codes[self.field] = tuple(self.collector.codes)
             self.collector = None
         if self.unit is None:
             return
         if tag == self.holder:
-            self.unit.segments.append((self.segment_id, self.found.get("source"), self.found.get("target")))
+            codes = (self.codes.get("source", ()), self.codes.get("target", ()))
+            self.unit.segments.append((self.segment_id, self.found.get("source"), self.found.get("target"), codes))
         if tag == self.unit_tag:
             self.records.extend(_records(self.unit))
             self.unit = None
@@ -117,7 +128,7 @@ def _records(unit: _Unit) -> list[Record]:
     of a 2.x unit of several are ``unit/segment`` (the segment's id, else its position)."""
     several = len(unit.segments) > 1
     records = []
-    for k, (segment_id, source, target) in enumerate(unit.segments, 1):
+    for k, (segment_id, source, target, codes) in enumerate(unit.segments, 1):
         id = f"{unit.id}/{segment_id or k}" if several else unit.id
-        records.append(Record(unit.line, target, id=id, source=source))
+        records.append(Record(unit.line, target, id=id, source=source, codes=codes))
     return records

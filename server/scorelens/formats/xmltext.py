@@ -19,7 +19,7 @@ from xml.sax.saxutils import escape as _escape
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser
 
-from .segments import CharMap, FormatError, Segment, TextBuilder
+from .segments import CharMap, FormatError, InlineCode, Segment, TextBuilder
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 
@@ -73,16 +73,29 @@ def namespace(name: str) -> str:
 
 class Collector:
     """The text of one element (a source, a target, a seg): its character data and that of its
-    inline elements, less what lies inside native-code elements, with its map."""
+    inline elements, less what lies inside native-code elements, with its map; and the inline
+    codes it holds, where ``codes`` names them (local name -> ``"start"``, ``"end"``,
+    ``"standalone"``, or ``"paired"`` for an element that holds text between its start and end)."""
 
-    def __init__(self) -> None:
+    def __init__(self, codes: dict[str, str] | None = None) -> None:
         self.builder = TextBuilder()
         self.depth = 0  # elements open inside the collected one
         self.native = 0  # of which native code (and what they hold)
         self.end = 0  # where the element's content ends: an empty text's place
+        self.kinds = codes or {}
+        self.codes: list[InlineCode] = []
+        self.ends: list[InlineCode | None] = []  # per open element, the end code its closing is
 
-    def start(self, name: str) -> None:
+    def start(self, name: str, attrs: dict[str, str]) -> None:
         self.depth += 1
+        kind = None if self.native else self.kinds.get(local(name))
+        end = None
+        if kind is not None:
+            # a 2.x <ec/> names its <sc/> by startRef (an isolated one has an id)
+            code = InlineCode("start" if kind == "paired" else kind, attrs.get("id") or attrs.get("startRef", ""), local(name), self.builder.length)
+            self.codes.append(code)
+            end = code._replace(kind="end") if kind == "paired" else None
+        self.ends.append(end)
         if self.native or local(name) in NATIVE_CODE:
             self.native += 1
 
@@ -93,6 +106,9 @@ class Collector:
         self.depth -= 1
         if self.native:
             self.native -= 1
+        end = self.ends.pop()
+        if end is not None:
+            self.codes.append(end._replace(offset=self.builder.length))
         return False
 
     def segment(self) -> Segment:
@@ -135,7 +151,7 @@ class _Target:
 
     def start(self, name: str, attrs: dict[str, str]) -> None:
         if self.collector is not None:
-            self.collector.start(name)
+            self.collector.start(name, attrs)
         else:
             self.collector = self.handler.start(name, attrs, self.expat.CurrentLineNumber)
 

@@ -50,6 +50,7 @@ class Qa:
     stream: list | None = None
     partners: list | None = None
     sources: list[str] = field(default_factory=list)  # each segment's source, as last checked
+    codes: list = field(default_factory=list)  # and its record's inline codes (Entry.codes)
     layout: object = None  # the hypothesis's layout those sources were read from (formatted)
     stale: bool = True  # the source document changed since
     flagged: list[int] = field(default_factory=list)  # segments with findings, ascending
@@ -188,11 +189,12 @@ def refresh(review) -> None:
     layout = review.layouts[0] if review.layouts is not None else None
     edited = layout.take_edited_sources() if layout is not None else set()
     if qa.stale or n != before or layout is not qa.layout:
-        sources = _sources(review, n)
-        same_head, same_tail = common_ends(qa.sources, sources)
+        sources, codes = _sources(review, n), _codes(layout, n)
+        # an inline code removed leaves the texts as they were: the pair is checked again all the same
+        same_head, same_tail = common_ends([*zip(qa.sources, qa.codes)], [*zip(sources, codes)])
         qa.layout = layout
     else:  # the same records, read again where edited: only their sources can have changed
-        sources, same_head, same_tail = qa.sources, n, n
+        sources, codes, same_head, same_tail = qa.sources, qa.codes, n, n
         if edited and qa.source_uri is None:
             for segment in edited:
                 held = layout.entry(segment).source
@@ -210,10 +212,16 @@ def refresh(review) -> None:
             checked = [review.layout(0).written_text(i) for i in range(start, new_stop)]
         else:
             checked = targets[start:new_stop]
-        qa.document.replace(start, stop, sources[start:new_stop], checked)
-    qa.sources, qa.stale = sources, False
+        qa.document.replace(start, stop, sources[start:new_stop], checked, codes[start:new_stop] if layout is not None else None)
+    qa.sources, qa.codes, qa.stale = sources, codes, False
     qa.flagged = qa.document.flagged()
     qa.flagged_set = frozenset(qa.flagged)
+
+
+def _codes(layout, n: int) -> list:
+    """Each of the corpus's ``n`` segments' inline codes (none where its record has none)."""
+    held = [e.codes for e in layout.entries[:n]] if layout is not None else []
+    return held + [((), ())] * (n - len(held))
 
 
 def _sources(review, n: int) -> list[str]:

@@ -27,6 +27,7 @@ from dataclasses import replace
 from typing import Iterable, Sequence
 
 from ..outliers import RunningSample
+from .codes import Code, check_codes
 from .model import PREFIX, QAConfig, QAFinding
 from .segment import BOM, check_segment
 from .spans import quote
@@ -82,8 +83,11 @@ class QADocument:
     def __len__(self) -> int:
         return len(self._sources)
 
-    def replace(self, start: int, stop: int, sources: Sequence[str], targets: Sequence[str]) -> None:
-        """Segments [start, stop) become these (source, target) pairs (len(sources) == len(targets); the count may change)."""
+    def replace(
+        self, start: int, stop: int, sources: Sequence[str], targets: Sequence[str], codes: Sequence[tuple[Sequence[Code], Sequence[Code]]] | None = None
+    ) -> None:
+        """Segments [start, stop) become these (source, target) pairs (len(sources) == len(targets); the count may change);
+        ``codes``, where the texts come from a format that has them, are each pair's inline codes (:mod:`.codes`)."""
         if len(sources) != len(targets):
             raise ValueError(f"{len(sources)} sources for {len(targets)} hypotheses")
         start, stop, _ = slice(start, stop).indices(len(self._sources))
@@ -96,6 +100,9 @@ class QADocument:
         ratios = [_ratio(s, t) for s, t in zip(sources, targets)] if self._lengths else [math.nan] * len(sources)
         self._sample.replace([r for r in self._ratios[start:stop] if not math.isnan(r)], [r for r in ratios if not math.isnan(r)])
         results = [self._checked(s, t) for s, t in zip(sources, targets)]
+        if codes is not None and "inline-code" in self.config.checks:
+            # not cached with the texts' checks: the same texts may hold other codes
+            results = [r + tuple(check_codes(s, t, *c)) for r, s, t, c in zip(results, sources, targets, codes)]
         self._codes.subtract(f.code for r in self._results[start:stop] for f in r)
         self._codes.update(f.code for r in results for f in r)
         self._results[start:stop] = results
@@ -114,7 +121,7 @@ class QADocument:
                 del self._position[i]
             self._position.update(zip(new_ids, range(start, start + len(new_ids))))
         if len(self._cache) > 2 * len(self._sources) + 1000:  # forget pairs long gone
-            self._cache = dict(zip(zip(self._sources, self._targets), self._results))
+            self._cache = {pair: self._cache[pair] for pair in zip(self._sources, self._targets)}
 
     def unchecked(self, pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
         """The (source, target) pairs whose findings :meth:`replace` would have to make."""

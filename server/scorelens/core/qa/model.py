@@ -10,14 +10,15 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .glossary import Glossary
 
-# check name -> default severity. The four mechanical ones break the text where it is used (a
-# changed number, a lost placeholder, tag or link): errors. The rest are a reviewer's warnings,
+# check name -> default severity. The five mechanical ones break the text where it is used (a
+# changed number, a lost placeholder, tag, inline code or link): errors. The rest are a reviewer's warnings,
 # and the two that are only hints at a problem (whitespace, a length far from the rest) information.
 CHECKS: dict[str, str] = {
     "number": "error",
     "placeholder": "error",
     "tag": "error",
     "url": "error",  # e-mail addresses too
+    "inline-code": "error",  # a translation file's inline codes (XLIFF's <g>, <x/>, <bpt>…)
     "untranslated": "warning",
     "source-words": "warning",
     "end-punctuation": "warning",
