@@ -316,3 +316,15 @@ def test_an_xliff_targets_inline_codes_missing_or_added_are_errors_where_they_be
     ]
     assert report["findings"][0]["related"]["line"] == 4
     assert _json(run("check", path, "--qa-skip", "inline-code", "--format", "json"))["findings"] == []
+
+
+def test_a_tmx_targets_missing_inline_codes_are_errors(run, tmp_path):
+    path = tmp_path / "memory.hyp.tmx"
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<tmx version="1.4"><header srclang="en"/><body>\n'
+        '<tu tuid="1"><tuv xml:lang="en"><seg>Click <bpt i="1">&lt;b&gt;</bpt>Save<ept i="1">&lt;/b&gt;</ept> now</seg></tuv>'
+        '<tuv xml:lang="de"><seg>Jetzt Speichern klicken</seg></tuv></tu>\n</body></tmx>\n',
+        encoding="utf-8",
+    )
+    found = [(f["line"], f["message"]) for f in _json(run("check", path, "--format", "json"))["findings"]]
+    assert found == [(3, "the source's inline code <bpt> (id 1) is missing"), (3, "the source's inline code <ept> (id 1) is missing")]

@@ -158,3 +158,19 @@ def test_the_languages_of_the_tuvs_read_are_the_readings_where_every_unit_agrees
     assert read(tmx(unit.format("en", "de-DE"), unit.format("en", "de")), "tmx").languages == ("en", None)
     # the source is the header's srclang, and a unit's own where it names one
     assert read(TMX, "tmx", Fields("de")).languages == (None, None)
+
+
+def test_inline_codes_of_source_and_target_are_kept_on_the_record():
+    """<bpt>/<ept> are a start and an end paired by their i; <ph>, <it> and <ut> stand alone (by
+    their x); <hi> is a start and an end around the text it holds."""
+    memory = (
+        '<tmx version="1.4"><header srclang="en"/><body><tu tuid="1">'
+        '<tuv xml:lang="en"><seg>Click <bpt i="1">&lt;b&gt;</bpt>Save<ept i="1">&lt;/b&gt;</ept><ph x="2">&lt;br/&gt;</ph></seg></tuv>'
+        '<tuv xml:lang="de"><seg><hi x="3">Speichern</hi> klicken<it pos="begin" x="4">&lt;i&gt;</it></seg></tuv>'
+        "</tu></body></tmx>"
+    )
+    [record] = read(memory, "tmx").records
+    source, target = record.codes
+    assert [(c.kind, c.id, c.name, c.offset) for c in source] == [("start", "1", "bpt", 6), ("end", "1", "ept", 10), ("standalone", "2", "ph", 10)]
+    assert [(c.kind, c.id, c.name) for c in target] == [("start", "3", "hi"), ("end", "3", "hi"), ("standalone", "4", "it")]
+    assert record.text.text[target[0].offset : target[1].offset] == "Speichern"

@@ -7,7 +7,7 @@ header's; for ``*all*`` or none, the unit's first ``<tuv>`` is the source. The t
 else the one ``<tuv>`` in another language. Languages match without case, and a code matches its
 regional variants (``en`` matches ``en-US``). The id is the ``tuid``, else the source text.
 Inline ``<bpt>``, ``<ept>``, ``<ph>``, ``<it>`` and ``<ut>`` hold native code, skipped; ``<hi>``
-holds text. The languages declared are those of the source and target ``<tuv>`` s read, where
+holds text. Those elements are the segment's inline codes (:data:`CODES`), kept on the record. The languages declared are those of the source and target ``<tuv>`` s read, where
 every unit's are the same.
 
 A multilingual memory is refused (:class:`FormatError`) rather than read in whichever language
@@ -23,10 +23,14 @@ a reference file a :class:`~.segments.RecordError`, the unit left out, as XLIFF'
 from __future__ import annotations
 
 from . import xmltext
-from .segments import Fields, FormatError, Reading, Record, Segment, references_of
+from .segments import Fields, FormatError, InlineCode, Reading, Record, Segment, references_of
 from .xmltext import XML_LANG, Collector, local, matches_language, one_language
 
 escape = xmltext.escape
+
+# the inline codes: <bpt> and <ept> pair by their i, the others have an x (or nothing) to tell
+# them apart; an <it> is the one half of a pair whose other half is in another segment
+CODES = {"bpt": "start", "ept": "end", "ph": "standalone", "it": "standalone", "ut": "standalone", "hi": "paired"}
 
 
 def read(text: str, fields: Fields, name: str) -> Reading:
@@ -82,7 +86,7 @@ class _Tmx:
         self.path: list[str] = []  # local names of the open elements
         self.srclang: str | None = None  # the header's
         self.unit: tuple[str | None, str | None, int] | None = None  # tuid, srclang, line
-        self.variants: list[tuple[str, Segment]] = []  # the unit's (language, text)
+        self.variants: list[tuple[str, Segment, tuple[InlineCode, ...]]] = []  # the unit's (language, text, codes)
         self.lang = ""  # the open <tuv>'s language
         self.collector: Collector | None = None
 
@@ -100,14 +104,14 @@ class _Tmx:
         elif tag == "tuv":
             self.lang = attrs.get(XML_LANG) or attrs.get("lang", "")  # TMX 1.1 said "lang"
         elif tag == "seg" and parent == "tuv":
-            self.collector = Collector()
+            self.collector = Collector(CODES, ("i", "x"))
             return self.collector
         return None
 
     def end(self, name: str) -> None:
         tag = self.path.pop()
         if self.collector is not None:
-            self.variants.append((self.lang, self.collector.segment()))
+            self.variants.append((self.lang, self.collector.segment(), tuple(self.collector.codes)))
             self.collector = None
         if tag == "tu" and self.unit is not None:
             self.records.append(self._record(*self.unit))
@@ -120,11 +124,11 @@ class _Tmx:
         else:
             source = next((v for v in self.variants if matches_language(v[0], wanted)), None)
         others = [v for v in self.variants if v is not source]
-        for lang, _ in others:
+        for lang, *_ in others:
             self.offered.setdefault(lang.lower(), lang)
         targets = [v for v in others if not self.chosen or matches_language(v[0], self.chosen)]
         languages: dict[str, str] = {}
-        for lang, _ in targets:
+        for lang, *_ in targets:
             languages.setdefault(lang.lower(), lang)
         if len(languages) > 1 and self.several is None:
             self.several = (line, list(languages.values()))
@@ -135,4 +139,5 @@ class _Tmx:
             self.target_languages.append(target[0])
         text = source[1] if source else None
         id = tuid if tuid is not None else (text.text if text else None)
-        return Record(line, target[1] if target else None, id=id, source=text)
+        codes = (source[2] if source else (), target[2] if target else ())
+        return Record(line, target[1] if target else None, id=id, source=text, codes=codes)

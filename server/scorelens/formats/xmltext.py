@@ -77,12 +77,13 @@ class Collector:
     codes it holds, where ``codes`` names them (local name -> ``"start"``, ``"end"``,
     ``"standalone"``, or ``"paired"`` for an element that holds text between its start and end)."""
 
-    def __init__(self, codes: dict[str, str] | None = None) -> None:
+    def __init__(self, codes: dict[str, str] | None = None, ids: tuple[str, ...] = ("id", "startRef")) -> None:
         self.builder = TextBuilder()
         self.depth = 0  # elements open inside the collected one
         self.native = 0  # of which native code (and what they hold)
         self.end = 0  # where the element's content ends: an empty text's place
         self.kinds = codes or {}
+        self.ids = ids  # the attributes a code's id is read from, the first present
         self.codes: list[InlineCode] = []
         self.ends: list[InlineCode | None] = []  # per open element, the end code its closing is
 
@@ -91,8 +92,9 @@ class Collector:
         kind = None if self.native else self.kinds.get(local(name))
         end = None
         if kind is not None:
-            # a 2.x <ec/> names its <sc/> by startRef (an isolated one has an id)
-            code = InlineCode("start" if kind == "paired" else kind, attrs.get("id") or attrs.get("startRef", ""), local(name), self.builder.length)
+            # (XLIFF 2.x's <ec/> names its <sc/> by startRef, an isolated one has an id; TMX pairs by i)
+            id = next((attrs[a] for a in self.ids if attrs.get(a)), "")
+            code = InlineCode("start" if kind == "paired" else kind, id, local(name), self.builder.length)
             self.codes.append(code)
             end = code._replace(kind="end") if kind == "paired" else None
         self.ends.append(end)

@@ -1,5 +1,5 @@
 """Inline codes: the tags of the original document that a translation file holds as markup (an
-XLIFF ``<g>``, ``<x/>``, ``<bpt>``…), which the texts checked leave out. Each of the source's
+XLIFF ``<g>``, ``<x/>``, ``<bpt>``…, a TMX ``<bpt>``, ``<ph>``…), which the texts checked leave out. Each of the source's
 must be in the target, and the target may have no other: a code is its kind (a paired code's
 start or end, or a standalone one) and its id, and the two sides' are compared as multisets.
 
