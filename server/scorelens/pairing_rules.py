@@ -151,15 +151,24 @@ def split_languages(language: str | None) -> tuple[str | None, str | None]:
     return ("-".join(parts) or None), target
 
 
-def chosen_languages(language: str | None, *declared: tuple[str | None, str | None] | None) -> tuple[str | None, str | None]:
-    """``(source, target)`` for the QA checks: each as sacreBLEU's ``-l`` (``language``) names it,
-    else as the first of ``declared`` that names it (what the files declare, then the pair their
-    names make): an explicit -l wins, and ``-l de`` still takes the source language from the files."""
-    source, target = split_languages(language)
-    for pair in declared:
+def qa_languages(
+    language: str | None,
+    declared: tuple[str | None, str | None],
+    source_declared: str | None,
+    source: PurePath | None,
+    hypothesis: PurePath,
+) -> tuple[str | None, str | None]:
+    """``(source, target)`` for the QA checks, each side the first that names it: sacreBLEU's
+    ``-l`` (``language``), what the hypothesis's document ``declared`` (an XLIFF's languages, a
+    PO's ``Language:``), for the source language what the source's document declares, then the
+    pair the files' names make (``news.src.en`` with ``news.hyp.de``). An explicit -l wins, and
+    ``-l de`` still takes the source language from the files."""
+    chosen = split_languages(language)
+    by_name = language_pair(source, hypothesis) if source is not None else None
+    for pair in (declared, (source_declared, None), by_name):
         if pair is not None:
-            source, target = source or pair[0], target or pair[1]
-    return source, target
+            chosen = (chosen[0] or pair[0], chosen[1] or pair[1])
+    return chosen
 
 
 def language_label(languages: tuple[str | None, str | None]) -> str | None:

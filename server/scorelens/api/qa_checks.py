@@ -39,7 +39,7 @@ def qa_config(
     skip: Iterable[str] = (),
 ) -> QAConfig:
     """``language``: sacreBLEU's ``-l`` (``"en-de"``), or ``(source, target)`` already chosen
-    (:func:`~scorelens.pairing_rules.chosen_languages`)."""
+    (:func:`~scorelens.pairing_rules.qa_languages`)."""
     source_language, target_language = language if isinstance(language, tuple) else split_languages(language)
     return QAConfig(source_language, target_language, enabled_checks(checks, skip), glossary)
 

@@ -107,7 +107,7 @@ def run_qa(args: argparse.Namespace) -> QARun | None:
     """The QA of ``args.hypothesis`` when its source is known (None otherwise, or with --no-qa)."""
     from ..api.qa_checks import check_documents, holds_sources, qa_config  # the checks load only when they run
     from ..glossary_file import read_glossary
-    from ..pairing_rules import language_label
+    from ..pairing_rules import language_label, qa_languages
 
     if args.no_qa:
         if wanted(args):
@@ -132,7 +132,9 @@ def run_qa(args: argparse.Namespace) -> QARun | None:
     source = _read(source_path, args, Fields(args.source_field, sources_only=True)) if source_path is not None else None
     for line in _errors(source) if source is not None else ():
         print(line, file=sys.stderr)  # the hypothesis's are named by the scoring, or by check without one
-    languages = _languages(args.language, hypothesis, source, source_path, args.hypothesis)
+    source_declared = source.reading.languages[0] if source is not None else None
+    source_file = Path(source_path) if source_path is not None else None
+    languages = qa_languages(args.language, hypothesis.reading.languages, source_declared, source_file, Path(args.hypothesis))
     language = language_label(languages)
     glossary = None
     if args.glossary:
@@ -181,18 +183,3 @@ def _found_source(hypothesis: str) -> str | None:
     name = str(found if Path(hypothesis).is_absolute() else Path(os.path.relpath(found)))
     print(f"scorelens: {hypothesis}: source found by name: {name}", file=sys.stderr)
     return name
-
-
-def _languages(
-    language: str | None, hypothesis: FormattedDocument, source: FormattedDocument | None, source_path: str | None, hypothesis_path: str
-) -> tuple[str | None, str | None]:
-    """(source, target): each as -l names it, else as the hypothesis file declares it (an XLIFF's
-    languages, a PO's Language:; the source language also as the source file declares it), else
-    from the file names (``news.src.en`` and ``news.hyp.de``)."""
-    from ..pairing_rules import chosen_languages, language_pair
-
-    declared = hypothesis.reading.languages
-    if source is not None:
-        declared = (declared[0] or source.reading.languages[0], declared[1])
-    by_name = language_pair(Path(source_path), Path(hypothesis_path)) if source_path is not None else None
-    return chosen_languages(language, declared, by_name)

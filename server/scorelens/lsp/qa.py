@@ -123,21 +123,17 @@ def _read_source(review, text: str) -> None:
 
 
 def _config(ls, review, source: str | None):
-    """The checks' configuration: the enabled checks, the languages (each as the setting names
-    it, else as the hypothesis's document declares it, the source language also as the source's
-    does, else from the file names: news.src.en with news.hyp.de), the glossary; ValueError for a
-    glossary that cannot be read."""
+    """The checks' configuration: the enabled checks, the languages (the setting's, else the
+    documents' or their names': :func:`~scorelens.pairing_rules.qa_languages`), the glossary;
+    ValueError for a glossary that cannot be read."""
     from ..core.qa import CHECKS, QAConfig
     from ..glossary_file import read_glossary
-    from ..pairing_rules import chosen_languages, language_pair
+    from ..pairing_rules import qa_languages
 
     settings = review.settings.qa
     declared = review.last_read.languages if review.layouts is not None else (None, None)
-    declared = (declared[0] or review.qa.source_language, declared[1])
-    by_name = None
-    if source is not None:
-        by_name = language_pair(Path(to_fs_path(source) or source), Path(to_fs_path(review.uri) or review.uri))
-    languages = chosen_languages(settings.language, declared, by_name)
+    source_path = Path(to_fs_path(source) or source) if source is not None else None
+    languages = qa_languages(settings.language, declared, review.qa.source_language, source_path, Path(to_fs_path(review.uri) or review.uri))
     glossary = None
     if settings.glossary:
         path = model_path(ls, review.uri, settings.glossary)
