@@ -85,6 +85,14 @@ def test_no_such_column_and_no_text_column():
         read("a,b\n1,2\n", "csv")
 
 
+def test_a_file_of_one_side_may_call_its_column_text():
+    assert read("id\tText\na\th\n", "tsv").records[0].text.text == "h"
+    references = read("id,text\na,r\n", "csv", Fields(references_only=True))
+    assert references.records[0].references[0].text == "r"
+    with pytest.raises(FormatError, match="no text column"):  # beside a reference, "text" may be the source
+        read("text,reference\ns,r\n", "csv")
+
+
 def test_without_a_header():
     reading = delimited.read("x,y\n'a',b\n", Fields(references=("2",)), "csv", header=False)
     assert [(r.line, r.text.text, r.references[0].text) for r in reading.records] == [(1, "x", "y"), (2, "'a'", "b")]

@@ -80,6 +80,19 @@ def test_no_text_field_names_the_fields_found():
     assert reading.records[0].references[0].text == "b"
 
 
+def test_a_file_of_one_side_may_call_its_text_text():
+    hypotheses = read('{"id": "a", "text": "h"}\n', "jsonl")
+    assert hypotheses.fields == Fields(text="text", id="id") and hypotheses.records[0].text.text == "h"
+    references = read('{"id": "a", "text": "r"}\n', "jsonl", Fields(references_only=True))
+    assert references.fields.references == ("text",) and references.records[0].references[0].text == "r"
+    sources = read('{"id": "a", "text": "s"}\n', "jsonl", Fields(sources_only=True))
+    assert sources.records[0].text.text == "s"
+    # the named defaults come first
+    assert read('{"text": "t", "mt": "h"}\n', "jsonl").fields.text == "mt"
+    with pytest.raises(FormatError, match=r"none of reference, .*, label, text \(the fields are: 'id', 'ref_text'\)"):
+        read('{"id": "a", "ref_text": "r"}\n', "jsonl", Fields(references_only=True))
+
+
 def test_list_references_dotted_paths_and_indexes():
     doc = (
         '{"meta": {"uid": 7, "out": {"text": "h\\u00e9"}}, "refs": ["r1", "r\\t2", "r3"],'

@@ -30,7 +30,7 @@ import threading
 from contextlib import contextmanager
 from typing import Iterator
 
-from .jsonl import ID_FIELDS, REFERENCE_FIELDS, SOURCE_FIELDS, TEXT_FIELDS
+from .jsonl import ID_FIELDS, ONE_SIDE_FIELD, REFERENCE_FIELDS, SOURCE_FIELDS, text_defaults
 from .plain import lines
 from .segments import (
     CharMap,
@@ -187,7 +187,8 @@ def _choose(fields: Fields, header: list[str], number: int) -> tuple[Fields, dic
 
     text = None if fields.references_only else fields.text
     if text is None and not fields.references_only:
-        looked_for = (*SOURCE_FIELDS, *TEXT_FIELDS) if fields.sources_only else TEXT_FIELDS
+        has_references = any(find(n) is not None for n in REFERENCE_FIELDS)
+        looked_for = text_defaults(fields, has_references)
         text = default(looked_for, set())
         if text is None:
             have = ", ".join(map(repr, header))
@@ -198,12 +199,13 @@ def _choose(fields: Fields, header: list[str], number: int) -> tuple[Fields, dic
     taken = {named(text)} if text is not None else set()
     references = fields.references
     if not references:
-        ref = default(REFERENCE_FIELDS, taken)
+        looked_for = (*REFERENCE_FIELDS, ONE_SIDE_FIELD) if fields.references_only else REFERENCE_FIELDS
+        ref = default(looked_for, taken)
         references = (ref,) if ref else ()
         if not ref and fields.references_only:
             have = ", ".join(map(repr, header))
             raise FormatError(
-                f"line {number}: no reference column: none of {', '.join(REFERENCE_FIELDS)} "
+                f"line {number}: no reference column: none of {', '.join(looked_for)} "
                 f"in the header (the columns are: {have}); name it with --ref-field"
             )
     source = fields.source if fields.source is not None else default(SOURCE_FIELDS, taken)

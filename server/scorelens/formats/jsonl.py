@@ -39,6 +39,10 @@ TEXT_FIELDS = ("prediction", "hypothesis", "hyp", "output", "translation", "mt",
 REFERENCE_FIELDS = ("reference", "references", "ref", "target", "gold", "label")
 SOURCE_FIELDS = ("source", "src", "input")
 ID_FIELDS = ("id", "uid", "key")
+# the last default of a file holding one side only (hypotheses, references or sources), as
+# `{"id": …, "text": …}` datasets have it; in a record that also holds references, "text" may be
+# the source, so a hypothesis is not taken from it there
+ONE_SIDE_FIELD = "text"
 
 _SCAN = json.JSONDecoder().scan_once  # one JSON value from an offset: (value, end), json's C scanner
 _WS = re.compile(r"[ \t\n\r]*")  # JSON's whitespace, no other
@@ -179,13 +183,11 @@ def _choose(fields: Fields, record: dict, number: int) -> Fields:
     text = fields.text
     if fields.references_only:
         text = None
-    elif text is None and fields.sources_only:
-        text = next((f for f in (*SOURCE_FIELDS, *TEXT_FIELDS) if f in record), None)
-    if text is None and not fields.references_only:
-        text = next((f for f in TEXT_FIELDS if f in record), None)
+    elif text is None:
+        looked_for = text_defaults(fields, has_references=any(f in record for f in REFERENCE_FIELDS))
+        text = next((f for f in looked_for if f in record), None)
         if text is None:
             found = ", ".join(map(repr, record)) or "none"
-            looked_for = (*SOURCE_FIELDS, *TEXT_FIELDS) if fields.sources_only else TEXT_FIELDS
             raise FormatError(
                 f"line {number}: no text field: none of {', '.join(looked_for)} "
                 f"(the fields are: {found}); name the field to read"
@@ -196,17 +198,26 @@ def _choose(fields: Fields, record: dict, number: int) -> Fields:
 
     references = fields.references
     if not references:
-        ref = default(REFERENCE_FIELDS)
+        looked_for = (*REFERENCE_FIELDS, ONE_SIDE_FIELD) if fields.references_only else REFERENCE_FIELDS
+        ref = default(looked_for)
         references = (ref,) if ref else ()
         if not ref and fields.references_only:
             found = ", ".join(map(repr, record)) or "none"
             raise FormatError(
-                f"line {number}: no reference field: none of {', '.join(REFERENCE_FIELDS)} "
+                f"line {number}: no reference field: none of {', '.join(looked_for)} "
                 f"(the fields are: {found}); name it with --ref-field"
             )
     source = fields.source if fields.source is not None else default(SOURCE_FIELDS)
     id_ = fields.id if fields.id is not None else default(ID_FIELDS)
     return Fields(text=text, references=tuple(references), source=source, id=id_, references_only=fields.references_only)
+
+
+def text_defaults(fields: Fields, has_references: bool) -> tuple[str, ...]:
+    """The fields (or columns) a record's text is read from when none is named, the first one
+    present taken: a source file's source fields first; ``text`` last where the file holds one side."""
+    if fields.sources_only:
+        return (*SOURCE_FIELDS, *TEXT_FIELDS, ONE_SIDE_FIELD)
+    return TEXT_FIELDS if has_references else (*TEXT_FIELDS, ONE_SIDE_FIELD)
 
 
 def _plain_record(
