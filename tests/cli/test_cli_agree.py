@@ -169,18 +169,32 @@ def test_records_without_ids_that_do_not_pair_by_position(run, tmp_path):
     assert f"records do not pair by position: {a}:2: warning: a record has no partner at this position" in r.err
 
 
-def test_a_broken_record_is_named_and_the_rest_scored(run, tmp_path):
+def test_a_broken_record_is_named_the_rest_scored_and_the_exit_status_2(run, tmp_path):
+    """As check: the figures are printed, but not all of the files could be read."""
     rows = [{"id": f"u{n}", "text": t} for n, t in enumerate(["a b c", "a b d", "e f g", "h i"])]
     a = write_jsonl(tmp_path / "a.jsonl", rows)
     b = tmp_path / "b.jsonl"
     b.write_text('{"id": "u0", "text": "a b c"}\n{"id": "u1", "text": \n{"id": "u2", "text": "e f"}\n{"id": "u3", "text": "h i"}\n', encoding="utf-8")
     r = run("agree", a, b, "--hyp-field", "text", "--json")
-    assert r.code == 0, r.err
+    assert r.code == 2, r.err
     assert f"{b}:2: error: invalid JSON" in r.err
     assert f"{a}:2: warning: id 'u1' is not in {b}; left out" in r.err
     out = json.loads(r.out)
     assert out["segments"] == 3
     assert out["wer"] == [[None, 1 / 8], [1 / 7, None]]  # "g" deleted against a, inserted against b
+    text = run("agree", a, b, "--hyp-field", "text")
+    assert text.code == 2 and text.out.startswith("2 annotators, 3 segments")
+
+
+def test_an_item_missing_from_a_file_is_left_out_without_failing(run, tmp_path):
+    """Every record read, one file without an item: a warning, as documented, not an error."""
+    rows = [{"id": f"u{n}", "text": t} for n, t in enumerate(["a b c", "a b d", "e f g"])]
+    a = write_jsonl(tmp_path / "a.jsonl", rows)
+    b = write_jsonl(tmp_path / "b.jsonl", [rows[2], rows[0]])
+    r = run("agree", a, b, "--json")
+    assert r.code == 0, r.err
+    assert r.err == f"{a}:2: warning: id 'u1' is not in {b}; left out\n"
+    assert json.loads(r.out)["segments"] == 2
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,7 @@ from ..formats import Fields
 from ..formats.pairing import Problem, shown_id
 from ..summary import HUNDREDS, metric_label
 from .documents import MAX_NAMED, STDIN, checked_options, formatted, formatted_document, option_error, read_document
-from .errors import EXIT_OK, CliError
+from .errors import EXIT_ERROR, EXIT_OK, CliError
 from .options import jobs, scoring_options, segment_count
 
 
@@ -53,15 +53,16 @@ def run_agree(args: argparse.Namespace) -> int:
         check_options(agreed_metrics(args.metrics), options)
     except OptionError as exc:
         raise option_error(exc) from None
+    complete = True
     if formatted(args, paths):
-        annotations, options = formatted_annotations(args, paths, options)
+        annotations, options, complete = formatted_annotations(args, paths, options)
     else:
         annotations = plain_annotations(args, paths)
     if not annotations[0].texts:
         raise CliError(f"{paths[0]}: no segments to compare")
     result = agreement(annotations, list(paths), args.metrics, args.segments, options, jobs(args))
     print(json.dumps(result.to_dict(), ensure_ascii=False) if args.json else "\n".join(agreement_lines(result, args.segments)))
-    return EXIT_OK
+    return EXIT_OK if complete else EXIT_ERROR  # as check: what was read is reported, but not all of the files was
 
 
 def plain_annotations(args: argparse.Namespace, paths: Sequence[str]) -> list[Annotation]:
@@ -82,10 +83,11 @@ def plain_annotations(args: argparse.Namespace, paths: Sequence[str]) -> list[An
     return annotations
 
 
-def formatted_annotations(args: argparse.Namespace, paths: Sequence[str], options: dict) -> tuple[list[Annotation], dict]:
-    """Each file's records read through its format's reader, paired with the first file's; an
-    unreadable record is named and the rest is read. By id, an item not in every file is named
-    and left out; by position, records without partners are bad input, as unequal line counts are."""
+def formatted_annotations(args: argparse.Namespace, paths: Sequence[str], options: dict) -> tuple[list[Annotation], dict, bool]:
+    """Each file's records read through its format's reader, paired with the first file's, the
+    options with the files' scoring rules, and whether every record could be read (an unreadable
+    one is named and the rest is read). By id, an item not in every file is named and left out; by
+    position, records without partners are bad input, as unequal line counts are."""
     if args.segmentation != "line":
         raise CliError("--segmentation is for plain text: each record of a formatted file is a segment")
     fields = Fields(args.hyp_field, (), None, args.id_field)
@@ -106,7 +108,7 @@ def formatted_annotations(args: argparse.Namespace, paths: Sequence[str], option
         print(f"scorelens: warning: {more} more records without a partner in every file left out", file=sys.stderr)
     streams = [pairing.hypothesis, *pairing.references]
     annotations = [Annotation([e.segment.text for e in s], [e.line for e in s], [e.id for e in s]) for s in streams]
-    return annotations, with_rules(options, documents)
+    return annotations, with_rules(options, documents), not any(d.reading.errors for d in documents)
 
 
 def _problem(p: Problem, documents: Sequence[FormattedDocument]) -> str:
