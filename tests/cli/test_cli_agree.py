@@ -231,3 +231,23 @@ def test_one_segment_is_said_in_the_singular(run, tmp_path):
         (tmp_path / name).write_text(text, encoding="utf-8")
     result = run("agree", tmp_path / "a.txt", tmp_path / "b.txt")
     assert result.code == 0 and result.out.startswith("2 annotators, 1 segment; ")
+
+
+def test_a_byte_order_mark_is_scored_as_score_scores_it_and_said(run, tmp_path):
+    """Kept in the first word as sacreBLEU (and score) keep it, so the cells stay score's; but no
+    text shows it, so it is named, once, as check names it."""
+    paths = [tmp_path / name for name in ("a.txt", "b.txt", "c.txt")]
+    paths[0].write_bytes("\ufeffhello world\nfoo bar\n".encode("utf-8"))
+    paths[1].write_text("hello world\nfoo bar\n", encoding="utf-8")
+    paths[2].write_text("hello world\nfoo baz\n", encoding="utf-8")
+    r = run("agree", *paths, "--json")
+    assert r.code == 0, r.err
+    assert r.err == f"{paths[0]}:1: note: the file starts with a byte-order mark (U+FEFF); it is scored as part of the first word, as sacreBLEU's command line scores it\n"
+    scored = json.loads(run("score", paths[1], "-r", paths[0], "-m", "wer", "--json").out)
+    assert json.loads(r.out)["wer"][0][1] == scored["wer"]["wer"] == 0.25
+    assert run("agree", *paths).err == r.err
+    rows = [{"id": "u1", "text": "hello world"}]
+    jsonl = [tmp_path / "a.jsonl", write_jsonl(tmp_path / "b.jsonl", rows)]
+    jsonl[0].write_bytes(b"\xef\xbb\xbf" + Path(jsonl[1]).read_bytes())  # the reader skips it: nothing to say
+    r = run("agree", *jsonl, "--json")
+    assert r.code == 0 and r.err == "" and json.loads(r.out)["wer"][0][1] == 0.0

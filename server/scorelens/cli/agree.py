@@ -15,6 +15,7 @@ from ..api.options import OptionError
 from ..formats import Fields
 from ..formats.pairing import Problem, shown_id
 from ..summary import HUNDREDS, metric_label
+from ..textfile import BOM, BOM_NOTE
 from .documents import MAX_NAMED, STDIN, checked_options, formatted, formatted_document, option_error, read_document
 from .errors import EXIT_ERROR, EXIT_OK, CliError
 from .options import jobs, scoring_options, segment_count
@@ -60,6 +61,8 @@ def run_agree(args: argparse.Namespace) -> int:
         annotations = plain_annotations(args, paths)
     if not annotations[0].texts:
         raise CliError(f"{paths[0]}: no segments to compare")
+    for path in byte_order_marks(paths, annotations):
+        print(f"{path}:1: note: {BOM_NOTE}", file=sys.stderr)
     result = agreement(annotations, list(paths), args.metrics, args.segments, options, jobs(args))
     print(json.dumps(result.to_dict(), ensure_ascii=False) if args.json else "\n".join(agreement_lines(result, args.segments)))
     return EXIT_OK if complete else EXIT_ERROR  # as check: what was read is reported, but not all of the files was
@@ -109,6 +112,13 @@ def formatted_annotations(args: argparse.Namespace, paths: Sequence[str], option
     streams = [pairing.hypothesis, *pairing.references]
     annotations = [Annotation([e.segment.text for e in s], [e.line for e in s], [e.id for e in s]) for s in streams]
     return annotations, with_rules(options, documents), not any(d.reading.errors for d in documents)
+
+
+def byte_order_marks(paths: Sequence[str], annotations: Sequence[Annotation]) -> list[str]:
+    """The files whose leading U+FEFF is scored as part of the text on their first line, as
+    ``score`` scores it: a difference from every other annotator that no printed text shows, so
+    it is said, as ``check`` says it (a reader that skips the mark leaves none to say)."""
+    return [p for p, a in zip(paths, annotations) if any(line == 1 and text.startswith(BOM) for text, line in zip(a.texts, a.lines))]
 
 
 def _problem(p: Problem, documents: Sequence[FormattedDocument]) -> str:
