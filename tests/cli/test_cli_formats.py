@@ -251,6 +251,17 @@ def test_a_field_no_record_has_is_named_in_the_error(run):
     assert "no hypothesis records could be read: line 1: no field 'nope' (and 5 more)" in r.err
 
 
+def test_an_id_given_again_in_a_file_of_its_own_references_is_a_warning_and_both_are_scored(run, tmp_path):
+    records = [{"id": "a", "prediction": "x y", "reference": "x y"}, {"id": "b", "prediction": "q", "reference": "q"},
+               {"id": "a", "prediction": "x z", "reference": "x y"}]
+    path = tmp_path / "eval.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    r = run("score", str(path), "-m", "wer", "--json")
+    assert r.code == 0, r.err
+    assert r.err == f"{path}:3: warning: id 'a' is given again; both are scored\n"
+    assert json.loads(r.out)["wer"]["substitutions"] == 1 and json.loads(r.out)["segments"] == 3
+
+
 def test_a_po_entrys_context_separator_is_escaped_in_a_segment_row(run):
     r = run("score", sample("formats/news.hyp.po"), "-m", "wer", "-sl")
     assert r.code == 0, r.err

@@ -33,6 +33,14 @@ def test_missing_extra_and_duplicate_ids_are_named_and_the_rest_pairs():
     assert all(q.message() for q in p.problems)
 
 
+def test_ids_given_again_in_a_document_of_its_own_references_are_told_and_all_records_pair():
+    records = [Record(k, Segment.literal(t, 0), i, (Segment.literal(t, 0),))
+               for k, (t, i) in enumerate([("a", "x"), ("b", None), ("c", "x"), ("d", "y"), ("e", "x")], 1)]
+    p, owners = pair_readings(Reading(records), [])
+    assert texts(p.hypothesis) == ["a", "b", "c", "d", "e"] and owners == [-1] and p.problems == []
+    assert [(q.kind, q.line, q.id) for q in p.repeated] == [("duplicate", 3, "x"), ("duplicate", 5, "x")]
+
+
 def test_a_side_without_ids_pairs_by_position():
     hyp = [entry("a", 1, "x"), entry("b", 2, "y"), entry("c", 3, "z")]
     ref = [entry("A", 1), entry("B", 2)]

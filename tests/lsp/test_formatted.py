@@ -129,6 +129,15 @@ async def test_a_broken_line_is_a_diagnostic_and_the_rest_is_scored(client):
     assert not _on_line(await diagnostics(client, uri), 1, "format.unreadable-record")
 
 
+async def test_an_id_given_again_in_a_file_of_its_own_references_is_a_diagnostic_on_its_line(client):
+    again = {**RECORDS[2], "id": "a"}
+    uri, _ = _write(client, "again.jsonl", [_line(r) for r in (*RECORDS, again)])
+    got = await scores(client, uri)
+    assert got["scores"]["segments"] == 4  # scored, as the command line scores it
+    diags = await _diagnostics_until(client, uri, lambda ds: _on_line(ds, 3, "pairing.duplicate-id"))
+    assert [d.message for d in diags if d.code == "pairing.duplicate-id"] == ["id 'a' is given again"]
+
+
 async def test_two_files_pair_by_id(client):
     folder = client.workspace / "pairs"
     folder.mkdir()

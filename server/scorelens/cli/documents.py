@@ -213,10 +213,12 @@ class FormattedRun(_Located, FormattedEvaluation):
         where records could not be read (each named already), a record may have lost its partner
         to one of them: then each record without one is named and left out, and the rest is
         scored. ``strict``: bad input even then (systems compared must have the same records)."""
+        paths = [d.path for d in self.documents]
+        for p in self.pairing.repeated:
+            print(f"{paths[0]}:{p.line}: warning: {p.message()}; both are scored", file=sys.stderr)
         problems = self.pairing.problems
         if not problems:
             return
-        paths = [d.path for d in self.documents]
         places = [(f"{paths[p.side]}:{p.line}", p.message(hypothesis=paths[0])) for p in problems]
         if not strict and self.unreadable():
             for where, message in places:

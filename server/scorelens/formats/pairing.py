@@ -66,6 +66,9 @@ class Pairing:
     references: list[list[Entry]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     by: str = "position"
+    # ids given again in a document whose records hold their own references: every record is
+    # still paired (with itself) and scored, but a record given twice most likely counts twice
+    repeated: list[Problem] = field(default_factory=list)
 
 
 _EMPTY = Segment.literal("", 0)
@@ -121,7 +124,9 @@ def pair_readings(hypothesis: Reading, references: Sequence[Reading], by: str | 
     if not references:
         held = max((len(r.references) for r in hypothesis.records), default=0)
         # each record pairs with itself
-        return pair(entries(hypothesis.records), [entries(hypothesis.records, k) for k in range(held)], "position"), [-1] * held
+        own = pair(entries(hypothesis.records), [entries(hypothesis.records, k) for k in range(held)], "position")
+        _unique([e for e in own.hypothesis if e.id is not None], 0, own.repeated)
+        return own, [-1] * held
     streams: list[list[Entry | None]] = []
     owners: list[int] = []
     for k, reading in enumerate(references):

@@ -148,7 +148,10 @@ def read_sides(pairing: Pairing, texts: dict[str, str], readings: Readings) -> S
         RecordProblem(d.uri, e.line - 1, UNREADABLE_RECORD, e.message) for d in (hyp, *references) for e in d.reading.errors
     ]
     side_docs = [hyp, *(references[k] if k >= 0 else hyp for k in owners)]
-    problems += [RecordProblem(side_docs[p.side].uri, p.line - 1, PAIRING_CODES[p.kind], p.message()) for p in paired.problems]
+    problems += [
+        RecordProblem(side_docs[p.side].uri, p.line - 1, PAIRING_CODES[p.kind], p.message())
+        for p in (*paired.problems, *paired.repeated)
+    ]
     columns = [paired.hypothesis, *paired.references]
     by_line = paired.by != "time" and all(d.name in LINE_FORMATS and not d.reading.words for d in (hyp, *references))
     layout = LineRecordLayout if by_line else RecordLayout
