@@ -153,11 +153,13 @@ def test_the_sources_field_or_column_named(run, tmp_path):
     result = run("check", hyp, "--hyp-field", "de", "--source-field", "en", "--format", "json")
     assert result.code == 0 and [f["code"] for f in json.loads(result.out)["findings"]] == ["qa.number"]
     source = tmp_path / "app.src.tsv"
-    source.write_text("id\ttext\na\tSaved 25 items.\n", encoding="utf-8")
+    source.write_text("id\tenglish\na\tSaved 25 items.\n", encoding="utf-8")
     refused = run("check", hyp, "--hyp-field", "de", "--source", source)
     assert refused.code == 2 and "none of source, src, input, " in refused.err  # the names a source's column goes by
-    result = run("check", hyp, "--hyp-field", "de", "--source", source, "--source-field", "text")
+    result = run("check", hyp, "--hyp-field", "de", "--source", source, "--source-field", "english")
     assert result.code == 0 and "qa.number" in result.out
+    source.write_text("id\ttext\na\tSaved 25 items.\n", encoding="utf-8")  # a file of sources alone may call it text
+    assert "qa.number" in run("check", hyp, "--hyp-field", "de", "--source", source).out
 
 
 def test_a_glossary_empty_in_csv_or_in_another_encoding(run, tmp_path):
