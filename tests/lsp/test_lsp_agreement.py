@@ -354,3 +354,26 @@ def test_groups_by_template_glob_and_name(tmp_path):
     by_name = pairings.annotators((tmp_path / "n/t.ann2.txt").as_uri(), [])
     assert by_name.names == ("ann1", "ann2", "ann10") and by_name.rule == "NAME.annK.EXT"
     assert pairings.annotators((tmp_path / "n/t.hyp.txt").as_uri(), []) is None
+
+
+async def test_a_byte_order_mark_scored_in_a_closed_annotator_is_a_problem(client):
+    """A file on disk keeps its leading U+FEFF in its first word, as ``scorelens agree`` scores
+    (and names) it; no text shows it, so the lens says it. Opened, VS Code and Neovim have dropped it."""
+    client.set_configuration({"scorelens": {"debounceMs": 0, "metrics": ["wer"]}})
+    folder = client.workspace / "bom"
+    folder.mkdir()
+    paths = [folder / f"t.ann{k}.txt" for k in (1, 2, 3)]
+    paths[0].write_bytes("\ufeffhello world\nfoo bar\n".encode("utf-8"))
+    paths[1].write_text("hello world\nfoo bar\n", encoding="utf-8")
+    paths[2].write_text("hello world\nfoo baz\n", encoding="utf-8")
+    expected = _agree(paths)
+    uri = open_doc(client, paths[1])
+    told = await _told(client, lambda p: p["versions"] == [None, 1, None])
+    assert told["matrices"]["wer"] == expected["wer"]
+    note = "ann1: the file starts with a byte-order mark (U+FEFF); it is scored as part of the first word, as sacreBLEU's command line scores it"
+    assert told["problems"] == [note]
+    assert await _lenses(client, uri) == [_wer_lens(expected["wer"], 1), f"Agreement: {note}"]
+    opened = paths[0].as_uri()  # as VS Code and Neovim give it: without the mark
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(opened, "plaintext", 1, "hello world\nfoo bar\n")))
+    told = await _told(client, lambda p: p["versions"] == [1, 1, None])
+    assert told["problems"] == [] and told["matrices"]["wer"][0][1] == 0.0

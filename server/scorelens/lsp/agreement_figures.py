@@ -13,7 +13,7 @@ from lsprotocol import types
 from ..core import CorpusScores, rates
 from ..core.config import HUNDREDS, SYMMETRIC
 from ..summary import metric_label
-from ..textfile import UnreadableText
+from ..textfile import BOM, BOM_NOTE, UnreadableText
 from .compare import Snapshot
 from .describe import segment_figures, short, versions_description
 from .documents import ReadDocument
@@ -84,10 +84,13 @@ def _segment_counts(annotators: Annotators) -> dict[int, int]:
 
 
 def problems(annotators: Annotators) -> list[tuple[str | None, str]]:
-    """(annotator's name or None, what is wrong): annotators not read, and annotators whose
-    segments do not line up."""
+    """(annotator's name or None, what is wrong): annotators not read, a leading U+FEFF scored in
+    an annotator's first word (as ``scorelens agree`` scores and names it; VS Code and Neovim drop
+    it from an open document, so the figures change when that file is opened), and annotators
+    whose segments do not line up."""
     names = annotators.group.names
     found: list[tuple[str | None, str]] = [(names[annotators.group.annotators.index(u)], f"not compared: {why}") for u, why in annotators.unread]
+    found += [(names[k], BOM_NOTE) for k in annotators.read if (against := annotators.against(k)) and against[0][1].text(0, 0).startswith(BOM)]
     counts = _segment_counts(annotators)
     if len(set(counts.values())) > 1:
         unit = "lines" if annotators.config.segmentation == "line" else f"{annotators.config.segmentation}s"
