@@ -151,6 +151,19 @@ def split_languages(language: str | None) -> tuple[str | None, str | None]:
     return ("-".join(parts) or None), target
 
 
+# a language tag: a 2- or 3-letter language, then its region, script or variant (de-CH,
+# zh-Hant, en_US); "english" is none, and would silently choose no language's tokenizer or checks
+_LANGUAGE = re.compile(r"[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*")
+
+
+def language_problem(language: str) -> str | None:
+    """What is wrong with a ``-l`` (a target, or sacreBLEU's SRC-TRG pair); None if nothing."""
+    for tag in split_languages(language):
+        if tag is not None and not _LANGUAGE.fullmatch(tag):
+            return f"{tag!r} is not a language code: name the target (de, zh-TW) or sacreBLEU's pair SRC-TRG (en-de)"
+    return None
+
+
 def qa_languages(
     language: str | None,
     declared: tuple[str | None, str | None],

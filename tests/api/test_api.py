@@ -75,6 +75,17 @@ def test_compare_equals_the_command_line(cli_json):
     assert got == expected
 
 
+@pytest.mark.parametrize(
+    ("arguments", "named"),
+    [({"seed": -3}, "seed"), ({"seed": "12345"}, "seed"), ({"seed": 1.5}, "seed"), ({"systems": []}, "systems")],
+)
+def test_compare_names_a_bad_seed_or_no_systems(arguments, named):
+    given = {"systems": [SYS2], **arguments}
+    with pytest.raises(OptionError) as caught:
+        scorelens.compare(HYP, given.pop("systems"), [REF], metrics=["bleu"], n=10, **given)
+    assert str(caught.value).startswith(f"{named}: ")
+
+
 def test_attributes_read_as_the_peers_do():
     sacrebleu = pytest.importorskip("sacrebleu")
     jiwer = pytest.importorskip("jiwer")
@@ -121,6 +132,8 @@ def test_a_segment_with_newlines_is_summary_sentences_for_rouge_lsum():
         (lambda: scorelens.score(HYP, REF, metrics="ppl"), "lm"),
         (lambda: scorelens.score(HYP, metrics="ppl", lm=str(SAMPLES / "no-such.arpa")), "lm"),
         (lambda: scorelens.score(HYP, REF, wer_rules="nist"), "wer_rules"),
+        (lambda: scorelens.score(HYP, REF, language="english"), "language"),  # not silently no language's tokenizer
+        (lambda: scorelens.score(HYP, REF, language="en-"), "language"),
         (lambda: scorelens.score(HYP, None), "references"),
         (lambda: scorelens.score(HYP, REF, jobs=0), "jobs"),
         (lambda: scorelens.score(HYP, "a reference"), "references"),

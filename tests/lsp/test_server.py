@@ -239,13 +239,16 @@ async def test_settings_change_without_restart(client):
 
 
 async def test_invalid_setting_falls_back_with_one_message(client):
-    client.set_configuration({"scorelens": {"debounceMs": -1, "bleu": {"smoothMethod": "magic"}, "maxProblems": -3}})
+    client.set_configuration(
+        {"scorelens": {"debounceMs": -1, "bleu": {"smoothMethod": "magic"}, "maxProblems": -3, "qa": {"language": "english"}}}
+    )
     uri, _ = write_pair(client, "bad", "a b c d\n", "a b c d\n")
     s = await scores(client, uri)
     assert s["scores"]["bleu"]["signature"].split("|")[4] == "smooth:exp"
     messages = [m.message for m in client.messages]
     assert sum("invalid settings" in m for m in messages) == 1
     assert any("scorelens.bleu.smoothMethod" in m and "scorelens.maxProblems" in m for m in messages)
+    assert any("scorelens.qa.language: 'english' is not a language code" in m for m in messages)
     # defaults are named as the client wrote its settings: in JSON
     assert any("scorelens.debounceMs" in m and "using the default null" in m and '"exp"' in m for m in messages)
 

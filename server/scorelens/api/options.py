@@ -23,7 +23,7 @@ from ..core.bleu_nltk import DEFAULT_WEIGHTS, NltkBleuConfig
 from ..core.config import FLAVOUR_METRICS, ConfigError
 from ..core.rouge155 import MULTI_REF, Rouge155Config, stopword_list
 from ..core.wer_steps import WordMap, map_paths, word_map
-from ..pairing_rules import split_languages
+from ..pairing_rules import language_problem, split_languages
 from ..textfile import UnreadableText, read_text
 
 PPL = "ppl"
@@ -125,6 +125,8 @@ def scoring_config(metrics: Iterable[str], options: dict[str, Any]) -> ScoringCo
     """What to compute and how, from the metrics and every option (see :func:`complete`)."""
     o = options
     check_impl_options(o)
+    if o["language"] is not None and (problem := language_problem(o["language"])):
+        raise OptionError("language", problem)
     if o["smooth_value"] is not None and not math.isfinite(o["smooth_value"]):  # sacreBLEU would score NaN
         raise OptionError("smooth_value", f"expected a finite number, not {o['smooth_value']!r}")
     tokenize = o["tokenize"] or LANGUAGE_TOKENIZERS.get(target_language(o["language"]))

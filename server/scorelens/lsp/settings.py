@@ -148,6 +148,13 @@ def _qa_checks(_instance, _attribute, value: dict) -> None:
             raise ValueError(f"{name}: expected one of {', '.join(SEVERITIES)}, not {severity!r}")
 
 
+def _language(_instance, _attribute, value: str | None) -> None:
+    from ..pairing_rules import language_problem
+
+    if value is not None and (problem := language_problem(value)):
+        raise ValueError(problem)
+
+
 @attrs.frozen
 class QaSettings:
     """The source-aware checks (``qa.*`` findings) of a hypothesis with a source."""
@@ -155,7 +162,7 @@ class QaSettings:
     enabled: bool = True
     checks: dict[str, str] = attrs.field(factory=dict, validator=_qa_checks)  # severity or "off", over each check's default
     glossary: str | None = None  # a TSV or TBX file, resolved as scorelens.lm.model is
-    language: str | None = None  # "en-de", as sacreBLEU's -l; default: from the file names
+    language: str | None = attrs.field(default=None, validator=_language)  # "en-de", as sacreBLEU's -l; default: from the file names
 
 
 @attrs.frozen
