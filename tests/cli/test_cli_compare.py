@@ -108,7 +108,11 @@ def test_seed_from_the_environment(run, monkeypatch):
     assert out["seed"] is None and "segments" not in out
     monkeypatch.setenv("SACREBLEU_SEED", "seven")
     result = run("compare", BASELINE, SYSTEM)
-    assert result.code == 2 and "SACREBLEU_SEED must be a number or 'none'" in result.err
+    assert result.code == 2 and "SACREBLEU_SEED must be a number, 0 or more, or 'none'" in result.err
+    # NumPy's generators take no negative seed: one error line, not NumPy's traceback
+    monkeypatch.setenv("SACREBLEU_SEED", "-3")
+    result = run("compare", BASELINE, SYSTEM)
+    assert result.code == 2 and "SACREBLEU_SEED must be a number, 0 or more, or 'none', not '-3'" in result.err
 
 
 def test_refusals(run, tmp_path):

@@ -144,8 +144,12 @@ def compared_corpora(
         raise OptionError("test", f"unknown test {test!r}; one of {', '.join(TESTS)}")
     if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= MAX_SAMPLES:
         raise OptionError("n", f"expected 0 (the test's default) to {MAX_SAMPLES:,} resamples or trials, not {n!r}")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
+        raise OptionError("seed", f"expected None (a random seed) or a number, 0 or more, not {seed!r}")
     if not isinstance(segments, int) or isinstance(segments, bool) or segments < 0:
         raise OptionError("segments", f"expected a number of segments, 0 or more, not {segments!r}")
+    if len(corpora) < 2:
+        raise OptionError("systems", "compare needs a baseline and at least one system")
     if len(names) != len(corpora):
         raise OptionError("names", f"{len(names)} names for {len(corpora)} systems (the baseline included)")
     if not len(corpora[0]):

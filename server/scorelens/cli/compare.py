@@ -79,7 +79,7 @@ def run_compare(args: argparse.Namespace) -> int:
     try:
         seed = significance.seed_from(os.environ.get("SACREBLEU_SEED"))
     except ValueError:
-        raise CliError(f"SACREBLEU_SEED must be a number or 'none', not {os.environ['SACREBLEU_SEED']!r}") from None
+        raise CliError(f"SACREBLEU_SEED must be a number, 0 or more, or 'none', not {os.environ['SACREBLEU_SEED']!r}") from None
     if args.dask is not None:
         result = compared_on_dask(args, seed)
     else:

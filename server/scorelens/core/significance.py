@@ -94,7 +94,12 @@ def seed_from(value: str | None) -> int | None:
     """The seed that ``SACREBLEU_SEED`` names: unset means 12345, ``none`` (any case) no seed."""
     if value is None:
         return DEFAULT_SEED
-    return None if value.lower() == "none" else int(value)
+    if value.lower() == "none":
+        return None
+    seed = int(value)
+    if seed < 0:  # NumPy's generators take none
+        raise ValueError(f"a seed is 0 or more, not {seed}")
+    return seed
 
 
 # -- formulas: rows of summed statistics in, one score per row out --------------------------------
