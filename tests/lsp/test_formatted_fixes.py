@@ -81,3 +81,22 @@ async def test_a_delete_fix_leaves_inline_markup_in_place(client):
     assert "<i></i>" in document  # the italics kept whole, not opened for the rest of the cue
     texts, document = found["6: Take the whole reference line"]
     assert texts[1] == "the cat sat on the mat" and document.count("</i>") == 2
+
+
+async def test_a_ctm_fix_only_replaces_a_word(client):
+    """A CTM word is a timed line of its own: a fix may replace the word, but deleting it (with
+    the space that stands for the gap to the next line) or inserting words into its field would
+    leave a line with another word's time, or a confidence that is not a number."""
+    folder = client.workspace / "fixes"
+    folder.mkdir()
+    (folder / "call.ref.stm").write_text(
+        "call 1 a 0.00 2.00 thank you and can you help\ncall 1 b 2.50 4.00 it is daniel\n", encoding="utf-8"
+    )
+    hyp = "".join(
+        f"call 1 {start:.2f} 0.30 {word} 0.9\n"
+        for start, word in ((0.1, "thank"), (0.5, "you"), (0.9, "can"), (1.3, "you"), (1.7, "halp"), (2.6, "uh"), (3.0, "it"), (3.4, "is"), (3.7, "daniel"))
+    )
+    found = await _fixed(client, "call.hyp.ctm", hyp)
+    assert sorted(found) == ["4: Replace with “help”"], sorted(found)
+    texts, document = found["4: Replace with “help”"]
+    assert "call 1 1.70 0.30 help 0.9\n" in document and texts[4] == "help"

@@ -76,6 +76,18 @@ def escape(text: str) -> str:
     return " ".join(text.splitlines())
 
 
+def escape_word(text: str) -> str:
+    """A CTM line's word field holds one word: no text (a deletion) or words with spaces (an
+    insertion, a whole segment) would leave the line without its word or with its confidence
+    misread (ValueError); adding or removing a word is adding or removing a timed line."""
+    if not _FIELD.fullmatch(text):
+        raise ValueError("a CTM line holds one word")
+    return text
+
+
+ESCAPES = {"ctm": escape_word}  # by format name, where it is not escape's
+
+
 def read(text: str, fields: Fields = Fields(), name: str = "trn") -> Reading:
     reader = {"trn": _trn_line, "stm": _stm_line, "ctm": _ctm_line}.get(name)
     if reader is None:

@@ -146,7 +146,8 @@ def _fix(ls, review: Review, finding: Finding, where: dict) -> dict | None:
             spaced += [(a - 1, b)] if a > 0 and text[a - 1] == " " else []
             found = next(((x, y) for x, y in (*spaced, (a, b)) if whole(x, y)), None)
             if found is not None:
-                return {"fix": "delete", "uri": review.uri, "range": _range(ls, review, 0, segment, *found), "text": ""}
+                # the empty text too is the format's to allow (a CTM line cannot lose its word)
+                return {"fix": "delete", "uri": review.uri, "range": _range(ls, review, 0, segment, *found), "text": escape("")}
         if finding.code == codes.DELETION:
             text = corpus.text(0, segment)
             p = finding.other_start
