@@ -120,10 +120,24 @@ def test_bom_and_extensions():
     assert (format_of("a.tsv"), format_of("a.CSV")) == ("tsv", "csv")
 
 
+def test_a_csv_of_semicolons_as_spreadsheets_write_where_the_comma_is_a_decimal_mark():
+    doc = '\ufeffid;hypothesis;reference\n1;1,5 kg;1,5 kg\n2;"a; ""b""";a b\n'
+    reading = read(doc, "csv")
+    assert reading.errors == [] and reading.fields.text == "hypothesis"
+    assert [(r.id, r.text.text, r.references[0].text) for r in reading.records] == [("1", "1,5 kg", "1,5 kg"), ("2", 'a; "b"', "a b")]
+    check_maps(doc, reading)
+    bare = reading.records[0].text
+    assert escaper("csv")("2,5 kg", bare) == "2,5 kg"  # a comma stays inside a field of semicolons
+    with pytest.raises(ValueError):
+        escaper("csv")("a; b", bare)
+    # a header with a comma is read with commas, whatever its texts hold
+    assert read("hypothesis,reference\na;b,c\n", "csv").records[0].text.text == "a;b"
+
+
 @given(st.data())
 @settings(max_examples=150, deadline=None)
 def test_random_texts_round_trip_and_map(data):
-    delimiter = data.draw(st.sampled_from([",", "\t"]))
+    delimiter = data.draw(st.sampled_from([",", "\t", ";"]))
     terminator = data.draw(st.sampled_from(["\r\n", "\n"]))
     # csv quotes a field for the line terminator's characters only: a "\r" with "\n" lines would
     # go unquoted (and end the row), so those are written with every field quoted

@@ -3,7 +3,7 @@
 Each reader is a module of the same shape: ``read(text, fields, name) -> Reading`` (``name``
 the format asked for, where one module reads several: TSV and CSV, SRT and WebVTT) and
 ``escape(text) -> str`` (how a replacement is written into the document; ``escape_into(text,
-segment, name)`` where that depends on where the text sits: see :func:`escaper`). A format is named
+segment)`` where that depends on where the text sits: see :func:`escaper`). A format is named
 (``--format NAME``) or found from the file's extension. Readers are imported when first used,
 so a plain-text run pays nothing for them.
 """
@@ -83,7 +83,7 @@ def escaper(name: str) -> Callable[[str, Segment], str]:
     module = reader(name)
     into = getattr(module, "escape_into", None)
     if into is not None:
-        return lambda text, segment: into(text, segment, name)
+        return into
     escape = getattr(module, "ESCAPES", {}).get(name, module.escape)
     return lambda text, segment: escape(text)
 

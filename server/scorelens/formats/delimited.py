@@ -1,7 +1,8 @@
 """TSV and CSV: a header row, then one record per row, texts in named or numbered columns.
 
 Both are read by the stdlib ``csv`` module with its default (``excel``) dialect, the delimiter
-a comma for CSV and a tab for TSV. So a TSV's quotes are read as csv reads them: a field that
+a comma for CSV and a tab for TSV; a CSV whose header has semicolons and no comma is read with
+semicolons, as spreadsheets write CSV where the comma is the decimal mark. So a TSV's quotes are read as csv reads them: a field that
 starts with ``"`` is quoted (``""`` inside is one quote, line breaks inside stay in the field),
 as spreadsheets and pandas write TSV. A TSV written without any quoting whose text starts with
 a quote (``"Yes," she said.``) is read the csv way too, quotes taken off: such a file should
@@ -52,7 +53,15 @@ def read(text: str, fields: Fields = Fields(), name: str = "csv", *, header: boo
     """The records of a CSV (``name="csv"``) or TSV (``name="tsv"``) document. Without a
     ``header``, columns are named by number only and the text is column 1 by default."""
     with paused_gc(), _field_limit(len(text)):
-        return _read(text, fields, "\t" if name == "tsv" else ",", header)
+        return _read(text, fields, "\t" if name == "tsv" else _csv_delimiter(text, header), header)
+
+
+def _csv_delimiter(text: str, header: bool) -> str:
+    """``;`` for a CSV whose header row holds semicolons and no comma, else ``,``."""
+    if not header:
+        return ","
+    first = next((text[a:b] for a, b, _ in lines(text) if b > a), "")
+    return ";" if ";" in first and "," not in first else ","
 
 
 _LIMIT = threading.Lock()
@@ -87,18 +96,35 @@ def escape(text: str, quoted: bool = True, delimiter: str = ",") -> str:
 
 
 class _Bare(Segment):
-    """An unquoted field's value: a replacement goes into it unquoted (see :func:`escape_into`)."""
+    """An unquoted field's value: a replacement goes into it unquoted (see :func:`escape_into`),
+    where it cannot hold its document's ``delimiter``."""
 
     __slots__ = ()
+    delimiter = ","
 
 
-def escape_into(text: str, segment: Segment, name: str) -> str:
+class _BareInSemicolons(_Bare):
+    __slots__ = ()
+    delimiter = ";"
+
+
+class _BareInTabs(_Bare):
+    __slots__ = ()
+    delimiter = "\t"
+
+
+_BARE = {c.delimiter: c for c in (_Bare, _BareInSemicolons, _BareInTabs)}
+
+
+def escape_into(text: str, segment: Segment) -> str:
     """``text`` as it is written into ``segment``'s field: doubling its quotes in a quoted field,
     as it is in an unquoted one. ValueError where the unquoted field cannot hold it, and for a
     leading ``"``, which at the field's start would make csv read the field as quoted."""
-    if isinstance(segment, _Bare) and text.startswith('"'):
+    if not isinstance(segment, _Bare):
+        return escape(text)
+    if text.startswith('"'):
         raise ValueError("the field must be quoted to hold this text")
-    return escape(text, not isinstance(segment, _Bare), "\t" if name == "tsv" else ",")
+    return escape(text, False, segment.delimiter)
 
 
 def _read(text: str, fields: Fields, delimiter: str, header: bool) -> Reading:
@@ -260,8 +286,9 @@ def _fields(text: str, start: int, last: tuple[int, int, int], delimiter: str, r
     raw = text[start:end]
     if '"' not in raw and (values := raw.split(delimiter)) == row:  # no quoting: each field as it is
         out = []
+        bare = _BARE[delimiter]
         for value in values:
-            out.append(_Bare.literal(value, start))
+            out.append(bare.literal(value, start))
             start += len(value) + 1
         return out
     found = _split(text, start, end, delimiter)
@@ -294,7 +321,7 @@ def _split(text: str, pos: int, end: int, delimiter: str) -> list[tuple[Segment,
             pos = after
         else:
             pos = _find(text, delimiter, pos, end)
-            segment = _Bare.literal(text[field_start:pos], field_start)
+            segment = _BARE[delimiter].literal(text[field_start:pos], field_start)
         out.append((segment, field_start, pos))
         if pos >= end:
             return out
