@@ -123,6 +123,16 @@ def test_check_names_the_characters_inside_the_json_string(run, tmp_path):
     assert related["line"] == 1 and line[related["column"] - 1 :].startswith("open")
 
 
+def test_check_ends_a_finding_at_its_word_not_after_the_markup_that_follows(run, tmp_path):
+    """A word before a closing tag ends where the editor's range ends: "dog", not "dog</i>"."""
+    (tmp_path / "film.hyp.srt").write_text("1\n00:00:01,000 --> 00:00:02,000\n<i>the dog</i> sat\n", encoding="utf-8")
+    (tmp_path / "film.ref.srt").write_text("1\n00:00:01,000 --> 00:00:02,000\nthe cat sat\n", encoding="utf-8")
+    r = run("check", tmp_path / "film.hyp.srt", "-m", "wer", "--format", "json")
+    assert r.code == 0, r.err
+    [sub] = [f for f in json.loads(r.out)["findings"] if f["code"] == "wer.substitution"]
+    assert (sub["line"], sub["column"], sub["end_line"], sub["end_column"]) == (3, 8, 3, 11)
+
+
 def test_an_unreadable_record_is_named_and_the_rest_is_scored(run, tmp_path):
     path = tmp_path / "eval.jsonl"
     path.write_text(

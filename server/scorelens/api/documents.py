@@ -58,6 +58,15 @@ class Layout:
             return entry.line - 1, 0
         return self.document.position(entry.segment.map.offset(offset))
 
+    def span(self, segment: int, start: int, end: int) -> tuple[tuple[int, int], tuple[int, int]]:
+        """(line, column) of both ends of ``[start, end)`` of the segment's text: it ends after its
+        last character, not after markup between it and the next (``</i>``, ``</g>``)."""
+        entry = self.entries[segment]
+        if not entry.segment.map.pieces:
+            return (entry.line - 1, 0), (entry.line - 1, 0)
+        a, b = entry.segment.map.span(start, end)
+        return self.document.position(a), self.document.position(b)
+
     def id(self, segment: int) -> str | None:
         return self.entries[segment].id
 
@@ -74,6 +83,9 @@ class FormattedEvaluation(Evaluation):
 
     def position(self, side: int, segment: int, offset: int) -> tuple[int, int]:
         return self.layouts[side].position(segment, offset)
+
+    def span(self, side: int, segment: int, start: int, end: int) -> tuple[tuple[int, int], tuple[int, int]]:
+        return self.layouts[side].span(segment, start, end)
 
     def mismatches(self) -> list[tuple[int, int, int]]:
         return []  # paired by the pairing, whose problems say what found no partner

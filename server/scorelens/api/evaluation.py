@@ -79,6 +79,10 @@ class Evaluation:
             return self.corpus.position(side, segment, offset)
         return self.perplexity.position(segment, offset)
 
+    def span(self, side: int, segment: int, start: int, end: int) -> tuple[tuple[int, int], tuple[int, int]]:
+        """(line, column) of both ends of ``[start, end)`` of a segment's text on one side."""
+        return self.position(side, segment, start), self.position(side, segment, end)
+
     def findings(self, segment: int) -> list[Finding]:
         """Where a segment's hypothesis and references differ, then its fluency findings."""
         found = self.corpus.findings(segment) if self.corpus is not None else []

@@ -115,8 +115,7 @@ def finding_message(f: Finding, related: str | None) -> str:
 
 def locate(ev: Run, f: Finding) -> Located:
     paths = [d.path for d in ev.documents]
-    line, column = ev.position(f.side, f.segment, f.start)
-    end_line, end_column = ev.position(f.side, f.segment, f.end)
+    (line, column), (end_line, end_column) = ev.span(f.side, f.segment, f.start, f.end)
     related = None
     if f.other_side is not None:
         other_line, other_column = ev.position(f.other_side, f.segment, f.other_start)
