@@ -1,5 +1,8 @@
 """Reading a hypothesis or reference: UTF-8 text from a regular file of bounded size, or a clear error.
 
+A gzip-compressed file (its magic bytes, which no UTF-8 text starts with) is read decompressed,
+as sacreBLEU reads ``.gz`` files, the size limit applying to the text it holds.
+
 A leading byte-order mark stays part of the text, as sacreBLEU's command line keeps it (its
 published WMT17 scores count it in the first word); :data:`BOM` lets callers point it out.
 """
@@ -9,6 +12,7 @@ from __future__ import annotations
 import codecs
 import os
 import stat
+import zlib
 from pathlib import Path
 
 BOM = "\ufeff"
@@ -145,5 +149,28 @@ def _read_stream(fd: int, max_bytes: int) -> bytes:
     return b"".join(chunks)
 
 
+def uncompressed(name: str, data: bytes, max_bytes: int = DEFAULT_MAX_BYTES, limit: str = "") -> bytes:
+    """``data`` decompressed if it is gzip's (every member of it), else as it is; decompressed
+    only up to the limit, so a small file that would inflate past it is refused, not expanded."""
+    if not data.startswith(b"\x1f\x8b"):
+        return data
+    pieces, size, rest = [], 0, data
+    try:
+        while rest:
+            member = zlib.decompressobj(wbits=31)  # 31: a gzip header and trailer around the deflate data
+            piece = member.decompress(rest, max_bytes + 1 - size)
+            pieces.append(piece)
+            size += len(piece)
+            if size > max_bytes:
+                raise too_large(f"{name} (decompressed)", max_bytes, limit)
+            if not member.eof:
+                raise UnreadableText(f"{name}: gzip data that ends early (the file is cut short)")
+            rest = member.unused_data.lstrip(b"\0")  # gzip's own reader skips zero padding too
+    except zlib.error as exc:
+        raise UnreadableText(f"{name}: gzip data it cannot decompress ({exc})") from None
+    return b"".join(pieces)
+
+
 def read_text(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES, limit: str = "", streams: bool = False, encoding: str = "utf-8") -> str:
-    return decode(str(path), read_bytes(path, max_bytes, limit, streams), encoding)
+    data = uncompressed(str(path), read_bytes(path, max_bytes, limit, streams), max_bytes, limit)
+    return decode(str(path), data, encoding)

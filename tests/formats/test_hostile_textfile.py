@@ -3,12 +3,13 @@ file, a FIFO nothing writes to; each one clear error, never a traceback nor an e
 
 from __future__ import annotations
 
+import gzip
 import os
 
 import pytest
 
 from scorelens.cli import main
-from scorelens.textfile import UnreadableText, decode, read_bytes
+from scorelens.textfile import TooLarge, UnreadableText, decode, read_bytes, read_text
 
 needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
 
@@ -75,3 +76,25 @@ def test_cli_check_of_fifos_without_writers_fails(tmp_path, capsys):
     assert main(["check", str(hyp), "-r", str(ref), "--max-wer", "0.1"]) == 2
     err = capsys.readouterr().err
     assert f"{hyp}: nothing to read from this FIFO or pipe" in err and "PASS" not in err
+
+
+def test_gzip_is_read_decompressed_within_the_limit_whatever_it_holds(tmp_path):
+    path = tmp_path / "h.txt.gz"
+    path.write_bytes(gzip.compress("ünï\n".encode()) + gzip.compress(b"two\n") + b"\0\0")  # two members, zero padding
+    assert read_text(path) == "ünï\ntwo\n"
+    path.write_bytes(gzip.compress(b"a " * 600_000))  # 1.2 MB of text from 2 KB
+    with pytest.raises(TooLarge, match=r"h\.txt\.gz \(decompressed\): larger than the limit of 1,000,000 bytes"):
+        read_text(path, max_bytes=1_000_000)
+    path.write_bytes(gzip.compress(b"a b c\n" * 1000)[:40])
+    with pytest.raises(UnreadableText, match="gzip data that ends early"):
+        read_text(path)
+    path.write_bytes(b"\x1f\x8b\x08\x00" + b"\xff" * 20)
+    with pytest.raises(UnreadableText, match="gzip data it cannot decompress"):
+        read_text(path)
+
+
+def test_cli_scores_gzip_files_as_sacrebleu_reads_them(tmp_path, capsys):
+    (tmp_path / "e.hyp.jsonl.gz").write_bytes(gzip.compress(b'{"id": "1", "prediction": "a b c d"}\n'))
+    (tmp_path / "e.ref.jsonl.gz").write_bytes(gzip.compress(b'{"id": "1", "reference": "a b x d"}\n'))
+    assert main(["score", str(tmp_path / "e.hyp.jsonl.gz"), "-m", "wer", "--json"]) == 0
+    assert '"substitutions": 1' in capsys.readouterr().out  # read as JSONL: its fields, not its braces

@@ -20,7 +20,7 @@ from ..api.options import DEFAULTS, PPL, OptionError, complete, scoring_config
 from ..core.rouge155 import ScriptDies
 from ..core.text import sacrebleu_lines
 from ..formats import Fields, FormatError, format_of
-from ..textfile import DEFAULT_MAX_BYTES, UnreadableText, decode, read_text, too_large
+from ..textfile import DEFAULT_MAX_BYTES, UnreadableText, decode, read_text, too_large, uncompressed
 from .errors import CliError, NoReference
 from .options import api_options, jobs
 
@@ -80,7 +80,7 @@ def read_document(path: str, max_bytes: int = DEFAULT_MAX_BYTES, encoding: str =
 def _document(path: str, max_bytes: int, encoding: str) -> Document:
     try:
         if path == STDIN:
-            text = decode(STDIN_NAME, _read_stdin(max_bytes), encoding)
+            text = decode(STDIN_NAME, uncompressed(STDIN_NAME, _read_stdin(max_bytes), max_bytes, "--max-file-bytes"), encoding)
             return Document(STDIN_NAME, text, universal_newlines=True)
         text = read_text(path, max_bytes, "--max-file-bytes", streams=True, encoding=encoding)
         return Document(path, text)

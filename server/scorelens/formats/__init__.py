@@ -65,8 +65,12 @@ __all__ = [
 
 
 def format_of(path: str | PurePath) -> str:
-    """The format a file's extension names; plain text for any other."""
-    return EXTENSIONS.get(PurePath(path).suffix.lower(), "text")
+    """The format a file's extension names (``eval.jsonl.gz``'s too: gzip is read through); plain
+    text for any other."""
+    path = PurePath(path)
+    if path.suffix.lower() == ".gz":
+        path = path.with_suffix("")
+    return EXTENSIONS.get(path.suffix.lower(), "text")
 
 
 def reader(name: str) -> ModuleType:
