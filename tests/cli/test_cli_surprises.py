@@ -21,6 +21,12 @@ def test_top_level_help_names_every_metric(run):
         assert name in out, name
 
 
+def test_no_command_lists_the_commands(run):
+    r = run()
+    assert r.code == 2 and r.out == ""
+    assert "score     corpus scores" in r.err and "agree" in r.err and "required" not in r.err
+
+
 def test_reference_names_agree_in_help_and_readme(run):
     help_text = " ".join(run("score", "--help").out.split())
     assert "NAME.ref1.EXT, NAME.ref2.EXT" in help_text

@@ -84,6 +84,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(command: str | None, argv: list[str]) -> int:
+    if not argv:  # what there is to run, rather than argparse's "COMMAND is required"
+        build_parser().print_help(sys.stderr)
+        return EXIT_ERROR
     try:
         args, unknown = build_parser(command).parse_known_args(argv)
         if unknown:  # argparse would blame them on the top-level parser and show its usage
