@@ -133,6 +133,23 @@ def test_check_ends_a_finding_at_its_word_not_after_the_markup_that_follows(run,
     assert (sub["line"], sub["column"], sub["end_line"], sub["end_column"]) == (3, 8, 3, 11)
 
 
+def test_check_names_a_byte_order_mark_only_where_it_is_scored(run, tmp_path):
+    """Subtitle files often start with U+FEFF: before the first cue's number it is no part of a
+    cue's text, so check (as the editor) does not say it is scored; in a plain line it is."""
+    cue = "1\n00:00:01,000 --> 00:00:02,000\nthe {} sat\n"
+    (tmp_path / "film.hyp.srt").write_text("\ufeff" + cue.format("dog"), encoding="utf-8")
+    (tmp_path / "film.ref.srt").write_text(cue.format("cat"), encoding="utf-8")
+    (tmp_path / "plain.hyp.txt").write_text("\ufeffthe dog sat\n", encoding="utf-8")
+    (tmp_path / "plain.ref.txt").write_text("the cat sat\n", encoding="utf-8")
+    codes = {}
+    for name in ("film.hyp.srt", "plain.hyp.txt"):
+        r = run("check", tmp_path / name, "-m", "wer", "--format", "json")
+        assert r.code == 0, r.err
+        codes[name] = [f["code"] for f in json.loads(r.out)["findings"]]
+    assert codes["film.hyp.srt"] == ["wer.substitution"]
+    assert codes["plain.hyp.txt"][0] == "pairing.byte-order-mark"
+
+
 def test_an_unreadable_record_is_named_and_the_rest_is_scored(run, tmp_path):
     path = tmp_path / "eval.jsonl"
     path.write_text(

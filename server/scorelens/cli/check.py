@@ -136,12 +136,22 @@ def locate(ev: Run, f: Finding) -> Located:
 
 
 def byte_order_mark_findings(ev: Run) -> list[Located]:
-    """A leading U+FEFF is scored as a character of the first word (as sacreBLEU does): say so."""
+    """A leading U+FEFF is scored as a character of the first word (as sacreBLEU does): say so,
+    where the first text kept it, as the editor says it."""
     return [
         Located(d.path, 1, 1, 1, 2, BYTE_ORDER_MARK, BOM_NOTE, BOM)
-        for d in ev.documents
-        if d.text.startswith(BOM)
+        for side, d in enumerate(ev.documents)
+        if d.text.startswith(BOM) and _scores_mark(ev, side)
     ]
+
+
+def _scores_mark(ev: Run, side: int) -> bool:
+    """Whether a side's first text holds its document's leading U+FEFF: a format's reader may
+    leave it out (before an SRT cue's number, a WebVTT header, a JSON line)."""
+    corpus = ev.corpus
+    if corpus is None:  # perplexity alone: of the lines as read
+        return True
+    return len(corpus) > 0 and corpus.text(side, 0).startswith(BOM) and ev.position(side, 0, 0) == (0, 0)
 
 
 def every_finding(ev: Run) -> Iterator[Located]:
