@@ -59,7 +59,7 @@ def test_other_references_or_rows_than_the_baselines_are_named(client):
         scorelens.dask.compare(frame(hyps, refs, 1), [frame(hyps, refs, 1)], metrics="ppl")
 
 
-def test_the_command_line_compares_files_on_the_cluster_as_it_compares_plain_files(client, ted, tmp_path, capsys):
+def test_the_command_line_compares_files_on_the_cluster_as_it_compares_plain_files(client, ted, tmp_path, capsys, monkeypatch):
     from scorelens.cli import main
 
     refs = ted["ref"][:1000]
@@ -86,4 +86,15 @@ def test_the_command_line_compares_files_on_the_cluster_as_it_compares_plain_fil
     missing.write_text(json.dumps({"prediction": None, "target": refs[0]}) + "\n", encoding="utf-8")
     for command in (["compare", files[0], str(missing)], ["score", str(missing)]):
         assert main([*command, *on_dask]) == 2
-        assert "'prediction' holds None, not a string" in capsys.readouterr().err
+        assert f"scorelens: error: {missing}: 'prediction' holds None, not a string" in capsys.readouterr().err
+    # a system's broken record is named by its file, as score names its one file's
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text(json.dumps({"prediction": "a", "target": refs[0]}) + '\n{"prediction": \n', encoding="utf-8")
+    for command in (["compare", files[0], str(broken)], ["score", str(broken)]):
+        assert main([*command, *on_dask]) == 2
+        assert capsys.readouterr().err.startswith(f"scorelens: error: {broken}: invalid JSON (Expecting value) in the line")
+    # files are named as given, once
+    monkeypatch.chdir(tmp_path)
+    for command in (["compare", "./sys1.jsonl", "./sys2.jsonl"], ["score", "./sys1.jsonl"]):
+        assert main([*command, *on_dask[:2], "--hyp-field", "nope"]) == 2
+        assert capsys.readouterr().err.startswith("scorelens: error: ./sys1.jsonl: no column 'nope'")

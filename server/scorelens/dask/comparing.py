@@ -16,7 +16,6 @@ import bisect
 import hashlib
 from dataclasses import dataclass
 from itertools import accumulate
-from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 import dask
@@ -97,10 +96,10 @@ def compared_files(
     **options: Any,
 ) -> Compared:
     """:func:`compare_files`'s comparison, as the command line prints it."""
-    files = [Path(p) for p in file_list(paths)]
+    files = file_list(paths)  # named as given in errors, as the command line names them
     hypothesis, refs = fields(files, hypothesis, references)
     collections = [read(p, [hypothesis, *refs]) for p in files]
-    names = [str(p) for p in file_list(paths)]
+    names = [str(p) for p in files]
     with cluster(address, n_workers) as client:
         return compared(collections, names, hypothesis, refs, metrics, test, n, seed, segments, options, client)
 
@@ -127,7 +126,7 @@ def compared(
         names = ["baseline", *(f"system{i}" for i in range(1, len(collections)))]
     refs = reference_names(references)
     parts = [partitions(c, hypothesis, refs) for c in collections]
-    work = [[dask.delayed(_part)(p, hypothesis, refs, tested, options) for p in system] for system in parts]
+    work = [[dask.delayed(_part)(p, name, hypothesis, refs, tested, options) for p in system] for name, system in zip(names, parts)]
     (done,) = dask.compute(work, scheduler=scheduler)
     _same_references(done, list(names))
     corpora = [_gathered(system, tested) for system in done]
@@ -150,8 +149,11 @@ def compared(
     return compared_corpora(corpora, list(names), tested, test, n, seed, segments, described)
 
 
-def _part(part, hypothesis: str, references: list[str], metrics: list[str], options: dict[str, Any]) -> _Part:
-    hyps, refs = texts(part, hypothesis, references)
+def _part(part, name: str, hypothesis: str, references: list[str], metrics: list[str], options: dict[str, Any]) -> _Part:
+    try:
+        hyps, refs = texts(part, hypothesis, references)
+    except (TypeError, ValueError) as exc:  # a record's problem (a missing field or value), named by its system
+        raise type(exc)(f"{name}: {exc}") from None
     digests = b"".join(
         hashlib.blake2b("\0".join(row).encode("utf-8", "surrogatepass"), digest_size=DIGEST).digest() for row in zip(*refs)
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import logging
+import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,13 +21,13 @@ from ..formats.jsonl import REFERENCE_FIELDS, TEXT_FIELDS
 TEXT_BLOCKSIZE = 8 * 2**20
 
 
-def read(path: Path, columns: list[str]) -> dd.DataFrame | db.Bag:
+def read(path: str | os.PathLike, columns: list[str]) -> dd.DataFrame | db.Bag:
     """The records of a file, by its name's ending: ``.jsonl``/``.ndjson``, ``.parquet``/``.pq``
     or a directory (a Parquet dataset, one partition per row group), ``.tsv`` with a header."""
     kind = _kind(path)
     if kind == "jsonl":
         lines = db.read_text(str(path), blocksize=TEXT_BLOCKSIZE, encoding="utf-8")
-        return lines.filter(str.strip).map(_record)
+        return lines.filter(str.strip).map(_record, os.fspath(path))
     if kind == "parquet":
         return dd.read_parquet(str(path), columns=columns, split_row_groups=True)
     # quoted fields as the csv module reads them (so does the command line's TSV reader, and pandas
@@ -38,30 +39,30 @@ def read(path: Path, columns: list[str]) -> dd.DataFrame | db.Bag:
     )  # fmt: skip
 
 
-def _kind(path: Path) -> str:
-    name = path.name.lower()
+def _kind(path: str | os.PathLike) -> str:
+    name = Path(path).name.lower()
     if name.endswith((".jsonl", ".ndjson")):
         return "jsonl"
-    if name.endswith((".parquet", ".pq")) or path.is_dir():
+    if name.endswith((".parquet", ".pq")) or Path(path).is_dir():
         return "parquet"
     if name.endswith(".tsv"):
         return "tsv"
     raise ValueError(f"{path}: expected a .jsonl, .ndjson, .parquet, .pq or .tsv file, or a Parquet directory")
 
 
-def _record(line: str) -> dict:
-    """A JSON Lines record; a line that is not one is named by its start (a partition of lines
-    does not know their numbers)."""
+def _record(line: str, name: str) -> dict:
+    """A JSON Lines record of the file ``name``; a line that is not one is named by the file and
+    the line's start (a partition of lines does not know their numbers)."""
     try:
         record = json.loads(line)
     except json.JSONDecodeError as e:
-        raise ValueError(f"invalid JSON ({e.msg}) in the line {line[:80]!r}") from None
+        raise ValueError(f"{name}: invalid JSON ({e.msg}) in the line {line[:80]!r}") from None
     if not isinstance(record, dict):
-        raise ValueError(f"a line is not a JSON object: {line[:80]!r}")
+        raise ValueError(f"{name}: a line is not a JSON object: {line[:80]!r}")
     return record
 
 
-def fields(paths: list[Path], hypothesis: str | None, references: str | Sequence[str] | None) -> tuple[str, list[str]]:
+def fields(paths: Sequence[str | os.PathLike], hypothesis: str | None, references: str | Sequence[str] | None) -> tuple[str, list[str]]:
     """The columns (fields) scored in the files: those named, or the first of the names the
     format readers take by default (``prediction``, ``hypothesis``, …; ``reference``, …), as the
     first file's header, schema or first record has them; each checked in every file."""
@@ -83,7 +84,7 @@ def fields(paths: list[Path], hypothesis: str | None, references: str | Sequence
     return hypothesis, references
 
 
-def column_names(path: Path) -> list[str]:
+def column_names(path: str | os.PathLike) -> list[str]:
     """A file's column names: a Parquet file's schema, a TSV file's header, a JSONL file's first
     record's keys."""
     kind = _kind(path)
@@ -92,7 +93,7 @@ def column_names(path: Path) -> list[str]:
     with open(path, encoding="utf-8") as f:
         if kind == "tsv":
             return next(csv.reader([f.readline().rstrip("\r\n")], dialect="excel-tab"), [])
-        return list(_record(next((line for line in f if line.strip()), "{}")))
+        return list(_record(next((line for line in f if line.strip()), "{}"), os.fspath(path)))
 
 
 @contextmanager

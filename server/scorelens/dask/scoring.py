@@ -12,7 +12,6 @@ segment: its ``hypothesis`` column (or field) holds the hypothesis, and each of 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 import dask
@@ -90,7 +89,7 @@ def score_files(
     ``address`` is a scheduler's address (``tcp://host:8786``), or ``"local"`` for a
     ``distributed.LocalCluster`` of ``n_workers`` processes, started and closed for this call.
     """
-    files = [Path(p) for p in file_list(paths)]
+    files = file_list(paths)  # named as given in errors, as the command line names them
     hypothesis, refs = fields(files, hypothesis, references)
     collections = [read(p, [hypothesis, *refs]) for p in files]
     total = _delayed_statistics(collections, hypothesis, refs, metrics, options)
