@@ -155,6 +155,22 @@ def test_a_similarity_ranks_by_its_distance_from_the_top():
     assert result.to_dict()["ranked_by"] == "chrf"
 
 
+@pytest.mark.parametrize("metric", ["bleu", "chrf", "rougeL", "rouge1", "wer", "ter"])
+def test_annotators_who_wrote_the_same_do_not_disagree_whatever_the_metric_gives(metric):
+    """Sentence BLEU and chrF of two empty texts are 0, and rouge-score's F of two Chinese ones
+    too (its tokenizer drops them): no disagreement where the texts are equal."""
+    texts = [["the cat sat", "", "東京", "yes"], ["the cat sat", "", "東京", "no"], ["the dog sat", "", "東京", "yes"]]
+    assert {d.segment for d in scorelens.agree(texts, [metric]).disagreements} == {0, 3}
+
+
+def test_a_segment_two_annotators_left_empty_disagrees_only_with_the_third():
+    three = [["", "a b"], ["", "a b"], ["x", "a b"]]
+    [d] = scorelens.agree(three, ["bleu"]).disagreements
+    pairs = [(i, j) for i, j in permutations(range(3), 2) if 2 in (i, j)]  # the two others agree
+    differing = [100 - scorelens.sentence_scores(three[j], three[i], ["bleu"])[0].bleu.score for i, j in pairs]
+    assert (d.segment, d.disagreement) == (0, pytest.approx(sum(differing) / 6, abs=1e-9))
+
+
 def test_to_dict_is_the_command_lines_json(tmp_path, capsys):
     paths = []
     for k, lines in enumerate(CALL, 1):

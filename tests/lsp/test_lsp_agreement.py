@@ -377,3 +377,34 @@ async def test_a_byte_order_mark_scored_in_a_closed_annotator_is_a_problem(clien
     client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(opened, "plaintext", 1, "hello world\nfoo bar\n")))
     told = await _told(client, lambda p: p["versions"] == [1, 1, None])
     assert told["problems"] == [] and told["matrices"]["wer"][0][1] == 0.0
+
+
+async def test_files_that_do_not_line_up_are_ranked_by_position(client):
+    """Mid-edit, one annotator has a line more: the segments are ranked paired by position, a
+    missing one empty (the request failed on the pairs' unequal numbers of segments)."""
+    client.set_configuration({"scorelens": {"debounceMs": 0, "metrics": ["wer"]}})
+    paths = _samples(client)
+    uris = [open_doc(client, p) for p in paths[:2]]
+    await _told(client, lambda p: p["versions"] == [1, 1, None])
+    change(client, uris[0], 2, (22, 0), (22, 0), "one more line\n")
+    result = await _agreement(client, uris[1])
+    first = result["disagreements"][0]
+    assert (first["segment"], first["texts"]) == (22, ["one more line", "", ""])
+    # against nothing, three insertions (jiwer's WER 3); nothing against it, WER 1; ann2 and ann3 agree
+    assert first["disagreement"] == pytest.approx((3 + 1) * 2 / 6)
+
+
+async def test_annotators_who_wrote_the_same_do_not_disagree_as_agree_ranks_them(client):
+    """Sentence BLEU of two empty lines is 0; no disagreement, as ``scorelens agree`` has none."""
+    client.set_configuration({"scorelens": {"debounceMs": 0, "metrics": ["bleu"]}})
+    folder = client.workspace / "blank"
+    folder.mkdir()
+    paths = [folder / f"t.ann{k}.txt" for k in (1, 2)]
+    paths[0].write_text("the cat sat\n\nhello there\n", encoding="utf-8")
+    paths[1].write_text("the cat sat\n\nhello here\n", encoding="utf-8")
+    expected = _agree(paths, "-m", "bleu", "--segments", "10")
+    uri = open_doc(client, paths[0])
+    await _told(client, lambda p: p["versions"] == [1, None])
+    result = await _agreement(client, uri)
+    assert [(d["segment"], d["disagreement"]) for d in result["disagreements"]] == [(2, expected["disagreements"][0]["disagreement"])]
+    assert [d["segment"] for d in expected["disagreements"]] == [2]

@@ -204,11 +204,12 @@ def _edit_rates(scored: Cells, metric: str, config, annotations: Sequence[Annota
     edits = EditDistances.of(config, metric, [a.texts for a in annotations])
     for i, j in permutations(range(len(annotations)), 2):
         rates = edits.segment_rates(i, j) if metric == scored.ranking else None
-        scored.put(metric, i, j, edits.rate(i, j), rates)
+        scored.put(metric, i, j, edits.rate(i, j), rates)  # equal texts: rate 0 already
 
 
 def _scored_pair(scored: Cells, i: int, j: int, metrics: list[str], annotations: Sequence[Annotation], options: dict[str, Any], jobs: int) -> None:
     """Annotator j scored against annotator i, as :func:`~scorelens.score` scores them."""
+    from ..core.agreement import equal_texts
     from ..core.significance import segment_scores
 
     ev = evaluate(annotations[j].texts + [""], [annotations[i].texts + [""]], metrics, options, jobs)
@@ -216,4 +217,7 @@ def _scored_pair(scored: Cells, i: int, j: int, metrics: list[str], annotations:
     for metric in metrics:
         figures = getattr(results, metric)
         cell = figures.score if metric in HUNDREDS else figures.rate if metric in ("wer", "cer") else figures.fmeasure
-        scored.put(metric, i, j, cell, segment_scores(ev.corpus, metric) if metric == scored.ranking else None)
+        if metric == scored.ranking:
+            scored.put(metric, i, j, cell, segment_scores(ev.corpus, metric), equal_texts(annotations[i].texts, annotations[j].texts))
+        else:
+            scored.put(metric, i, j, cell)

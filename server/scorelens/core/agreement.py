@@ -14,7 +14,7 @@ scripts differently in each direction, so hits and substitutions may differ; the
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from itertools import combinations
+from itertools import combinations, zip_longest
 from typing import Sequence
 
 import numpy as np
@@ -78,6 +78,11 @@ def distance(metric: str, scores: np.ndarray) -> np.ndarray:
     return scores
 
 
+def equal_texts(a: Sequence[str], b: Sequence[str]) -> np.ndarray:
+    """Per segment, whether two annotators wrote the same (past the end of the shorter, empty)."""
+    return np.fromiter((x == y for x, y in zip_longest(a, b, fillvalue="")), bool, max(len(a), len(b)))
+
+
 class Cells:
     """The figures found so far: each metric's cell per directed pair (annotator ``j`` against
     annotator ``i`` as the reference), and each directed pair's sentence-level distances on the
@@ -88,14 +93,17 @@ class Cells:
         self.cells: dict[tuple[str, int, int], float] = {}
         self.distances: dict[tuple[int, int], np.ndarray] = {}
 
-    def put(self, metric: str, i: int, j: int, cell: float, segment_scores: np.ndarray | None = None) -> None:
+    def put(self, metric: str, i: int, j: int, cell: float, segment_scores: np.ndarray | None = None, same: np.ndarray | None = None) -> None:
         """Annotator j's figure against annotator i, and its segments' own when they rank the
-        segments; a symmetric metric's goes both ways."""
+        segments, ``same`` those where the two wrote the same (:func:`equal_texts`): no
+        disagreement there, whatever the figure (sentence BLEU and chrF of two empty texts are 0);
+        a symmetric metric's goes both ways."""
         pairs = [(i, j), (j, i)] if metric in SYMMETRIC else [(i, j)]
         for a, b in pairs:
             self.cells[metric, a, b] = cell
             if segment_scores is not None:
-                self.distances[a, b] = distance(metric, segment_scores)
+                found = distance(metric, segment_scores)
+                self.distances[a, b] = found if same is None else np.where(same, 0.0, found)
 
     def matrix(self, metric: str, annotators: int) -> list[list[float | None]]:
         """Row i, column j: annotator j against annotator i (None on the diagonal)."""
@@ -107,6 +115,9 @@ class Cells:
         segments' order."""
         if not self.distances:
             return []
-        mean = np.mean(list(self.distances.values()), axis=0)
+        # files that do not line up (the editor's, mid-edit): a pair of shorter ones has fewer
+        # segments, and past both its ends both texts are empty, so equal
+        n = max(map(len, self.distances.values()))
+        mean = np.mean([np.pad(d, (0, n - len(d))) for d in self.distances.values()], axis=0)
         order = np.argsort(-mean, kind="stable")[:top]
         return [(int(k), float(mean[k])) for k in order if mean[k] > 0]

@@ -45,15 +45,18 @@ def _entries(annotators: Annotators) -> list[tuple[str, int, int, float]]:
     return found
 
 
-def _cells(ranking: str, entries: list[tuple[str, int, int, float]], snapshots: dict | None = None):
+def _cells(ranking: str, entries: list[tuple[str, int, int, float]], snapshots: dict | None = None, texts: dict | None = None):
     """The :class:`~scorelens.core.agreement.Cells` of the figures; with ``snapshots`` (a pair's
-    statistics, :class:`.compare.Snapshot`), each pair's segment distances on ``ranking`` too."""
-    from ..core.agreement import Cells
+    statistics, :class:`.compare.Snapshot`) and ``texts`` (each annotator's segments), each
+    pair's segment distances on ``ranking`` too."""
+    from ..core.agreement import Cells, equal_texts
 
     found = Cells(ranking)
     for metric, i, j, cell in entries:
-        ranked = snapshots is not None and metric == ranking
-        found.put(metric, i, j, cell, _segment_scores(snapshots[i, j], metric) if ranked else None)
+        if snapshots is not None and metric == ranking:
+            found.put(metric, i, j, cell, _segment_scores(snapshots[i, j], metric), equal_texts(texts[i], texts[j]))
+        else:
+            found.put(metric, i, j, cell)
     return found
 
 
@@ -63,8 +66,8 @@ def _segment_scores(snapshot, metric: str):
     return segment_scores(snapshot, metric)
 
 
-def _ranked(ranking: str, entries: list[tuple[str, int, int, float]], snapshots: dict, top: int) -> list[tuple[int, float]]:
-    return _cells(ranking, entries, snapshots).ranked(top)
+def _ranked(ranking: str, entries: list[tuple[str, int, int, float]], snapshots: dict, texts: dict, top: int) -> list[tuple[int, float]]:
+    return _cells(ranking, entries, snapshots, texts).ranked(top)
 
 
 def matrices(annotators: Annotators) -> dict[str, list[list[float | None]]]:
@@ -135,7 +138,7 @@ async def report(ls, annotators: Annotators, uri: str, top: int) -> dict:
     lines = {k: c.first_lines(0) for k, c in own.items()}  # of the scored lines: placed among LSP's below
     maps = {k: _line_map(ls, annotators.group.annotators[k], annotators.settings.max_file_bytes) for k in own}
     loop = asyncio.get_running_loop()
-    ranked = await loop.run_in_executor(None, _ranked, ranking, entries, snapshots, top)
+    ranked = await loop.run_in_executor(None, _ranked, ranking, entries, snapshots, texts, top)
     everyone = range(len(annotators.group.annotators))
 
     def line(k: int, segment: int) -> int | None:  # past the end of a shorter file: where it ends
