@@ -60,6 +60,14 @@ def test_srt_bad_timestamp_is_a_record_error_on_its_line():
     assert [r.id for r in reading.records] == ["1", "3"]
 
 
+def test_a_broken_arrow_is_an_error_on_the_timing_line_not_the_cue_s_number():
+    srt_doc = "1\n00:00:01,000 --> 00:00:02,000\nok\n\n2\n00:00:03,000 -> 00:00:04,000\nbroken\n"
+    vtt_doc = "WEBVTT\n\nc1\n00:00:01.000 --> 00:00:02.000\nok\n\nc2\n00:03.000 - 00:04.000\nbroken\n\n00:05.000 -> 00:06.000\nno id\n"
+    assert [e.line for e in read(srt_doc, "srt").errors] == [6]
+    reading = read(vtt_doc, "vtt")
+    assert [e.line for e in reading.errors] == [8, 11] and [r.id for r in reading.records] == ["c1"]
+
+
 def test_srt_garbage_block_and_cue_without_number():
     doc = "00:00:01,000 --> 00:00:02,000\nno number\n\njust text\n\n00:00:03,000 --> 00:00:04,000\nlast\n"
     reading = read(doc, "srt")

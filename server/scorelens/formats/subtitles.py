@@ -42,6 +42,7 @@ _VTT_MARKUP = re.compile(r"<[^>]*>|\{\\[^{}]*\}|&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A
 # what WebVTT may have before the first cue and between cues that is not one
 _VTT_NOT_CUES = re.compile(r"(?:NOTE|STYLE|REGION)(?:[ \t]|$)")
 _VTT_HEADER = re.compile(r"\ufeff?WEBVTT(?:[ \t]|$)")
+_TIME_LIKE = re.compile(r"[ \t]*[0-9]+:[0-9]")
 
 
 def escape(text: str) -> str:
@@ -72,7 +73,9 @@ def read(text: str, fields: Fields, name: str) -> Reading:
         if name == "vtt" and _VTT_NOT_CUES.match(lines[0]):
             continue
         position += 1
-        timing = 1 if len(lines) > 1 and "-->" not in lines[0] and "-->" in lines[1] else 0
+        # after a number or identifier; a second line that starts as a time is the timing line
+        # too when its arrow is broken ("->"), so that the error names the line to mend
+        timing = 1 if len(lines) > 1 and "-->" not in lines[0] and ("-->" in lines[1] or _TIME_LIKE.match(lines[1])) else 0
         try:
             id, start, end = cue(lines, timing)
         except ValueError as error:
