@@ -81,6 +81,24 @@ def test_ter_is_sacrebleus_paired_test(run, monkeypatch, test):
     assert table[5].split()[1] == f"{theirs[1].score:.2f}"
 
 
+@pytest.mark.parametrize(("method", "value"), [("floor", "1.1"), ("add-k", "2"), ("add-k", "0.5")])
+def test_a_fractional_smoothing_value_scores_as_sacrebleu(run, monkeypatch, tmp_path, method, value):
+    """The systems' own BLEU (sacreBLEU's corpus score, in Python floats): a smoothing value of 1.1
+    was truncated to 1 there and a fractional add-k value refused by NumPy (a traceback)."""
+    monkeypatch.delenv("SACREBLEU_SEED", raising=False)
+    texts = {"base": "mat at it sat a sat cat it", "sys": "the cat sat at it", "ref": "at cat dog mat"}
+    for name, text in texts.items():
+        (tmp_path / f"{name}.txt").write_text(text + "\n", encoding="utf-8")
+    paths = [tmp_path / "base.txt", tmp_path / "sys.txt"]
+    result = run("compare", *paths, "-r", tmp_path / "ref.txt", "--json", "-m", "bleu", "-s", method, "-sv", value, "--paired-n", "20")
+    assert result.code == 0, result.err
+    metric = BLEU(references=[[texts["ref"]]], smooth_method=method, smooth_value=float(value))
+    systems = [(str(p), peer_lines(p)) for p in paths]
+    theirs = PairedTest(systems, {"BLEU": metric}, None, test_type="bs", n_samples=20)()[1]["BLEU"]
+    for ours, r in zip(json.loads(result.out)["systems"], theirs):
+        assert ours["bleu"] == {"score": r.score, "mean": r.mean, "ci": r.ci, "p_value": r.p_value}
+
+
 def test_several_systems_and_the_best_one(run, tmp_path):
     third = tmp_path / "news.sys3.en"
     third.write_text("\n".join(peer_lines(REFS[0])) + "\n", encoding="utf-8")  # a copy of a reference: best

@@ -370,8 +370,10 @@ class _System:
             start = sum(b.shape[1] for b in blocks)
             blocks.append(np.array(rows, dtype=np.float64).reshape(self.segments, -1))
             self.columns[m] = slice(start, start + blocks[-1].shape[1])
-            # summed in segment order, as the corpus sums them for its own scores
-            self.scores[m] = float(self.exact(m, np.array([[sum(c) for c in zip(*rows)]]))[0])
+            # summed in segment order, as the corpus sums them for its own scores; float64 as
+            # sacreBLEU's Python numbers (an integer array would take a fractional smoothing value
+            # as an integer, or refuse it)
+            self.scores[m] = float(self.exact(m, np.array([[sum(c) for c in zip(*rows)]], dtype=np.float64))[0])
         self.stats = np.hstack(blocks)
         self.float32 = np.zeros(self.stats.shape[1], dtype=bool)
         for m, columns in self.columns.items():
