@@ -100,3 +100,20 @@ async def test_a_ctm_fix_only_replaces_a_word(client):
     assert sorted(found) == ["4: Replace with “help”"], sorted(found)
     texts, document = found["4: Replace with “help”"]
     assert "call 1 1.70 0.30 help 0.9\n" in document and texts[4] == "help"
+
+
+async def test_a_fix_into_a_cue_without_text_writes_a_text_line(client):
+    """A cue without text is a place at the end of its timing line: a fix's words go on a line of
+    their own after it, not onto the timings (where an SRT cue was lost and WebVTT read them as
+    cue settings)."""
+    for name, header, stamp in (("empty.hyp.srt", "", "00:00:01,000 --> 00:00:02,000"), ("empty.hyp.vtt", "WEBVTT\n\n", "00:00:01.000 --> 00:00:02.000")):
+        cue = "1\n" + stamp + "\n{}\n"
+        hyp = header + cue.format("").rstrip("\n") + "\n\n2\n" + stamp.replace("01", "03").replace("02", "04") + "\nbird sang\n"
+        ref = header + cue.format("R&D cat") + "\n2\n" + stamp.replace("01", "03").replace("02", "04") + "\nthe bird sang\n"
+        if name.endswith(".vtt"):
+            ref = ref.replace("R&D", "R&amp;D")
+        found = await _fixed(client, name, hyp, ref)
+        line = 3 if header else 1
+        for title in ("Insert “R&D cat”", "Take the whole reference line"):
+            texts, document = found[f"{line}: {title}"]
+            assert texts == ["R&D cat", "bird sang"], (name, title, document)

@@ -56,7 +56,18 @@ def escape_vtt(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-ESCAPES = {"vtt": escape_vtt}  # by format name, where it is not escape's
+class _VttText(Segment):
+    """A WebVTT cue's text: a replacement goes into it escaped (see :func:`escape_into`)."""
+
+    __slots__ = ()
+
+
+def escape_into(text: str, segment: Segment) -> str:
+    """``text`` as it is written into a cue's text (WebVTT's escaped): a cue without text is a
+    place at the end of its timing line (see :func:`_cue_text`), so there the text goes on a
+    line of its own, not onto the timings."""
+    written = escape_vtt(text) if isinstance(segment, _VttText) else escape(text)
+    return "\n" + written if written and not segment.text else written
 
 
 def read(text: str, fields: Fields, name: str) -> Reading:
@@ -66,7 +77,7 @@ def read(text: str, fields: Fields, name: str) -> Reading:
         if header is None or header[1][0][0] != 0 or not _VTT_HEADER.match(text, 0, header[1][0][1]):
             raise FormatError('not a WebVTT document: it does not start with "WEBVTT"')
     reading = Reading()
-    cue, markup = (_srt_cue, _SRT_MARKUP) if name == "srt" else (_vtt_cue, _VTT_MARKUP)
+    cue, markup, kind = (_srt_cue, _SRT_MARKUP, Segment) if name == "srt" else (_vtt_cue, _VTT_MARKUP, _VttText)
     position = 0
     for line, spans in blocks:
         lines = [text[a:b] for a, b in spans]
@@ -81,7 +92,7 @@ def read(text: str, fields: Fields, name: str) -> Reading:
         except ValueError as error:
             reading.errors.append(RecordError(line + timing, str(error)))
             continue
-        segment = _cue_text(text, spans[timing], spans[timing + 1 :], lines[timing + 1 :], markup)
+        segment = _cue_text(text, spans[timing], spans[timing + 1 :], lines[timing + 1 :], markup, kind)
         reading.records.append(Record(line, segment, id=id or str(position), start=start, end=end))
     return reading
 
@@ -113,7 +124,7 @@ def _vtt_cue(lines: list[str], timing: int) -> tuple[str | None, float, float]:
 
 
 def _cue_text(doc: str, timing: tuple[int, int], spans: list[tuple[int, int]], lines: list[str],
-              markup: re.Pattern[str]) -> Segment:
+              markup: re.Pattern[str], kind: type[Segment]) -> Segment:
     """The text lines after the timing line joined by spaces, each space mapped to the line
     break it stands for; a cue without text is an empty text after its timings."""
     builder = TextBuilder()
@@ -131,7 +142,7 @@ def _cue_text(doc: str, timing: tuple[int, int], spans: list[tuple[int, int]], l
             builder.add(*piece)
         previous = end
     text = builder.segment()
-    return text if text.text else Segment("", CharMap(0, ((0, timing[1], timing[1]),)))
+    return kind(text.text, text.map) if text.text else kind("", CharMap(0, ((0, timing[1], timing[1]),)))
 
 
 def _line_pieces(doc: str, start: int, end: int, markup: re.Pattern[str]) -> Iterator[tuple[str, int, int]]:
