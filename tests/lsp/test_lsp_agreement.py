@@ -408,3 +408,20 @@ async def test_annotators_who_wrote_the_same_do_not_disagree_as_agree_ranks_them
     result = await _agreement(client, uri)
     assert [(d["segment"], d["disagreement"]) for d in result["disagreements"]] == [(2, expected["disagreements"][0]["disagreement"])]
     assert [d["segment"] for d in expected["disagreements"]] == [2]
+
+
+async def test_an_annotator_deleted_while_open_leaves_the_group_when_closed(client):
+    """Deleted while open, its live text is still compared; closed, it is neither open nor on disk,
+    so no longer one of NAME.annK.EXT's group (as a file deleted while closed), not a problem."""
+    client.set_configuration({"scorelens": {"debounceMs": 0, "metrics": ["wer"]}})
+    paths = _samples(client)
+    uris = [open_doc(client, p) for p in paths[:2]]
+    await _told(client, lambda p: p["versions"] == [1, 1, None])
+    before = await _lenses(client, uris[0])
+    paths[1].unlink()
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams([types.FileEvent(uris[1], types.FileChangeType.Deleted)]))
+    assert await _lenses(client, uris[0]) == before
+    client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uris[1])))
+    told = await _told(client, lambda p: p["names"] == ["ann1", "ann3"])
+    assert told["problems"] == [] and told["matrices"]["wer"] == _agree([paths[0], paths[2]])["wer"]
+    assert await _lenses(client, uris[0]) == [_wer_lens(told["matrices"]["wer"], 0, ("ann1", "ann3"))]

@@ -25,7 +25,7 @@ from pygls.uris import to_fs_path
 
 from ..core import Corpus, ScoringConfig
 from ..formats import format_of
-from ..textfile import UnreadableText
+from ..textfile import MissingFile, UnreadableText
 from .agreement_figures import report, summary
 from .annotators import Group
 from .documents import LineEdit, segment_lines
@@ -172,6 +172,12 @@ def closed(ls, uri: str) -> None:
     for annotators in agreements.containing(uri):
         try:
             lines = _scored_lines(ls, uri, annotators.settings.max_file_bytes)
+        except MissingFile:
+            # deleted while open: the groups found again, as for a file deleted while closed (a
+            # NAME.annK.EXT group no longer has it; an [[agree]] entry names it as missing)
+            task = asyncio.ensure_future(files_changed(ls, {uri}))
+            task.add_done_callback(lambda task: _failed(ls, task, "agreement groups after a close"))
+            return
         except UnreadableText:
             _reload(ls, annotators)
             continue
@@ -260,9 +266,9 @@ def schedule(ls, annotators: Annotators, delay: float | None = None) -> None:
     annotators.task.add_done_callback(lambda task: _failed(ls, task))
 
 
-def _failed(ls, task: asyncio.Task) -> None:
+def _failed(ls, task: asyncio.Task, what: str = "agreement re-score") -> None:
     if not task.cancelled() and task.exception() is not None:
-        ls.report_server_error(task.exception(), "agreement re-score")
+        ls.report_server_error(task.exception(), what)
 
 
 async def _rescore(ls, annotators: Annotators, delay: float) -> None:
