@@ -115,6 +115,23 @@ def test_several_systems_and_the_best_one(run, tmp_path):
     assert [s["bleu"]["p_value"] for s in out["systems"]] == [r.p_value for r in theirs]
 
 
+def test_systems_whose_records_hold_the_references(run, tmp_path):
+    """JSONL systems holding their references (two, in a list) need no -r, as for score: each
+    system pairs by id with the baseline's records and is scored against its references."""
+    refs = [peer_lines(r) for r in REFS]
+    for path in (BASELINE, SYSTEM):
+        records = [{"id": f"s{i}", "prediction": h, "references": [a, b]} for i, (h, a, b) in enumerate(zip(peer_lines(path), *refs))]
+        if path == SYSTEM:
+            records.reverse()  # pairs by id, not by place
+        (tmp_path / f"{path.rsplit('/', 1)[-1]}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    systems = [tmp_path / "news.hyp.en.jsonl", tmp_path / "news.sys2.en.jsonl"]
+    options = ["--json", "--paired-n", "100", "-m", "bleu,ter"]
+    result = run("compare", *systems, *options)
+    assert result.code == 0, result.err
+    plain = json.loads(run("compare", BASELINE, SYSTEM, "-r", REFS[0], "-r", REFS[1], *options).out)
+    assert json.loads(result.out)["systems"] == [{**s, "path": str(p)} for s, p in zip(plain["systems"], systems)]
+
+
 def test_seed_from_the_environment(run, monkeypatch):
     monkeypatch.setenv("SACREBLEU_SEED", "7")
     out = json.loads(run("compare", BASELINE, SYSTEM, "--json", "-m", "bleu", "--paired-n", "200").out)

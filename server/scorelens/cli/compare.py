@@ -100,9 +100,15 @@ def compared_runs(args: argparse.Namespace, options: dict) -> list[Run | Formatt
     if STDIN in paths:
         raise CliError("compare reads every system from a file; standard input (-) is not one")
     if formatted(args, paths):
-        args.references = args.references or found_references(args.baseline)
         # records in the reference's order, so that segment i is the same item in every system
-        return [formatted_run(args, options, path, in_reference_order=True) for path in paths]
+        baseline = formatted_run(args, options, args.baseline, in_reference_order=True)
+        if not args.references:
+            # the systems share the baseline's references, and pair with its records: the
+            # references its records hold (the baseline read as the reference file), else the
+            # files found by its name (a file holding several references is several documents)
+            held = any(r.references for r in baseline.documents[0].reading.records)
+            args.references = [args.baseline] if held else list(dict.fromkeys(d.path for d in baseline.documents[1:]))
+        return [baseline, *(formatted_run(args, options, path, in_reference_order=True) for path in args.systems)]
     references = [read_document(r, args.max_file_bytes, args.encoding) for r in args.references or found_references(args.baseline)]
     runs = []
     for path in paths:
