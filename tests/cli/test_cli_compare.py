@@ -163,6 +163,11 @@ def test_refusals(run, tmp_path):
     assert result.code == 2 and "not allowed with" in result.err
     result = run("compare", BASELINE, SYSTEM, "--paired-n", "many")
     assert result.code == 2 and "expected a number" in result.err
+    # a file that is not text is named as such before its references are looked for by name
+    for name in ("baseline.parquet", "candidate.parquet"):
+        (tmp_path / name).write_bytes(b"PAR1\0\0PAR1")
+    result = run("compare", tmp_path / "baseline.parquet", tmp_path / "candidate.parquet")
+    assert result.code == 2 and result.err.startswith(f"scorelens: error: {tmp_path / 'baseline.parquet'}: a Parquet file, not text")
 
 
 def test_chrf_plus_plus_is_sacrebleus(run, monkeypatch):

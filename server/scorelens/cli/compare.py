@@ -109,10 +109,12 @@ def compared_runs(args: argparse.Namespace, options: dict) -> list[Run | Formatt
             held = any(r.references for r in baseline.documents[0].reading.records)
             args.references = [args.baseline] if held else list(dict.fromkeys(d.path for d in baseline.documents[1:]))
         return [baseline, *(formatted_run(args, options, path, in_reference_order=True) for path in args.systems)]
+    # the systems read first: a file that is no text (Parquet without --dask, say) is named as such,
+    # before its references are looked for by its name
+    documents = [read_document(path, args.max_file_bytes, args.encoding) for path in paths]
     references = [read_document(r, args.max_file_bytes, args.encoding) for r in args.references or found_references(args.baseline)]
     runs = []
-    for path in paths:
-        document = read_document(path, args.max_file_bytes, args.encoding)
+    for document in documents:
         ev = evaluate(document.lines, [r.lines for r in references], args.metrics, options, jobs(args))
         run = Run(ev.corpus, ev.jobs, ev.perplexity, [document, *references])
         run.require_lined_up()
