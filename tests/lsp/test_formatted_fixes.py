@@ -85,12 +85,13 @@ async def test_a_delete_fix_leaves_inline_markup_in_place(client):
 
 async def test_a_ctm_fix_only_replaces_a_word(client):
     """A CTM word is a timed line of its own: a fix may replace the word, but deleting it (with
-    the space that stands for the gap to the next line) or inserting words into its field would
-    leave a line with another word's time, or a confidence that is not a number."""
+    the space that stands for the gap to the next line) or inserting words into its field, or
+    into a segment that took none, would leave a line with another word's time, or a confidence
+    that is not a number, or a word glued to another's."""
     folder = client.workspace / "fixes"
     folder.mkdir()
     (folder / "call.ref.stm").write_text(
-        "call 1 a 0.00 2.00 thank you and can you help\ncall 1 b 2.50 4.00 it is daniel\n", encoding="utf-8"
+        "call 1 a 0.00 2.00 thank you and can you help\ncall 1 b 2.10 2.40 bye\ncall 1 c 2.50 4.00 it is daniel\n", encoding="utf-8"
     )
     hyp = "".join(
         f"call 1 {start:.2f} 0.30 {word} 0.9\n"
@@ -100,6 +101,9 @@ async def test_a_ctm_fix_only_replaces_a_word(client):
     assert sorted(found) == ["4: Replace with “help”"], sorted(found)
     texts, document = found["4: Replace with “help”"]
     assert "call 1 1.70 0.30 help 0.9\n" in document and texts[4] == "help"
+    # segment b took no word: what it misses is after the last word before it, not on its STM line
+    [missing] = [d for d in await diagnostics(client, (folder / "call.hyp.ctm").as_uri()) if d.message.startswith('missing "bye"')]
+    assert (missing.range.start.line, missing.range.start.character) == (4, len("call 1 1.70 0.30 halp"))
 
 
 async def test_a_fix_into_a_cue_without_text_writes_a_text_line(client):

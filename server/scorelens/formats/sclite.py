@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from .segments import (
+    CharMap,
     Fields,
     Reading,
     Record,
@@ -76,16 +77,21 @@ def escape(text: str) -> str:
     return " ".join(text.splitlines())
 
 
-def escape_word(text: str) -> str:
-    """A CTM line's word field holds one word: no text (a deletion) or words with spaces (an
-    insertion, a whole segment) would leave the line without its word or with its confidence
-    misread (ValueError); adding or removing a word is adding or removing a timed line."""
-    if not _FIELD.fullmatch(text):
+class _Words(Segment):
+    """A CTM's words in an STM segment (:func:`assign_words`): each word is a line of the CTM."""
+
+    __slots__ = ()
+
+
+def escape_into(text: str, segment: Segment) -> str:
+    """A replacement as these formats can hold it (:func:`escape`). A CTM's word field holds one
+    word: no text (a deletion) or words with spaces (an insertion, a whole segment), or a word
+    into a segment that has none, would leave a line without its word, with its confidence
+    misread or glued to another's (ValueError): adding or removing a word is adding or removing
+    a timed line."""
+    if isinstance(segment, _Words) and not (segment.text and _FIELD.fullmatch(text)):
         raise ValueError("a CTM line holds one word")
-    return text
-
-
-ESCAPES = {"ctm": escape_word}  # by format name, where it is not escape's
+    return escape(text)
 
 
 def read(text: str, fields: Fields = Fields(), name: str = "trn") -> Reading:
@@ -252,6 +258,7 @@ def assign_words(stm: Reading, ctm: Reading) -> list[Segment | None]:
     for key, indices in segments.items():
         units = _units(channels.get(key, []))
         u = 0
+        after = None  # where the last word taken ends
         for position, k in enumerate(indices):
             record = stm.records[k]
             taken: list[Segment] = []
@@ -259,7 +266,11 @@ def assign_words(stm: Reading, ctm: Reading) -> list[Segment | None]:
             while u < len(units) and (last or units[u][0] < record.end):
                 taken += _hyp_text(units[u][1])
                 u += 1
-            out[k] = None if record.ignored else _joined(taken)
+            if taken:
+                after = taken[-1].map.pieces[0][2]
+            elif after is None and u < len(units):
+                after = units[u][1][0].text.map.pieces[0][1]  # before the channel's first word
+            out[k] = None if record.ignored else _joined(taken, after)
     return out
 
 
@@ -274,9 +285,12 @@ def unplaced(stm: Reading, ctm: Reading) -> list[CtmRecord]:
     return list(first.values())
 
 
-def _joined(parts: list[Segment]) -> Segment:
+def _joined(parts: list[Segment], empty_at: int | None) -> Segment:
     """:func:`joined` of CTM words (one piece each), without its general piece walk: this is
-    most of the time :func:`assign_words` takes."""
+    most of the time :func:`assign_words` takes. No words are an empty text at ``empty_at``,
+    between the words around (else at its STM record's line, in no word's)."""
+    if not parts:
+        return _Words("", CharMap(0, ((0, empty_at, empty_at),) if empty_at is not None else ()))
     builder = TextBuilder()
     previous = -1
     for part in parts:
@@ -285,4 +299,5 @@ def _joined(parts: list[Segment]) -> Segment:
             builder.add(" ", previous, max(a, previous))  # the gap between two words
         builder.add(part.text, a, b)
         previous = b
-    return builder.segment()
+    joined = builder.segment()
+    return _Words(joined.text, joined.map)
