@@ -330,3 +330,24 @@ def test_a_tmx_targets_missing_inline_codes_are_errors(run, tmp_path):
     )
     found = [(f["line"], f["message"]) for f in _json(run("check", path, "--format", "json"))["findings"]]
     assert found == [(3, "the source's inline code <bpt> (id 1) is missing"), (3, "the source's inline code <ept> (id 1) is missing")]
+
+
+def test_a_qa_finding_and_its_fix_end_before_the_markup_after_them(run, tmp_path):
+    """As the editor places them: "Haus" ends before "</g>", and a fix whose range would take
+    the "</g>" between two words along (and leave the XML broken) is not offered."""
+    unit = '<trans-unit id="{}"><source>the house is big</source><target>das {} ist groß</target></trans-unit>\n'
+    path = tmp_path / "doc.xlf"
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">'
+        '<file source-language="en" target-language="de" datatype="plaintext" original="x"><body>\n'
+        + unit.format(1, '<g id="1">Haus Haus</g>') + unit.format(2, '<g id="1">Haus</g> Haus')
+        + "</body></file></xliff>\n",
+        encoding="utf-8",
+    )
+    report = _json(run("check", path, "--qa-skip", "inline-code", "--format", "json"))
+    lines = path.read_text(encoding="utf-8").split("\n")
+    [inside, across] = [f for f in report["findings"] if f["code"] == "qa.doubled-word"]
+    start = lines[2].index("Haus Haus") + 1
+    assert (inside["line"], inside["column"], inside["end_column"]) == (3, start + 5, start + 9)
+    assert inside["fix"]["start"] == {"line": 3, "column": start} and inside["fix"]["end"] == {"line": 3, "column": start + 9}
+    assert "fix" not in across

@@ -14,6 +14,7 @@ from typing import Any, Iterable, Sequence
 
 from ..core.qa import CHECKS, QAConfig, QADocument, QAFinding
 from ..core.qa.glossary import Glossary
+from ..formats import escaper
 from ..formats.pairing import Entry, Problem, entries, pair, source_stream
 from ..glossary_file import read_glossary
 from ..pairing_rules import split_languages
@@ -132,6 +133,28 @@ class DocumentQA:
         if not entry.segment.map.pieces:
             return entry.line - 1, 0
         return document.position(entry.segment.map.offset(offset))
+
+    def span(self, segment: int, start: int, end: int) -> tuple[tuple[int, int], tuple[int, int]]:
+        """(line, column) of both ends of ``[start, end)`` of a checked segment's hypothesis text:
+        it ends after its last character, not after markup between it and the next."""
+        entry = self.hypotheses[segment]
+        if not entry.segment.map.pieces:
+            return (entry.line - 1, 0), (entry.line - 1, 0)
+        a, b = entry.segment.map.span(start, end)
+        return self.hypothesis.position(a), self.hypothesis.position(b)
+
+    def written(self, segment: int, start: int, end: int, text: str) -> str | None:
+        """``text`` as the hypothesis's document writes it in place of ``[start, end)`` of a
+        checked segment's text (escaped by its format), as the editor's quick fix writes it; None
+        where markup lies between those characters (an edit would take it along) or the
+        document cannot hold the text there."""
+        entry = self.hypotheses[segment]
+        if not entry.segment.map.pieces or len(entry.segment.map.runs(start, end)) != 1:
+            return None
+        try:
+            return escaper(self.hypothesis.format)(text, entry.segment)
+        except ValueError:
+            return None
 
 
 def holds_sources(document: Document) -> bool:

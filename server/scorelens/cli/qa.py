@@ -56,8 +56,7 @@ class QARun:
 
     def located(self, finding: QAFinding) -> Located:
         qa, hyp_path = self.result, self.result.hypothesis.path
-        line, column = qa.position("hypothesis", finding.segment, finding.start)
-        end_line, end_column = qa.position("hypothesis", finding.segment, finding.end)
+        (line, column), (end_line, end_column) = qa.span(finding.segment, finding.start, finding.end)
         related = None
         if finding.other_segment is not None:
             other_line, other_column = qa.position("hypothesis", finding.other_segment, 0)
@@ -68,10 +67,10 @@ class QARun:
         from ..api.qa_checks import severity
 
         fix = None
-        if finding.fix is not None:
-            fix = {"title": finding.fix.title, "text": finding.fix.text}
-            for key, offset in (("start", finding.fix.start), ("end", finding.fix.end)):
-                fix_line, fix_column = qa.position("hypothesis", finding.segment, offset)
+        written = None if finding.fix is None else qa.written(finding.segment, finding.fix.start, finding.fix.end, finding.fix.text)
+        if written is not None:
+            fix = {"title": finding.fix.title, "text": written}
+            for key, (fix_line, fix_column) in zip(("start", "end"), qa.span(finding.segment, finding.fix.start, finding.fix.end)):
                 fix[key] = {"line": fix_line + 1, "column": fix_column + 1}
         return Located(hyp_path, line + 1, column + 1, end_line + 1, end_column + 1, finding.code, finding.message, finding.text, related, severity(finding), fix)
 
