@@ -251,3 +251,23 @@ def test_a_byte_order_mark_is_scored_as_score_scores_it_and_said(run, tmp_path):
     jsonl[0].write_bytes(b"\xef\xbb\xbf" + Path(jsonl[1]).read_bytes())  # the reader skips it: nothing to say
     r = run("agree", *jsonl, "--json")
     assert r.code == 0 and r.err == "" and json.loads(r.out)["wer"][0][1] == 0.0
+
+
+def test_the_traps_score_notes_are_noted(run, tmp_path):
+    """Japanese annotators: rouge-score's tokenizer drops every letter (ROUGE-L 0 for near-equal
+    texts), 13a and WER see whole clauses as words; each said as score says it."""
+    paths = [tmp_path / "a.txt", tmp_path / "b.txt"]
+    paths[0].write_text("東京は大きい都市です。\n今日は晴れです。\n", encoding="utf-8")
+    paths[1].write_text("東京は大きな都市です。\n今日は晴れ。\n", encoding="utf-8")
+    said = [
+        "note: rouge-score's tokenizer dropped non-ASCII letters in 2 of 2 segments (as rouge-score does); --rouge-tokenizer unicode keeps them",
+        "note: the annotators' text is mostly Chinese, Japanese or Korean, which BLEU's 13a tokenizer leaves unsegmented; -l zh, -l ja or -l ko picks the tokenizer sacreBLEU would",
+        "note: WER splits words at spaces only, so unsegmented text counts whole phrases as words; CER (--metrics cer) is the usual measure there",
+    ]
+    r = run("agree", *paths, "-m", "wer,bleu,rougeL", "--segments", "0")
+    assert r.code == 0 and r.out.splitlines()[-4:] == ["", *said]
+    r = run("agree", *paths, "-m", "wer,bleu,rougeL", "--json")
+    assert r.err.splitlines() == said and json.loads(r.out)["rougeL"] == [[None, 0.0], [0.0, None]]
+    scored = run("score", paths[1], "-r", paths[0], "-m", "wer,bleu,rougeL")
+    assert [line for line in scored.out.splitlines() if line.startswith("note: ")][0] == said[0]
+    assert run("agree", *paths, "-m", "cer,rougeL", "-l", "ja", "--rouge-tokenizer", "unicode", "--json").err == ""

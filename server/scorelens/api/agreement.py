@@ -81,6 +81,9 @@ class Agreement:
     signatures: dict[str, str]
     segments: int
     disagreements: list[Disagreement]
+    # segments some annotator's text of which lost non-ASCII letters to rouge-score's tokenizer
+    # (0 without ROUGE, or with another tokenizer), as Scores.dropped_segments counts a pair's
+    dropped_segments: int = 0
 
     def matrix(self, metric: str) -> list[list[float | None]]:
         return self.matrices[metric]
@@ -190,7 +193,16 @@ def agreement(annotations: Sequence[Annotation], names: list[str], metrics: list
         {m: signatures(config, 1)[m] for m in metrics},
         len(annotations[0].texts),
         [_disagreement(annotations, k, mean) for k, mean in scored.ranked(top)],
+        _dropped(config, annotations),
     )
+
+
+def _dropped(config, annotations: Sequence[Annotation]) -> int:
+    from ..core.tokenizers import RougeScoreTokenizer
+
+    if config.rouge.tokenizer_name != "rouge-score" or not any(m.startswith("rouge") for m in config.metrics):
+        return 0
+    return sum(any(map(RougeScoreTokenizer.dropped, texts)) for texts in zip(*(a.texts for a in annotations)))
 
 
 def _disagreement(annotations: Sequence[Annotation], k: int, mean: float) -> Disagreement:

@@ -11,7 +11,7 @@ from typing import Sequence
 from ..api.agreement import Agreement, Annotation, agreed_metrics, agreement, check_options
 from ..api.documents import Document as FormattedDocument
 from ..api.documents import pair_annotators, with_rules
-from ..api.options import OptionError
+from ..api.options import OptionError, scoring_config
 from ..formats import Fields
 from ..formats.pairing import Problem, shown_id
 from ..summary import HUNDREDS, metric_label
@@ -19,6 +19,7 @@ from ..textfile import BOM, BOM_NOTE
 from .documents import MAX_NAMED, STDIN, checked_options, formatted, formatted_document, option_error, read_document
 from .errors import EXIT_ERROR, EXIT_OK, CliError
 from .options import jobs, scoring_options, segment_count
+from .scores_text import dropped_note, unspaced_notes
 
 
 def add_parser(commands) -> None:
@@ -64,7 +65,13 @@ def run_agree(args: argparse.Namespace) -> int:
     for path in byte_order_marks(paths, annotations):
         print(f"{path}:1: note: {BOM_NOTE}", file=sys.stderr)
     result = agreement(annotations, list(paths), args.metrics, args.segments, options, jobs(args))
-    print(json.dumps(result.to_dict(), ensure_ascii=False) if args.json else "\n".join(agreement_lines(result, args.segments)))
+    found = notes(result, options, annotations[0])
+    if args.json:
+        print(json.dumps(result.to_dict(), ensure_ascii=False))
+        for note in found:
+            print(note, file=sys.stderr)  # stdout stays one JSON object
+    else:
+        print("\n".join(agreement_lines(result, args.segments) + ([""] + found if found else [])))
     return EXIT_OK if complete else EXIT_ERROR  # as check: what was read is reported, but not all of the files was
 
 
@@ -112,6 +119,13 @@ def formatted_annotations(args: argparse.Namespace, paths: Sequence[str], option
     streams = [pairing.hypothesis, *pairing.references]
     annotations = [Annotation([e.segment.text for e in s], [e.line for e in s], [e.id for e in s]) for s in streams]
     return annotations, with_rules(options, documents), not any(d.reading.errors for d in documents)
+
+
+def notes(result: Agreement, options: dict, first: Annotation) -> list[str]:
+    """The known traps (DESIGN §2) ``score`` notes, as the annotators' texts fall into them."""
+    found = [dropped_note(result.dropped_segments, result.segments)] if result.dropped_segments else []
+    bleu_tokenize = scoring_config(result.metrics, options).bleu.tokenize if "bleu" in result.metrics else None
+    return found + unspaced_notes("\n".join(first.texts), "the annotators' text", bleu_tokenize, "wer" in result.metrics)
 
 
 def byte_order_marks(paths: Sequence[str], annotations: Sequence[Annotation]) -> list[str]:

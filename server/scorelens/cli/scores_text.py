@@ -99,10 +99,7 @@ def notes(ev: Run) -> list[str]:
     s, config = ev.scores, ev.corpus.config
     found = []
     if s.dropped_segments and config.rouge.tokenizer_name == "rouge-score":
-        found.append(
-            f"note: rouge-score's tokenizer dropped non-ASCII letters in {s.dropped_segments} of {s.segments} "
-            "segments (as rouge-score does); --rouge-tokenizer unicode keeps them"
-        )
+        found.append(dropped_note(s.dropped_segments, s.segments))
     if s.rouge_skipped:
         found.append(
             f"note: the rouge package skips {s.rouge_skipped} of {s.segments} pairs (an empty text, or one without "
@@ -111,16 +108,31 @@ def notes(ev: Run) -> list[str]:
     # NLTK warns where its BLEU is ~0 for want of smoothing; said once a warning
     for note in dict.fromkeys(getattr(s.bleu, "notes", ())):
         found.append(f"note: NLTK's BLEU: {' '.join(note.split())}")
-    if s.bleu is not None or s.wer is not None:
-        if _mostly_unspaced(ev.documents[0].text):
-            if s.bleu is not None and config.bleu.tokenize in _SPACE_TOKENIZERS:
-                found.append(
-                    f"note: the hypothesis is mostly Chinese, Japanese or Korean, which BLEU's {config.bleu.tokenize} "
-                    "tokenizer leaves unsegmented; -l zh, -l ja or -l ko picks the tokenizer sacreBLEU would"
-                )
-            if s.wer is not None:
-                found.append(
-                    "note: WER splits words at spaces only, so unsegmented text counts whole phrases as words; "
-                    "CER (--metrics cer) is the usual measure there"
-                )
+    bleu_tokenize = config.bleu.tokenize if s.bleu is not None else None
+    return found + unspaced_notes(ev.documents[0].text, "the hypothesis", bleu_tokenize, s.wer is not None)
+
+
+def dropped_note(dropped: int, segments: int) -> str:
+    return (
+        f"note: rouge-score's tokenizer dropped non-ASCII letters in {dropped} of {segments} "
+        "segments (as rouge-score does); --rouge-tokenizer unicode keeps them"
+    )
+
+
+def unspaced_notes(text: str, what: str, bleu_tokenize: str | None, wer: bool) -> list[str]:
+    """Where ``text`` (``what`` names it) is mostly in scripts written without spaces: notes on
+    BLEU's tokenizer (``bleu_tokenize``, None when BLEU is not scored) and on WER (``wer``)."""
+    if (bleu_tokenize is None and not wer) or not _mostly_unspaced(text):
+        return []
+    found = []
+    if bleu_tokenize in _SPACE_TOKENIZERS:
+        found.append(
+            f"note: {what} is mostly Chinese, Japanese or Korean, which BLEU's {bleu_tokenize} "
+            "tokenizer leaves unsegmented; -l zh, -l ja or -l ko picks the tokenizer sacreBLEU would"
+        )
+    if wer:
+        found.append(
+            "note: WER splits words at spaces only, so unsegmented text counts whole phrases as words; "
+            "CER (--metrics cer) is the usual measure there"
+        )
     return found
