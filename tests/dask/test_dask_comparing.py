@@ -59,6 +59,21 @@ def test_other_references_or_rows_than_the_baselines_are_named(client):
         scorelens.dask.compare(frame(hyps, refs, 1), [frame(hyps, refs, 1)], metrics="ppl")
 
 
+def _unscorable(record):
+    raise RuntimeError("a partition was computed")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "named"),
+    [({"test": "t"}, "test"), ({"n": -1}, "n"), ({"seed": -1}, "seed"), ({"segments": -2}, "segments"), ({"names": ["a"]}, "names")],
+)
+def test_bad_test_arguments_fail_before_any_work(client, arguments, named):
+    """Not after the cluster has computed every system's statistics."""
+    bag = db.from_sequence([{"hypothesis": "a", "reference": "a"}]).map(_unscorable)
+    with pytest.raises(OptionError, match=f"^{named}: "):
+        scorelens.dask.compare(bag, [bag], metrics="bleu", **arguments)
+
+
 def test_the_command_line_compares_files_on_the_cluster_as_it_compares_plain_files(client, ted, tmp_path, capsys, monkeypatch):
     from scorelens.cli import main
 

@@ -91,6 +91,7 @@ def compare(
     ``scorelens compare --json`` prints; options as :func:`~scorelens.score`."""
     tested = tested_metrics(metric_names(metrics))
     tested_options(complete(options))
+    checked_arguments(1 + len(systems), names, test, n, seed, segments)
     if names is None:
         names = ["baseline", *(f"system{i}" for i in range(1, len(systems) + 1))]
     evaluations = [evaluation_of(texts, references, tested, jobs, options) for texts in (baseline, *systems)]
@@ -125,6 +126,22 @@ def compared(
     return compared_corpora(corpora, names, metrics, test, n, seed, segments, described)
 
 
+def checked_arguments(systems: int, names: Sequence[str] | None, test: str, n: int, seed: int | None, segments: int) -> None:
+    """compare's arguments besides the texts, checked before any scoring; ``systems`` counts the baseline."""
+    if test not in TESTS:
+        raise OptionError("test", f"unknown test {test!r}; one of {', '.join(TESTS)}")
+    if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= MAX_SAMPLES:
+        raise OptionError("n", f"expected 0 (the test's default) to {MAX_SAMPLES:,} resamples or trials, not {n!r}")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
+        raise OptionError("seed", f"expected None (a random seed) or a number, 0 or more, not {seed!r}")
+    if not isinstance(segments, int) or isinstance(segments, bool) or segments < 0:
+        raise OptionError("segments", f"expected a number of segments, 0 or more, not {segments!r}")
+    if systems < 2:
+        raise OptionError("systems", "compare needs a baseline and at least one system")
+    if names is not None and len(names) != systems:
+        raise OptionError("names", f"{len(names)} names for {systems} systems (the baseline included)")
+
+
 def compared_corpora(
     corpora: Sequence[Scored],
     names: list[str],
@@ -140,18 +157,7 @@ def compared_corpora(
     hypothesis, for the highlights."""
     from ..core import significance
 
-    if test not in TESTS:
-        raise OptionError("test", f"unknown test {test!r}; one of {', '.join(TESTS)}")
-    if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= MAX_SAMPLES:
-        raise OptionError("n", f"expected 0 (the test's default) to {MAX_SAMPLES:,} resamples or trials, not {n!r}")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
-        raise OptionError("seed", f"expected None (a random seed) or a number, 0 or more, not {seed!r}")
-    if not isinstance(segments, int) or isinstance(segments, bool) or segments < 0:
-        raise OptionError("segments", f"expected a number of segments, 0 or more, not {segments!r}")
-    if len(corpora) < 2:
-        raise OptionError("systems", "compare needs a baseline and at least one system")
-    if len(names) != len(corpora):
-        raise OptionError("names", f"{len(names)} names for {len(corpora)} systems (the baseline included)")
+    checked_arguments(len(corpora), names, test, n, seed, segments)
     if not len(corpora[0]):
         raise ValueError("no segments to compare")
     # confidence intervals under randomization too (sacreBLEU's n_ar_confidence), as the table shows them

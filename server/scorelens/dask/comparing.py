@@ -23,7 +23,7 @@ import dask.bag as db
 import dask.dataframe as dd
 
 from scorelens.api import DEFAULT_METRICS
-from scorelens.api.compare import Compared, compared_corpora, tested_metrics, tested_options
+from scorelens.api.compare import Compared, checked_arguments, compared_corpora, tested_metrics, tested_options
 from scorelens.api.options import complete, metric_names
 from scorelens.api.scoring import evaluation_of
 from scorelens.core.config import ScoringConfig
@@ -120,8 +120,7 @@ def compared(
     tested = tested_metrics(metric_names(metrics))
     tested_options(complete(options))
     check(tested, options)
-    if len(collections) < 2:
-        raise ValueError("compare needs a baseline and at least one system")
+    checked_arguments(len(collections), names, test, n, seed, segments)
     if names is None:
         names = ["baseline", *(f"system{i}" for i in range(1, len(collections)))]
     refs = reference_names(references)
