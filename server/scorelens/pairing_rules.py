@@ -73,8 +73,10 @@ def rules(hypothesis: PurePath) -> list[Rule]:
     if "hyp" in parts[:-1]:
         i = len(parts) - 2 - parts[-2::-1].index("hyp")  # the nearest enclosing hyp/
         ref_path = PurePath(*parts[:i], "ref", *parts[i + 1 :])
+        ext = hypothesis.suffix[1:]
+        ref_name = filename[: len(filename) - len(ext)] + _REFERENCE_EXT[ext.lower()] if ext.lower() in _REFERENCE_EXT else filename
         found.append(
-            Rule("hyp/NAME -> ref/NAME", ref_path.parent, re.compile(rf"^{re.escape(filename)}$"), filename)
+            Rule("hyp/NAME -> ref/NAME", ref_path.parent, re.compile(rf"^{re.escape(ref_name)}$"), ref_name)
         )
     return found
 

@@ -61,6 +61,9 @@ def test_hyp_directory_to_ref_directory():
     (nested,) = rules(P("hyp/a/hyp/dev/talk.txt"))
     assert nested.directory == P("hyp/a/ref/dev")
     assert rules(P("hyp")) == []  # a file named hyp is not in a hyp/ directory
+    # a CTM's reference is an STM, in ref/ as beside it
+    (ctm,) = rules(P("asr/hyp/call.ctm"))
+    assert ctm.select(["call.ctm", "call.stm"]) == [P("asr/ref/call.stm")]
 
 
 def test_no_convention():
