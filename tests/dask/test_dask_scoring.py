@@ -122,6 +122,10 @@ def test_bad_arguments_fail_before_any_work(client):
     with_missing = dd.from_pandas(pd.DataFrame({"hypothesis": ["a b", None], "reference": ["a c", "d"]}), npartitions=1)
     with pytest.raises(TypeError, match="'hypothesis' holds"):  # raised on a worker, named by its column
         scorelens.dask.score(with_missing)
+    # a JSON list of references, as score reads one in a JSONL file: not a missing value
+    listed = db.from_sequence([{"hypothesis": "a b", "references": ["a c", "a b"]}])
+    with pytest.raises(TypeError, match="^'references' holds a list of 2 texts, not a string: on Dask each reference is a column"):
+        scorelens.dask.score(listed, references="references")
 
 
 def write_formats(folder: Path, hyps: list[str], refs: list[str]) -> list[Path]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dask.bag as db
 import dask.dataframe as dd
+import numpy as np
 import pandas as pd
 from dask.delayed import Delayed
 
@@ -39,6 +40,8 @@ def _checked(name: str, values: list) -> list[str]:
     """The column's (or field's) values, checked to be strings: a missing value is named as such
     rather than by its place in one partition."""
     for value in values:
+        if isinstance(value, (list, tuple, np.ndarray)):  # a JSON list, a Parquet list
+            raise TypeError(f"{name!r} holds a list of {len(value)} texts, not a string: on Dask each reference is a column (or field) of its own, named one by one")
         if not isinstance(value, str):
             raise TypeError(f"{name!r} holds {value!r}, not a string (a missing value?)")
     return values
