@@ -317,7 +317,7 @@ def test_longer_reference_is_where_the_mismatch_is_reported(run, tmp_path, fmt):
     ref.write_text("a\nb\nc\n", encoding="utf-8")
     result = run("check", hyp, "-r", ref, "--metrics", "wer", "--format", fmt)
     assert (result.code, result.out) == (2, "")
-    assert f"{hyp} has 1 lines, {ref} has 3 (from {ref}:2 on without a partner)" in result.err
+    assert f"{hyp} has 1 line, {ref} has 3 (from {ref}:2 on without a partner)" in result.err
 
 
 def test_paragraph_mismatch_counts_paragraphs(run, tmp_path):

@@ -16,7 +16,7 @@ from ..formats import Fields
 from ..formats.pairing import Problem, shown_id
 from ..summary import HUNDREDS, metric_label
 from ..textfile import BOM, BOM_NOTE
-from .documents import MAX_NAMED, STDIN, checked_options, formatted, formatted_document, option_error, read_document
+from .documents import MAX_NAMED, STDIN, checked_options, formatted, formatted_document, option_error, read_document, segments_counted
 from .errors import EXIT_ERROR, EXIT_OK, CliError
 from .options import jobs, scoring_options, segment_count
 from .scores_text import dropped_note, unspaced_notes
@@ -78,7 +78,6 @@ def run_agree(args: argparse.Namespace) -> int:
 def plain_annotations(args: argparse.Namespace, paths: Sequence[str]) -> list[Annotation]:
     """Each file's segments, read as sacreBLEU reads a file; files that do not line up are bad input."""
     annotations = [Annotation.of_lines(read_document(p, args.max_file_bytes, args.encoding).lines, args.segmentation) for p in paths]
-    unit = {"line": "lines", "paragraph": "paragraphs"}.get(args.segmentation, "documents")
     first = annotations[0]
     details = []
     for k, a in enumerate(annotations[1:], 1):
@@ -86,7 +85,7 @@ def plain_annotations(args: argparse.Namespace, paths: Sequence[str]) -> list[An
             longer = 0 if len(first.texts) > len(a.texts) else k
             line = annotations[longer].lines[min(len(first.texts), len(a.texts))]
             details.append(
-                f"{paths[0]} has {len(first.texts)} {unit}, {paths[k]} has {len(a.texts)} (from {paths[longer]}:{line} on without a partner)"
+                f"{paths[0]} has {segments_counted(len(first.texts), args.segmentation)}, {paths[k]} has {len(a.texts)} (from {paths[longer]}:{line} on without a partner)"
             )
     if details:
         raise CliError(f"the files do not line up: {'; '.join(details)}; segment i of every annotator's file is the same item")

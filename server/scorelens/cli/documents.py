@@ -146,10 +146,6 @@ class Run(_Located, Evaluation):
 
     documents: list[Document] = field(default_factory=list)
 
-    @property
-    def unit(self) -> str:
-        return {"line": "lines", "paragraph": "paragraphs"}.get(self.corpus.config.segmentation, "documents")
-
     def require_lined_up(self) -> None:
         """Files that do not line up are bad input for ``score`` and ``check`` alike (sacreBLEU
         refuses them too): scores over shifted segments would look valid and mean nothing."""
@@ -162,13 +158,19 @@ class Run(_Located, Evaluation):
             longer, first_alone = (0, ref_count) if hyp_count > ref_count else (side, hyp_count)
             line = self.corpus.first_line(longer, first_alone) + 1
             details.append(
-                f"{paths[0]} has {hyp_count} {self.unit}, {paths[side]} has {ref_count} "
+                f"{paths[0]} has {segments_counted(hyp_count, self.corpus.config.segmentation)}, {paths[side]} has {ref_count} "
                 f"(from {paths[longer]}:{line} on without a partner)"
             )
         raise CliError(
             f"the files do not line up: {'; '.join(details)}; "
             "segment i of the hypothesis pairs with segment i of each reference"
         )
+
+
+def segments_counted(count: int, segmentation: str) -> str:
+    """``1 line``, ``2 paragraphs``: a file's segments, named as its ``segmentation`` cuts it."""
+    unit = {"line": "line", "paragraph": "paragraph"}.get(segmentation, "document")
+    return f"{count} {unit}" + ("" if count == 1 else "s")
 
 
 def evaluation(args: argparse.Namespace) -> Run | FormattedRun:
@@ -202,7 +204,6 @@ class FormattedRun(_Located, FormattedEvaluation):
     """An evaluation of files read through their formats' readers."""
 
     documents: list[FormattedDocument] = field(default_factory=list)
-    unit: str = "records"
 
     def unreadable(self) -> list[str]:
         """``path:line: message`` for each record that could not be read (the rest was scored)."""
