@@ -89,8 +89,13 @@ def test_a_file_of_one_side_may_call_its_text_text():
     assert sources.records[0].text.text == "s"
     # the named defaults come first
     assert read('{"text": "t", "mt": "h"}\n', "jsonl").fields.text == "mt"
-    with pytest.raises(FormatError, match=r"none of reference, .*, label, text \(the fields are: 'id', 'ref_text'\)"):
+    with pytest.raises(FormatError, match=r"none of reference, .*, label, text \(the fields are: 'id', 'ref_text'\); name it with --ref-field"):
         read('{"id": "a", "ref_text": "r"}\n', "jsonl", Fields(references_only=True))
+    # each error says how to name the field
+    with pytest.raises(FormatError, match=r"\(the fields are: 'out'\); name it with --hyp-field \(hypothesis_field in a \[\[pair\]\]"):
+        read('{"out": "h"}\n', "jsonl")
+    with pytest.raises(FormatError, match=r"name it with --source-field$"):
+        read('{"out": "h"}\n', "jsonl", Fields(sources_only=True))
 
 
 def test_list_references_dotted_paths_and_indexes():

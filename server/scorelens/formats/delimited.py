@@ -31,7 +31,7 @@ import threading
 from contextlib import contextmanager
 from typing import Iterator
 
-from .jsonl import ID_FIELDS, ONE_SIDE_FIELD, REFERENCE_FIELDS, SOURCE_FIELDS, text_defaults
+from .jsonl import ID_FIELDS, ONE_SIDE_FIELD, REFERENCE_FIELDS, SOURCE_FIELDS, naming_text, text_defaults
 from .plain import lines
 from .segments import (
     CharMap,
@@ -220,7 +220,7 @@ def _choose(fields: Fields, header: list[str], number: int) -> tuple[Fields, dic
             have = ", ".join(map(repr, header))
             raise FormatError(
                 f"line {number}: no text column: none of {', '.join(looked_for)} "
-                f"in the header (the columns are: {have}); name the column to read"
+                f"in the header (the columns are: {have}); {naming_text(fields)}"
             )
     taken = {named(text)} if text is not None else set()
     references = fields.references
@@ -232,7 +232,7 @@ def _choose(fields: Fields, header: list[str], number: int) -> tuple[Fields, dic
             have = ", ".join(map(repr, header))
             raise FormatError(
                 f"line {number}: no reference column: none of {', '.join(looked_for)} "
-                f"in the header (the columns are: {have}); name it with --ref-field"
+                f"in the header (the columns are: {have}); name it with --ref-field (reference_fields in a [[pair]] of scorelens.toml)"
             )
     source = fields.source if fields.source is not None else default(SOURCE_FIELDS, taken)
     id_ = fields.id if fields.id is not None else default(ID_FIELDS, taken)

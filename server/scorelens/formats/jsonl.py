@@ -190,7 +190,7 @@ def _choose(fields: Fields, record: dict, number: int) -> Fields:
             found = ", ".join(map(repr, record)) or "none"
             raise FormatError(
                 f"line {number}: no text field: none of {', '.join(looked_for)} "
-                f"(the fields are: {found}); name the field to read"
+                f"(the fields are: {found}); {naming_text(fields)}"
             )
 
     def default(names: tuple[str, ...]) -> str | None:
@@ -205,11 +205,18 @@ def _choose(fields: Fields, record: dict, number: int) -> Fields:
             found = ", ".join(map(repr, record)) or "none"
             raise FormatError(
                 f"line {number}: no reference field: none of {', '.join(looked_for)} "
-                f"(the fields are: {found}); name it with --ref-field"
+                f"(the fields are: {found}); name it with --ref-field (reference_fields in a [[pair]] of scorelens.toml)"
             )
     source = fields.source if fields.source is not None else default(SOURCE_FIELDS)
     id_ = fields.id if fields.id is not None else default(ID_FIELDS)
     return Fields(text=text, references=tuple(references), source=source, id=id_, references_only=fields.references_only)
+
+
+def naming_text(fields: Fields) -> str:
+    """How to name the field (or column) of the text when none of the defaults is there."""
+    if fields.sources_only:
+        return "name it with --source-field"
+    return "name it with --hyp-field (hypothesis_field in a [[pair]] of scorelens.toml)"
 
 
 def text_defaults(fields: Fields, has_references: bool) -> tuple[str, ...]:
