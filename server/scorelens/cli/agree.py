@@ -8,7 +8,7 @@ import json
 import sys
 from typing import Sequence
 
-from ..api.agreement import Agreement, Annotation, agreed_metrics, agreement, check_options
+from ..api.agreement import METRICS, Agreement, Annotation, agreed_metrics, agreement, check_options
 from ..api.documents import Document as FormattedDocument
 from ..api.documents import pair_annotators, with_rules
 from ..api.options import OptionError, scoring_config
@@ -25,7 +25,7 @@ from .scores_text import dropped_note, unspaced_notes
 def add_parser(commands) -> None:
     agree = commands.add_parser(
         "agree",
-        parents=[scoring_options(hypothesis=False, references=False, language_model=False, metrics=("wer",))],
+        parents=[scoring_options(hypothesis=False, references=False, language_model=False, metrics=("wer",), metric_choices=METRICS)],
         help="agreement between annotators of the same items: every pair scored both ways, the segments they disagree on most",
         description="Every annotator's file scored against every other one's as the reference (WER of B against A, "
         "of A against B, ...), one matrix per metric, each figure what `scorelens score B -r A` gives; then the "

@@ -114,11 +114,15 @@ def host_port(value: str) -> tuple[str, int]:
 
 
 def scoring_options(
-    hypothesis: bool = True, references: bool = True, language_model: bool = True, metrics: Sequence[str] = DEFAULT_METRICS
+    hypothesis: bool = True,
+    references: bool = True,
+    language_model: bool = True,
+    metrics: Sequence[str] = DEFAULT_METRICS,
+    metric_choices: Sequence[str] = ALL_METRICS,
 ) -> argparse.ArgumentParser:
     """Options shared by ``score``, ``check``, ``compare`` (which names its own files) and
-    ``agree`` (whose files are each other's references, without a language model); BLEU's are
-    named as sacreBLEU's CLI names them."""
+    ``agree`` (whose files are each other's references, without a language model, by fewer
+    metrics); BLEU's are named as sacreBLEU's CLI names them."""
     p = argparse.ArgumentParser(add_help=False)
     if hypothesis:
         p.add_argument(
@@ -145,7 +149,7 @@ def scoring_options(
         action=_Metrics,
         default=list(metrics),
         metavar="LIST",
-        help=f"comma- or space-separated, or -m repeated, from {','.join(ALL_METRICS)} (default: {','.join(metrics)})",
+        help=f"comma- or space-separated, or -m repeated, from {','.join(metric_choices)} (default: {','.join(metrics)})",
     )
     p.add_argument(
         "--segmentation",
@@ -174,7 +178,7 @@ def scoring_options(
         type=_byte_count,
         default=DEFAULT_MAX_BYTES,
         metavar="N",
-        help=f"refuse a hypothesis or reference larger than N bytes (default: {DEFAULT_MAX_BYTES:,})",
+        help=f"refuse a file larger than N bytes, or holding more text when gzip-compressed (default: {DEFAULT_MAX_BYTES:,})",
     )
 
     formats = p.add_argument_group("formats (JSONL, TSV, CSV, SRT, WebVTT, XLIFF, PO, TMX, TRN, STM, CTM; docs/formats.md)")
