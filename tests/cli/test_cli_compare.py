@@ -132,6 +132,20 @@ def test_systems_whose_records_hold_the_references(run, tmp_path):
     assert json.loads(result.out)["systems"] == [{**s, "path": str(p)} for s, p in zip(plain["systems"], systems)]
 
 
+def test_a_paragraphs_later_lines_stay_under_its_marker(run, tmp_path):
+    texts = {
+        "base": "the cat sat\non the mat\n\na dog barked\nat night\n",
+        "sys": "the cat sat\non a mat\n\nthe dog barked\nat night\n",
+        "ref": "the cat sat\non the mat\n\nthe dog barked\nat night\n",
+    }
+    for name, text in texts.items():
+        (tmp_path / f"{name}.txt").write_text(text, encoding="utf-8")
+    out = run("compare", tmp_path / "base.txt", tmp_path / "sys.txt", "-r", tmp_path / "ref.txt", "-m", "bleu", "--segmentation", "paragraph", "--paired-n", "10").out
+    shown = out.split("most improved:\n", 1)[1].splitlines()
+    assert shown[1:5] == ["      - a dog barked", "        at night", "      + the dog barked", "        at night"]
+    assert shown[7:11] == ["      - the cat sat", "        on the mat", "      + the cat sat", "        on a mat"]
+
+
 def test_seed_from_the_environment(run, monkeypatch):
     monkeypatch.setenv("SACREBLEU_SEED", "7")
     out = json.loads(run("compare", BASELINE, SYSTEM, "--json", "-m", "bleu", "--paired-n", "200").out)

@@ -174,7 +174,14 @@ def compare_lines(result: Compared) -> list[str]:
                 out += [
                     f"    line {h.line}: {_value(found.metric, h.difference, '+')} "
                     f"({_value(found.metric, h.baseline)} -> {_value(found.metric, h.system)})",
-                    f"      - {h.baseline_text}",
-                    f"      + {h.system_text}",
+                    *_marked("-", h.baseline_text),
+                    *_marked("+", h.system_text),
                 ]
     return out
+
+
+def _marked(marker: str, text: str) -> list[str]:
+    """A segment's text after its marker; a paragraph's later lines indented under its first, so
+    that the baseline's and the system's stay apart."""
+    first, *rest = text.split("\n")
+    return [f"      {marker} {first}", *(f"        {line}" for line in rest)]
