@@ -177,6 +177,9 @@ def test_refusals(run, tmp_path):
     assert result.code == 2 and "not allowed with" in result.err
     result = run("compare", BASELINE, SYSTEM, "--paired-n", "many")
     assert result.code == 2 and "expected a number" in result.err
+    # no test for perplexity: a language model is not taken, rather than ignored
+    result = run("compare", BASELINE, SYSTEM, "--lm", tmp_path / "model.arpa")
+    assert result.code == 2 and "unrecognized arguments: --lm" in result.err
     # a file that is not text is named as such before its references are looked for by name
     for name in ("baseline.parquet", "candidate.parquet"):
         (tmp_path / name).write_bytes(b"PAR1\0\0PAR1")

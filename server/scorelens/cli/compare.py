@@ -36,7 +36,7 @@ SIGNIFICANT = 0.05
 def add_parser(commands) -> None:
     compare = commands.add_parser(
         "compare",
-        parents=[scoring_options(hypothesis=False)],
+        parents=[scoring_options(hypothesis=False, language_model=False)],
         help="systems against a baseline: scores, confidence intervals, paired significance tests",
         description="Each system against the baseline on the same references: every metric's score, the mean "
         "and 95% confidence interval of its bootstrap resamples, and the p-value of a paired test "
