@@ -215,6 +215,14 @@ def test_a_negative_segment_count_is_named_as_one(run):
         assert r.code == 2 and "expected a number of segments, 0 or more, got '-1'" in r.err
 
 
+def test_one_resample_is_one(run, monkeypatch):
+    monkeypatch.delenv("SACREBLEU_SEED", raising=False)
+    out = run("compare", BASELINE, SYSTEM, "--paired-n", "1", "--segments", "0").out
+    assert ": 1 resample, seed 12345" in out.splitlines()[0]
+    out = run("compare", BASELINE, SYSTEM, "--paired-ar", "--paired-n", "2", "--segments", "0").out
+    assert ": 2 trials, seed 12345" in out.splitlines()[0]
+
+
 def test_resamples_are_bounded(run):
     r = run("compare", BASELINE, SYSTEM, "--paired-n", "100000000")
     assert r.code == 2 and "expected a number of resamples or trials up to 1,000,000" in r.err

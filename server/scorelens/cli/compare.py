@@ -29,7 +29,7 @@ from .options import jobs, samples, scoring_options, segment_count
 if TYPE_CHECKING:  # significance imports NumPy, which only comparing needs
     from ..core import significance
 
-TEST_NAMES = {"bs": ("paired bootstrap resampling", "resamples"), "ar": ("paired approximate randomization", "trials")}
+TEST_NAMES = {"bs": ("paired bootstrap resampling", "resample"), "ar": ("paired approximate randomization", "trial")}
 SIGNIFICANT = 0.05
 
 
@@ -156,7 +156,7 @@ def compare_lines(result: Compared) -> list[str]:
     name, unit = TEST_NAMES[comparison.test]
     seed = "no seed" if comparison.seed is None else f"seed {comparison.seed}"
     out = [
-        f"{name.capitalize()} against the baseline {paths[0]}: {comparison.n:,} {unit}, {seed}",
+        f"{name.capitalize()} against the baseline {paths[0]}: {comparison.n:,} {unit}{'' if comparison.n == 1 else 's'}, {seed}",
         "score (mean ± 95% confidence interval) and p-value against the baseline; * p < 0.05",
         "",
     ]
