@@ -114,6 +114,32 @@ async def test_every_metric_agree_supports_has_its_lens(client):
     ]
 
 
+async def test_other_implementations_and_metrics_are_measured_as_agree_measures_them(client):
+    # agree refuses NLTK's BLEU and does not measure ROUGE-W: the editor measures BLEU by
+    # sacreBLEU, leaves ROUGE-W out, and says so
+    client.set_configuration({"scorelens": {"debounceMs": 0, "metrics": ["bleu", "rougeW", "wer"], "bleu": {"impl": "nltk"}}})
+    paths = _samples(client)
+    expected = _agree(paths, "-m", "bleu,wer")
+    uri = open_doc(client, paths[0])
+    await _told(client, lambda p: p["versions"] == [1, None, None])
+    result = await _agreement(client, uri)
+    assert result["metrics"] == ["bleu", "wer"] and result["ranked_by"] == "bleu"
+    _assert_matrices(result, expected, ("bleu", "wer"))
+    assert result["signatures"] == expected["signatures"]
+    ours = [(d["segment"], d["disagreement"]) for d in result["disagreements"][:3]]
+    assert ours == [(d["segment"], d["disagreement"]) for d in expected["disagreements"]]
+    problems = [
+        "ROUGE-W not measured: scorelens agree does not measure annotators by it",
+        "BLEU measured by sacrebleu, not by scorelens.bleu.impl nltk: scorelens agree measures by the default implementations only",
+    ]
+    assert result["problems"] == problems
+    assert await _lenses(client, uri) == [
+        _lens("BLEU", expected["bleu"], 0, lambda x: f"{x:.1f}"),
+        _wer_lens(expected["wer"], 0),
+        *(f"Agreement: {p}" for p in problems),
+    ]
+
+
 async def test_hover_shows_the_other_annotators_versions_marked(client):
     client.set_configuration({"scorelens": {"debounceMs": 0, "metrics": ["wer"]}})
     paths = _samples(client)

@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 from itertools import permutations
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
+from ..core.config import AGREEMENT_METRICS as METRICS
 from ..core.config import SYMMETRIC
-from ..core.rouge import ROUGE_N
 from ..core.text import segment_spans
 from ..summary import HUNDREDS
 from .evaluation import evaluate
@@ -26,8 +26,6 @@ if TYPE_CHECKING:  # NumPy is imported only once agreement is computed
 
 # under jiwer's rules, one alignment of a pair gives both directions' rates (core.agreement)
 ALIGNED_ONCE = ("wer", "cer")
-# metrics whose corpus figure has sentence-level figures to rank segments by (compare's too)
-METRICS = ("bleu", "chrf", "ter", "rougeL", "rougeLsum", *ROUGE_N, "wer", "cer")
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,9 @@ HUNDREDS = ("bleu", "chrf", "ter")  # metrics on sacreBLEU's 0-100 scale; the re
 # metrics whose corpus figure of a text against another is the other's against it (an F-measure:
 # precision and recall swap)
 SYMMETRIC = ("rougeL", *ROUGE_N)
+# the metrics annotators are measured against each other by (scorelens agree and the editor alike):
+# those whose default implementation has sentence-level figures to rank segments by
+AGREEMENT_METRICS = ("bleu", "chrf", "ter", "rougeL", "rougeLsum", *ROUGE_N, "wer", "cer")
 # ROUGE-1.5.5's measures beyond ROUGE-N and -L: computed by its flavour, and over rouge-score's
 # tokens as an extension (core/rouge_wsu); kept apart, as no peer of rouge-score's computes them
 FLAVOUR_METRICS = ROUGE_WSU

@@ -24,7 +24,10 @@ from pygls.exceptions import JsonRpcContentModified, JsonRpcInvalidParams
 from pygls.uris import to_fs_path
 
 from ..core import Corpus, ScoringConfig
+from ..core.config import AGREEMENT_METRICS
+from ..core.flavours import BLEU_IMPLS, ROUGE_IMPLS
 from ..formats import format_of
+from ..summary import metric_label
 from ..textfile import MissingFile, UnreadableText
 from .agreement_figures import report, summary
 from .annotators import Group
@@ -42,9 +45,26 @@ SCORE_IN_REQUEST = 64  # dirty segments a request scores itself rather than wait
 
 
 def agreement_metrics(settings: Settings) -> list[str]:
-    """What agreement is measured by: ``scorelens.metrics`` but perplexity (which scores a text
-    alone), in their order, the first ranking the segments; WER if that leaves none."""
-    return [m for m in settings.metrics if m != PPL] or ["wer"]
+    """What agreement is measured by: the metrics of ``scorelens.metrics`` that ``scorelens agree``
+    measures, in their order, the first ranking the segments; WER if that leaves none."""
+    return [m for m in settings.metrics if m in AGREEMENT_METRICS] or ["wer"]
+
+
+def departures(settings: Settings) -> list[str]:
+    """What agreement leaves out of the settings, as ``scorelens agree`` does (so that its figures
+    are agree's): metrics it does not measure (but perplexity, which scores a text alone) and
+    other implementations than the default ones."""
+    found = []
+    left_out = [metric_label(m) for m in settings.metrics if m not in AGREEMENT_METRICS and m != PPL]
+    if left_out:
+        found.append(f"{', '.join(left_out)} not measured: scorelens agree does not measure annotators by {'it' if len(left_out) == 1 else 'them'}")
+    measured = agreement_metrics(settings)
+    for family, impl, default in (("bleu", settings.bleu.impl, BLEU_IMPLS[0]), ("rouge", settings.rouge.impl, ROUGE_IMPLS[0])):
+        if impl != default and any(m.startswith(family) for m in measured):
+            found.append(
+                f"{family.upper()} measured by {default}, not by scorelens.{family}.impl {impl}: scorelens agree measures by the default implementations only"
+            )
+    return found
 
 
 @dataclass
@@ -57,6 +77,7 @@ class Annotators:
     config: ScoringConfig
     corpora: dict[tuple[int, int], Corpus]
     unread: list[tuple[str, str]]  # (uri, why): the annotators that could not be read
+    departed: list[str]  # what the settings ask that agreement does otherwise (:func:`departures`)
     task: asyncio.Task | None = None
     told: tuple | None = None  # the versions and matrices last told (scorelens/agreementChanged)
 
@@ -149,10 +170,11 @@ def _load(ls, group: Group, settings: Settings, uri: str) -> Annotators:
         ls.log(f"{to_fs_path(uri)}: annotator {to_fs_path(annotator)} not compared: {why}", types.MessageType.Warning)
     doc = ls.documents.open.get(uri)
     config = scoring_config(settings, language_of(to_fs_path(uri) or uri, doc.language_id if doc else None))
-    config = replace(config, metrics=frozenset(agreement_metrics(settings)))
+    # scorelens agree's implementations, whatever the settings say: every figure is agree's
+    config = replace(config, metrics=frozenset(agreement_metrics(settings)), bleu_impl=BLEU_IMPLS[0], rouge_impl=ROUGE_IMPLS[0])
     # each corpus its own copy of the lines: an edit replaces them in place
     corpora = {(i, j): Corpus(list(texts[j]), [list(texts[i])], config) for i, j in permutations(texts, 2)}
-    return Annotators(group, settings, config, corpora, unread)
+    return Annotators(group, settings, config, corpora, unread, departures(settings))
 
 
 async def opened(ls, uri: str) -> None:

@@ -87,12 +87,13 @@ def _segment_counts(annotators: Annotators) -> dict[int, int]:
 
 
 def problems(annotators: Annotators) -> list[tuple[str | None, str]]:
-    """(annotator's name or None, what is wrong): annotators not read, a leading U+FEFF scored in
-    an annotator's first word (as ``scorelens agree`` scores and names it; VS Code and Neovim drop
-    it from an open document, so the figures change when that file is opened), and annotators
-    whose segments do not line up."""
+    """(annotator's name or None, what is wrong): settings agreement does not follow, annotators
+    not read, a leading U+FEFF scored in an annotator's first word (as ``scorelens agree`` scores
+    and names it; VS Code and Neovim drop it from an open document, so the figures change when that
+    file is opened), and annotators whose segments do not line up."""
     names = annotators.group.names
-    found: list[tuple[str | None, str]] = [(names[annotators.group.annotators.index(u)], f"not compared: {why}") for u, why in annotators.unread]
+    found: list[tuple[str | None, str]] = [(None, what) for what in annotators.departed]
+    found += [(names[annotators.group.annotators.index(u)], f"not compared: {why}") for u, why in annotators.unread]
     found += [(names[k], BOM_NOTE) for k in annotators.read if (against := annotators.against(k)) and against[0][1].text(0, 0).startswith(BOM)]
     counts = _segment_counts(annotators)
     if len(set(counts.values())) > 1:
