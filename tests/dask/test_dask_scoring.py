@@ -189,6 +189,18 @@ def test_files_columns_are_found_as_the_format_readers_find_them(client, tmp_pat
         scorelens.dask.score_files(broken, address, metrics="bleu")
 
 
+def test_a_leading_byte_order_mark_is_left_out_as_without_dask(client, tmp_path):
+    """A file written with one (utf-8-sig, as Windows tools write) scores as the command line's
+    JSONL and TSV readers score it: the mark is no JSON, and no part of the first column's name."""
+    hyps, refs = ["the cat sat on the mat", "a dog"], ["the cat is on the mat", "the dog"]
+    jsonl, tsv = tmp_path / "bom.jsonl", tmp_path / "bom.tsv"
+    jsonl.write_text("".join(json.dumps({"hypothesis": h, "reference": r}) + "\n" for h, r in zip(hyps, refs)), encoding="utf-8-sig")
+    tsv.write_text("hypothesis\treference\n" + "".join(f"{h}\t{r}\n" for h, r in zip(hyps, refs)), encoding="utf-8-sig")
+    want = scorelens.score(hyps, refs, metrics="bleu,wer")
+    for path in (jsonl, tsv):
+        assert_same(scorelens.dask.score_files(path, client.scheduler.address, metrics="bleu,wer"), want)
+
+
 def doc_blocks() -> list[str]:
     return re.findall(r"```python\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.S)
 

@@ -19,6 +19,9 @@ from ..formats.jsonl import REFERENCE_FIELDS, TEXT_FIELDS
 # seconds of scoring each, so a lost one is cheap to redo, and ~250 MB of a worker's memory
 # (bench/dask_scaling.py measures row groups of that many rows)
 TEXT_BLOCKSIZE = 8 * 2**20
+# a leading byte-order mark is left out of the first record (or header), as the command line's
+# JSONL and TSV readers leave it out; it is no JSON, and no part of the first column's name
+ENCODING = "utf-8-sig"
 
 
 def read(path: str | os.PathLike, columns: list[str]) -> dd.DataFrame | db.Bag:
@@ -26,7 +29,7 @@ def read(path: str | os.PathLike, columns: list[str]) -> dd.DataFrame | db.Bag:
     or a directory (a Parquet dataset, one partition per row group), ``.tsv`` with a header."""
     kind = _kind(path)
     if kind == "jsonl":
-        lines = db.read_text(str(path), blocksize=TEXT_BLOCKSIZE, encoding="utf-8")
+        lines = db.read_text(str(path), blocksize=TEXT_BLOCKSIZE, encoding=ENCODING)
         return lines.filter(str.strip).map(_record, os.fspath(path))
     if kind == "parquet":
         return dd.read_parquet(str(path), columns=columns, split_row_groups=True)
@@ -35,7 +38,7 @@ def read(path: str | os.PathLike, columns: list[str]) -> dd.DataFrame | db.Bag:
     # breaks, so a field cannot hold one (docs/dask.md sends such texts to Parquet or JSONL)
     return dd.read_csv(
         str(path), sep="\t", blocksize=TEXT_BLOCKSIZE, dtype=str, usecols=columns,
-        keep_default_na=False, na_filter=False, encoding="utf-8",
+        keep_default_na=False, na_filter=False, encoding=ENCODING,
     )  # fmt: skip
 
 
@@ -90,7 +93,7 @@ def column_names(path: str | os.PathLike) -> list[str]:
     kind = _kind(path)
     if kind == "parquet":
         return list(dd.read_parquet(str(path)).columns)  # reads the schema, no rows
-    with open(path, encoding="utf-8") as f:
+    with open(path, encoding=ENCODING) as f:
         if kind == "tsv":
             return next(csv.reader([f.readline().rstrip("\r\n")], dialect="excel-tab"), [])
         return list(_record(next((line for line in f if line.strip()), "{}"), os.fspath(path)))
