@@ -153,7 +153,7 @@ async def test_typing_in_a_field_reads_that_line_alone(ls):
 
 
 async def test_an_unreadable_line_that_stays_unreadable_is_read_alone(ls):
-    review, uri = _held(ls, _jsonl() + '{"id": "e", "prediction": "oops\n' + json.dumps(RECORDS[0]) + "\n")
+    review, uri = _held(ls, _jsonl() + '{"id": "e", "prediction": "oops\n' + json.dumps(RECORDS[0] | {"id": "f"}) + "\n")
     [problem] = review.record_problems
     line, col = _at(ls, uri, 4, '"prediction"')
     await _edit(ls, uri, (line, col, line, col, '"x": 1, '))
