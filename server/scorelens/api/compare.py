@@ -91,6 +91,9 @@ def compare(
     ``scorelens compare --json`` prints; options as :func:`~scorelens.score`."""
     tested = tested_metrics(metric_names(metrics))
     tested_options(complete(options))
+    if isinstance(systems, str) or any(isinstance(texts, str) for texts in systems):
+        # one system's texts where a list of systems is expected: scorelens.compare(hyps, [sys2], refs)
+        raise OptionError("systems", "expected a list of systems, each a list of texts (one system: [texts])")
     checked_arguments(1 + len(systems), names, test, n, seed, segments)
     if names is None:
         names = ["baseline", *(f"system{i}" for i in range(1, len(systems) + 1))]
