@@ -153,6 +153,21 @@ async def test_the_languages_an_xliff_declares_are_the_checks(client):
     assert number.code == "qa.number" and number.range.start.line == 3
 
 
+async def test_an_edit_of_the_declared_target_language_checks_in_the_new_one(client):
+    """A "?" right after the word is German, not French (" ?"): once the file says its target is
+    French, the unit is checked as French, with no need to open it again."""
+    path = client.workspace / "declared.xlf"
+    path.write_text(XLIFF_DECLARED.replace('"de-DE"', '"de"').replace("It costs 1,000 euros.", "Is it ready?").replace("Es kostet 1,000 Euro.", "Est-ce prêt?"), encoding="utf-8")
+    uri = open_doc(client, path, "xml")
+    assert _qa(await _settled(client, uri)) == []
+    lines = path.read_text(encoding="utf-8").split("\n")
+    at = lines[2].index('target-language="de"') + len('target-language="')
+    change(client, uri, 2, (2, at), (2, at + 2), "fr")
+    [punctuation] = _qa(await _settled(client, uri, 2))
+    assert punctuation.code == "qa.end-punctuation" and "French" in punctuation.message
+    assert (punctuation.range.start.line, punctuation.range.start.character) == (3, units(client, lines[3][: lines[3].index("?</target>")]))
+
+
 async def test_the_language_setting_wins_over_the_declared_ones(client):
     client.settings["qa"] = {"language": "en-de-CH"}  # Swiss German reads "1,000" as a thousand
     path = client.workspace / "declared.xlf"

@@ -41,6 +41,8 @@ class Qa:
     source_texts: list[str] = field(default_factory=list)  # a plain source's lines, as check reads them
     source_aligned: bool = True  # no bare "\r" in a plain source: its line i is the editor's line i
     source_language: str | None = None  # the one a formatted source document declares
+    # what the documents declared when the checks' configuration was made (:func:`_declared`)
+    declared: tuple | None = None
     # made when first asked, for the source's text: where each of those lines is
     # (formats.plain.scored_lines), where each LSP line starts
     source_spans: list | None = None
@@ -84,8 +86,6 @@ def attach(ls, review) -> None:
         except UnreadableText as exc:
             review.problems.append(Problem("pairing.unreadable-source", f"source {exc}", source))
             return
-    from ..core.qa import QADocument
-
     review.qa = Qa(None, source)
     if source is not None:  # read first: the language it declares is the checks'
         try:
@@ -94,11 +94,29 @@ def attach(ls, review) -> None:
             review.problems.append(Problem("pairing.unreadable-source", f"source {exc}", source))
             review.qa = None
             return
+    _start_checks(ls, review)
+
+
+def _declared(review) -> tuple:
+    """The languages the documents declare: the formatted hypothesis's (source, target) and its
+    source document's source language."""
+    return review.last_read.languages if review.layouts is not None else (None, None), review.qa.source_language
+
+
+def _start_checks(ls, review) -> None:
+    """A new QA document, with the languages the documents declare now: every segment is checked
+    again. A glossary that cannot be read is a problem, and there are no checks."""
+    from ..core.qa import QADocument
+
+    qa = review.qa
+    qa.declared = _declared(review)
     try:
-        review.qa.document = QADocument(_config(ls, review, source))
+        qa.document = QADocument(_config(ls, review, qa.source_uri))
     except ValueError as exc:
         review.problems.append(Problem("pairing.unreadable-glossary", str(exc)))
         review.qa = None
+        return
+    qa.sources, qa.codes, qa.stale = [], [], True
 
 
 def _read_source(review, text: str) -> None:
@@ -131,9 +149,9 @@ def _config(ls, review, source: str | None):
     from ..pairing_rules import qa_languages
 
     settings = review.settings.qa
-    declared = review.last_read.languages if review.layouts is not None else (None, None)
+    declared, source_declared = review.qa.declared
     source_path = Path(to_fs_path(source) or source) if source is not None else None
-    languages = qa_languages(settings.language, declared, review.qa.source_language, source_path, Path(to_fs_path(review.uri) or review.uri))
+    languages = qa_languages(settings.language, declared, source_declared, source_path, Path(to_fs_path(review.uri) or review.uri))
     glossary = None
     if settings.glossary:
         path = model_path(ls, review.uri, settings.glossary)
@@ -175,9 +193,15 @@ async def check_long_lines(ls, review) -> None:
     qa.document.remember(pairs, findings)
 
 
-def refresh(review) -> None:
+def refresh(ls, review) -> None:
     """Bring the checked pairs up to the corpus's texts and the source's (cheap when an edit
-    changed a segment or two: only those are checked again)."""
+    changed a segment or two: only those are checked again). An edit of the languages a document
+    declares (an XLIFF's ``target-language``, a PO's ``Language:``), read with the rest of it
+    again, makes the checks anew in those languages."""
+    if _declared(review) != review.qa.declared:
+        _start_checks(ls, review)
+        if review.qa is None:
+            return
     qa, corpus = review.qa, review.corpus
     targets = corpus.texts_of(0)
     n, before = len(targets), len(qa.document)

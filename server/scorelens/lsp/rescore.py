@@ -51,7 +51,7 @@ async def rescore(ls, review: Review) -> bool:
         if review.qa is not None:
             await qa.check_long_lines(ls, review)
         if review.qa is not None:  # (still: the review may have been loaded again meanwhile)
-            qa.refresh(review)
+            qa.refresh(ls, review)
         if review.lm is not None:
             # publishes the other metrics first if the model process keeps it waiting
             await fluency.refresh(ls, review, lambda: _publish(ls, review))
