@@ -336,6 +336,14 @@ def test_timed_words_need_timed_segments_and_every_channel_a_segment(run, tmp_pa
     assert f"{stray}:{len(lines) + 1}: id 'elsewhere-1': no segment of the reference has its file and channel" in r.err
 
 
+def test_a_ctm_segments_row_points_at_the_ctm_line_its_words_start_on(run):
+    r = run("score", sample("formats/call.hyp.ctm"), "-m", "wer", "-sl")
+    assert r.code == 0, r.err
+    rows = [row.split("\t")[:2] for row in r.out.splitlines()[:2]]
+    # the second segment's words start at the CTM's line 18 ("hi"); its STM line is 3
+    assert rows == [[f"{sample('formats/call.hyp.ctm')}:1", "id=call-1-0.00"], [f"{sample('formats/call.hyp.ctm')}:18", "id=call-1-6.30"]]
+
+
 def test_an_xliff_not_well_formed_is_named_at_the_place_its_parser_stopped(run, tmp_path):
     hyp = tmp_path / "u.hyp.xlf"
     hyp.write_text(xliff(["1"], ["good"]).replace("good", "go<od"), encoding="utf-8")

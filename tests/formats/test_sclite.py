@@ -109,12 +109,12 @@ def score_stm_ctm(stm_name: str, ctm_name: str, encoding: str) -> dict[str, Erro
     ctm = read(data("inputs", ctm_name).read_text(encoding=encoding), "ctm")
     assert not stm.errors and not ctm.errors
     scored, per_speaker = {}, {}
-    for record, hyp in zip(stm.records, assign_words(stm, ctm)):
-        if hyp is None:
+    for record, placed in zip(stm.records, assign_words(stm, ctm)):
+        if placed is None:
             continue
         speaker = record.speaker.lower()
         n = per_speaker[speaker] = per_speaker.get(speaker, -1) + 1
-        scored[f"({speaker}-{n:03d})"] = counts(record.text.text, hyp.text)  # sclite's ids
+        scored[f"({speaker}-{n:03d})"] = counts(record.text.text, placed[0].text)  # sclite's ids
     return scored
 
 
@@ -210,12 +210,20 @@ def test_assign_words_as_sclite():
         "f 1 9.0 0.1 late\n"  # after every segment: the last one's
         "h 1 0.0 0.1 nowhere\n"  # a channel no segment has
     )
-    hyps = assign_words(stm, read(ctm_doc, "ctm"))
-    assert [h.text if h is not None else None for h in hyps] == ["early a", None, "{ c / @ } late", ""]
-    third = hyps[2]
+    placed = assign_words(stm, read(ctm_doc, "ctm"))
+    assert [p[0].text if p is not None else None for p in placed] == ["early a", None, "{ c / @ } late", ""]
+    # each text's line is the CTM's where its words start (no CTM line has channel g's: its STM line)
+    assert [p[1] if p is not None else None for p in placed] == [1, None, 5, 4]
+    third = placed[2][0]
     a, b = third.map.span(0, len(third.text))
     assert ctm_doc[a:b].startswith("<ALT_BEGIN>") and ctm_doc[a:b].endswith("late")
     assert counts(stm.records[2].text.text, third.text) == ErrorCounts(1, 1, 0, 0)
+
+
+def test_a_segment_without_words_is_at_the_line_of_the_word_before_it():
+    stm = read("f 1 s 0 1 a\nf 1 s 1 2 b\nf 1 s 2 3 c\n", "stm")
+    placed = assign_words(stm, read("f 1 0.4 0.2 a\nf 1 2.4 0.2 c\n", "ctm"))
+    assert [(p[0].text, p[1]) for p in placed] == [("a", 1), ("", 1), ("c", 2)]
 
 
 def test_a_meeting_of_3000_segments_is_placed_and_scored():
@@ -235,6 +243,6 @@ def test_a_meeting_of_3000_segments_is_placed_and_scored():
     assert w >= 19_000
     stm, ctm = read(stm_doc, "stm"), read(ctm_doc, "ctm")
     total = ErrorCounts()
-    for record, hyp in zip(stm.records, assign_words(stm, ctm)):
+    for record, (hyp, _) in zip(stm.records, assign_words(stm, ctm)):
         total += counts(record.text.text, hyp.text)
     assert total.ref_len == sum(7 if s % 3 else 6 for s in range(3000))

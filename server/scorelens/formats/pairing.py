@@ -116,8 +116,9 @@ def pair_readings(hypothesis: Reading, references: Sequence[Reading], by: str | 
 
         segments = references[0]
         # a segment the rules ignore (sclite's ignore_time_segment_in_scoring) is not scored
-        kept = [(s, r) for s, r in zip(assign_words(segments, hypothesis), segments.records) if s is not None]
-        words = [Entry(s, r.line, r.id, r.start, r.end) for s, r in kept]
+        kept = [(placed, r) for placed, r in zip(assign_words(segments, hypothesis), segments.records) if placed is not None]
+        # each text at the CTM line its words start on: the hypothesis's rows point into the CTM
+        words = [Entry(s, line, r.id, r.start, r.end) for (s, line), r in kept]
         paired = pair(words, [entries([r for _, r in kept])], "position")
         paired.problems += [Problem("unplaced", 0, r.line, r.id) for r in unplaced(segments, hypothesis)]
         return paired, [0]

@@ -241,9 +241,10 @@ def _hyp_text(block: list[CtmRecord]) -> list[Segment]:
     return out
 
 
-def assign_words(stm: Reading, ctm: Reading) -> list[Segment | None]:
+def assign_words(stm: Reading, ctm: Reading) -> list[tuple[Segment, int] | None]:
     """Each STM record's hypothesis text: its CTM words joined by spaces (alternations in
-    ``{ a / b }`` notation), mapped to the CTM document; None for a segment sclite ignores
+    ``{ a / b }`` notation), mapped to the CTM document, and the CTM line it starts on (a
+    segment without words: the line of the word before it); None for a segment sclite ignores
     (``IGNORE_TIME_SEGMENT_IN_SCORING``). Words on a file and channel no STM segment has are
     in no text (sclite refuses such a pair of files). Linear in the number of records."""
     channels: dict[tuple[str, str], list[CtmRecord]] = {}
@@ -254,23 +255,28 @@ def assign_words(stm: Reading, ctm: Reading) -> list[Segment | None]:
     for k, record in enumerate(stm.records):
         if isinstance(record, StmRecord):
             segments.setdefault(_key(record), []).append(k)
-    out: list[Segment | None] = [None] * len(stm.records)
+    out: list[tuple[Segment, int] | None] = [None] * len(stm.records)
     for key, indices in segments.items():
         units = _units(channels.get(key, []))
         u = 0
         after = None  # where the last word taken ends
+        after_line = None  # and its CTM line
         for position, k in enumerate(indices):
             record = stm.records[k]
+            first = u
             taken: list[Segment] = []
             last = position == len(indices) - 1
             while u < len(units) and (last or units[u][0] < record.end):
                 taken += _hyp_text(units[u][1])
                 u += 1
             if taken:
-                after = taken[-1].map.pieces[0][2]
+                after, after_line = taken[-1].map.pieces[0][2], units[u - 1][1][-1].line
             elif after is None and u < len(units):
-                after = units[u][1][0].text.map.pieces[0][1]  # before the channel's first word
-            out[k] = None if record.ignored else _joined(taken, after)
+                # before the channel's first word
+                after, after_line = units[u][1][0].text.map.pieces[0][1], units[u][1][0].line
+            line = units[first][1][0].line if taken else after_line
+            # a channel without a word: no line of the CTM is the segment's; its STM line stands
+            out[k] = None if record.ignored else (_joined(taken, after), line if line is not None else record.line)
     return out
 
 
