@@ -74,6 +74,13 @@ def test_bad_test_arguments_fail_before_any_work(client, arguments, named):
         scorelens.dask.compare(bag, [bag], metrics="bleu", **arguments)
 
 
+def test_one_system_where_the_list_of_systems_goes_is_named(client):
+    bag = db.from_sequence([{"hypothesis": "a", "reference": "a"}]).map(_unscorable)
+    for collection in (bag, frame(["a"], ["a"], 1)):
+        with pytest.raises(OptionError, match=r"^systems: expected a list of systems, each a DataFrame or Bag \(one system: \[collection\]\)"):
+            scorelens.dask.compare(collection, collection, metrics="bleu")
+
+
 def test_the_command_line_compares_files_on_the_cluster_as_it_compares_plain_files(client, ted, tmp_path, capsys, monkeypatch):
     from scorelens.cli import main
 

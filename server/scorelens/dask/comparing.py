@@ -22,7 +22,7 @@ import dask
 import dask.bag as db
 import dask.dataframe as dd
 
-from scorelens.api import DEFAULT_METRICS
+from scorelens.api import DEFAULT_METRICS, OptionError
 from scorelens.api.compare import Compared, checked_arguments, compared_corpora, tested_metrics, tested_options
 from scorelens.api.options import complete, metric_names
 from scorelens.api.scoring import evaluation_of
@@ -69,6 +69,8 @@ def compare(
     every system (a ValueError names the first row where they are not). A highlighted segment's
     ``line`` is its row's 1-based number. Other arguments as :func:`scorelens.compare` and
     :func:`scorelens.dask.score`."""
+    if isinstance(systems, (dd.DataFrame, db.Bag)):  # iterated, a DataFrame would be its column names
+        raise OptionError("systems", "expected a list of systems, each a DataFrame or Bag (one system: [collection])")
     return compared(
         [baseline, *systems], names, hypothesis, references, metrics, test, n, seed, segments, options, scheduler
     ).to_dict()
