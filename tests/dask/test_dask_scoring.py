@@ -109,6 +109,10 @@ def test_statistics_add_across_collections(client, ted):
     assert_same(total.scores(), scorelens.score(ted["sys1"], ted["ref"], metrics="bleu,wer,rougeL"))
 
 
+def _computed(record):
+    raise RuntimeError("a partition was computed")
+
+
 def test_bad_arguments_fail_before_any_work(client):
     frame = dd.from_pandas(pd.DataFrame({"hypothesis": ["a b"], "reference": ["a c"]}), npartitions=1)
     with pytest.raises(OptionError, match="tokenize"):
@@ -117,6 +121,10 @@ def test_bad_arguments_fail_before_any_work(client):
         scorelens.dask.score(frame, segmentation="paragraph")
     with pytest.raises(KeyError):
         scorelens.dask.score(frame, references=["nonesuch"])
+    unscorable = db.from_sequence([{"hypothesis": "a", "reference": "a"}]).map(_computed)
+    for none in ([], None):
+        with pytest.raises(OptionError, match="^references: no reference column named"):
+            scorelens.dask.score(unscorable, references=none)
     with pytest.raises(TypeError, match="DataFrame or Bag"):
         scorelens.dask.score([{"hypothesis": "a", "reference": "a"}])
     with_missing = dd.from_pandas(pd.DataFrame({"hypothesis": ["a b", None], "reference": ["a c", "d"]}), npartitions=1)

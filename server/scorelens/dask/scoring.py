@@ -120,8 +120,12 @@ def _delayed_statistics(
     return parts[0]
 
 
-def reference_names(references: str | Sequence[str]) -> list[str]:
-    return [references] if isinstance(references, str) else list(references)
+def reference_names(references: str | Sequence[str] | None) -> list[str]:
+    """The reference columns named: at least one, checked before any work."""
+    names = [references] if isinstance(references, str) else list(references or ())
+    if not names:
+        raise OptionError("references", "no reference column named: name one per reference")
+    return names
 
 
 def check(metrics: str | Iterable[str], options: dict[str, Any]) -> None:
