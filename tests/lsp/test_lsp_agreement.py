@@ -140,6 +140,20 @@ async def test_other_implementations_and_metrics_are_measured_as_agree_measures_
     ]
 
 
+async def test_a_wer_transform_with_a_word_map_is_measured_as_agree_measures_it(client):
+    # the map is read as a review reads it; the agreement config was refused without it
+    (client.workspace / "agree" / "numbers.tsv").write_text("14th\tfourteenth\n1986\tnineteen eighty six\n", encoding="utf-8")
+    client.set_configuration({"scorelens": {"debounceMs": 0, "metrics": ["wer"], "wer": {"transform": "substitute:agree/numbers.tsv"}}})
+    paths = _samples(client)
+    expected = _agree(paths, "-m", "wer", "--wer-transform", f"substitute:{client.workspace / 'agree' / 'numbers.tsv'}")
+    uri = open_doc(client, paths[0])
+    await _told(client, lambda p: p["versions"] == [1, None, None])
+    result = await _agreement(client, uri)
+    _assert_matrices(result, expected, ("wer",))
+    assert result["problems"] == []
+    assert expected["wer"] != _agree(paths, "-m", "wer")["wer"]  # the map changed what was measured
+
+
 async def test_hover_shows_the_other_annotators_versions_marked(client):
     client.set_configuration({"scorelens": {"debounceMs": 0, "metrics": ["wer"]}})
     paths = _samples(client)

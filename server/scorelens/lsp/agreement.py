@@ -34,7 +34,8 @@ from .annotators import Group
 from .documents import LineEdit, segment_lines
 from .reviews import refresh_corpus
 from .scheduler import outlived
-from .settings import PPL, Settings, language_of, scoring_config
+from .flavours import configured
+from .settings import PPL, Settings, language_of
 from .worker import Worker
 
 AGREEMENT = "scorelens/agreement"
@@ -169,12 +170,13 @@ def _load(ls, group: Group, settings: Settings, uri: str) -> Annotators:
     for annotator, why in unread:
         ls.log(f"{to_fs_path(uri)}: annotator {to_fs_path(annotator)} not compared: {why}", types.MessageType.Warning)
     doc = ls.documents.open.get(uri)
-    config = scoring_config(settings, language_of(to_fs_path(uri) or uri, doc.language_id if doc else None))
+    # read as a review reads them: the WER transform's word maps (a config without them is refused)
+    config, gave_way = configured(ls, uri, settings, language_of(to_fs_path(uri) or uri, doc.language_id if doc else None), 1)
     # scorelens agree's implementations, whatever the settings say: every figure is agree's
     config = replace(config, metrics=frozenset(agreement_metrics(settings)), bleu_impl=BLEU_IMPLS[0], rouge_impl=ROUGE_IMPLS[0])
     # each corpus its own copy of the lines: an edit replaces them in place
     corpora = {(i, j): Corpus(list(texts[j]), [list(texts[i])], config) for i, j in permutations(texts, 2)}
-    return Annotators(group, settings, config, corpora, unread, departures(settings))
+    return Annotators(group, settings, config, corpora, unread, departures(settings) + gave_way)
 
 
 async def opened(ls, uri: str) -> None:
