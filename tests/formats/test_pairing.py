@@ -41,6 +41,12 @@ def test_ids_given_again_in_a_document_of_its_own_references_are_told_and_all_re
     assert [(q.kind, q.line, q.id) for q in p.repeated] == [("duplicate", 3, "x"), ("duplicate", 5, "x")]
 
 
+def test_a_record_missing_from_every_reference_stream_is_one_problem():
+    hyp = [entry("a", 1, "x"), entry("b", 2, "y")]
+    p = pair(hyp, [[entry("A", 1, "x")], [entry("A2", 1, "x")]])
+    assert [(q.kind, q.line, q.id) for q in p.problems] == [("missing", 2, "y")]
+
+
 def test_a_side_without_ids_pairs_by_position():
     hyp = [entry("a", 1, "x"), entry("b", 2, "y"), entry("c", 3, "z")]
     ref = [entry("A", 1), entry("B", 2)]

@@ -176,7 +176,8 @@ def pair(hypothesis: Sequence[Entry | None], references: Sequence[Sequence[Entry
     return Pairing(
         [hypothesis[k] for k in keep] if keep is not None else list(hypothesis),
         [[c[k] for k in keep] if keep is not None else c for c in columns],  # type: ignore[misc]
-        sorted(problems, key=lambda p: (p.side, p.line)),
+        # a hypothesis record missing from several reference streams is one problem
+        sorted(dict.fromkeys(problems), key=lambda p: (p.side, p.line)),
         by,
     )
 
