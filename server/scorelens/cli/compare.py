@@ -34,9 +34,11 @@ SIGNIFICANT = 0.05
 
 
 def add_parser(commands) -> None:
+    from ..core.significance import METRICS  # the metrics compare has a paired test for
+
     compare = commands.add_parser(
         "compare",
-        parents=[scoring_options(hypothesis=False, language_model=False)],
+        parents=[scoring_options(hypothesis=False, language_model=False, metric_choices=list(METRICS))],
         help="systems against a baseline: scores, confidence intervals, paired significance tests",
         description="Each system against the baseline on the same references: every metric's score, the mean "
         "and 95% confidence interval of its bootstrap resamples, and the p-value of a paired test "
