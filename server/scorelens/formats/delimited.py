@@ -6,7 +6,8 @@ semicolons, as spreadsheets write CSV where the comma is the decimal mark. So a 
 starts with ``"`` is quoted (``""`` inside is one quote, line breaks inside stay in the field),
 as spreadsheets and pandas write TSV. A TSV written without any quoting whose text starts with
 a quote (``"Yes," she said.``) is read the csv way too, quotes taken off: such a file should
-be read as plain text columns instead.
+be read as plain text columns instead. Where such a quote made csv read on over whole rows to
+the next quote, the record is a :class:`RecordError` naming them (:func:`_holds_rows`).
 
 ``csv`` says what the values are, not where they are. So each record's raw text (the lines
 csv consumed for it) is split again here, only to find where each field and each doubled
@@ -137,6 +138,7 @@ def _read(text: str, fields: Fields, delimiter: str, header: bool) -> Reading:
         (text[a + (skip if k == 0 else 0) : c] for k, (a, _, c) in enumerate(spans)), delimiter=delimiter
     )
     columns: dict[str, int] | None = None  # field -> 0-based column index
+    width = 0  # the header's columns
     chosen: Fields | None = None
     while True:
         first = rows.line_num  # lines csv has read before this record
@@ -151,6 +153,7 @@ def _read(text: str, fields: Fields, delimiter: str, header: bool) -> Reading:
             continue  # a blank line
         if columns is None and header:
             chosen, columns = _choose(fields, row, first + 1)
+            width = len(row)
             continue
         if columns is None:
             chosen, columns = _choose_numbers(fields, first + 1)
@@ -164,6 +167,13 @@ def _read(text: str, fields: Fields, delimiter: str, header: bool) -> Reading:
                     f"({_lines(line + 1, rows.line_num)}) into it, so neither this record nor those lines are read"
                 ))
                 continue
+        if delimiter == "\t" and rows.line_num > first + 1 and _holds_rows(row, width or len(row)):
+            reading.errors.append(RecordError(
+                first + 1, f"a quoted field runs over lines {first + 1}-{rows.line_num} and holds tabs, as rows do: "
+                f"a quote at the start of a text opened it, so csv read {_lines(first + 2, rows.line_num)} into this "
+                "record and neither it nor those lines are read (a text that starts with a quote is written in quotes, its own doubled)"
+            ))
+            continue
         try:
             reading.records.append(_record(text, start, last, delimiter, row, first + 1, columns, chosen))
         except _Short as e:
@@ -176,6 +186,14 @@ def _read(text: str, fields: Fields, delimiter: str, header: bool) -> Reading:
             reading.errors.append(RecordError(first + 1, message))
     reading.fields = chosen
     return reading
+
+
+def _holds_rows(row: list[str], width: int) -> bool:
+    """Whether a TSV record's field took in whole rows: a line of it after a break with a tab
+    between every column, as a row has. A text's own quote at the start of its field opens
+    such a field (csv then reads on to the next quote); a text that holds line breaks and
+    as many tabs on one of its lines is read so too, a corner taken for the common mistake."""
+    return any(line.count("\t") >= width - 1 for v in row if "\n" in v for line in v.split("\n")[1:])
 
 
 def _lines(first: int, last: int) -> str:
