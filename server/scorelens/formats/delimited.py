@@ -1,13 +1,14 @@
 """TSV and CSV: a header row, then one record per row, texts in named or numbered columns.
 
-Both are read by the stdlib ``csv`` module with its default (``excel``) dialect, the delimiter
-a comma for CSV and a tab for TSV; a CSV whose header has semicolons and no comma is read with
-semicolons, as spreadsheets write CSV where the comma is the decimal mark. So a TSV's quotes are read as csv reads them: a field that
-starts with ``"`` is quoted (``""`` inside is one quote, line breaks inside stay in the field),
-as spreadsheets and pandas write TSV. A TSV written without any quoting whose text starts with
-a quote (``"Yes," she said.``) is read the csv way too, quotes taken off: such a file should
-be read as plain text columns instead. Where such a quote made csv read on over whole rows to
-the next quote, the record is a :class:`RecordError` naming them (:func:`_holds_rows`).
+Both are read by the stdlib ``csv`` module with its default (``excel``) dialect, the delimiter a
+comma for CSV and a tab for TSV; a CSV whose header has semicolons and no comma is read with
+semicolons, as spreadsheets write CSV where the comma is the decimal mark. So a TSV's quotes are
+read as csv reads them: a field that starts with ``"`` is quoted (``""`` inside is one quote,
+line breaks inside stay in the field), as spreadsheets and pandas write TSV. A TSV written
+without any quoting whose text starts with a quote (``"Yes," she said.``) is read the csv way
+too, quotes taken off: such a file should be read as plain text columns instead. Where such a
+quote made csv read on over whole rows to the next quote, the record is a :class:`RecordError`
+naming them (:func:`_holds_rows`).
 
 ``csv`` says what the values are, not where they are. So each record's raw text (the lines
 csv consumed for it) is split again here, only to find where each field and each doubled
