@@ -18,7 +18,7 @@ from ..formats import escaper
 from ..formats.pairing import Entry, Problem, entries, pair, source_stream
 from ..glossary_file import read_glossary
 from ..pairing_rules import split_languages
-from .documents import Document
+from .documents import Document, Layout
 from .options import OptionError
 
 def enabled_checks(checks: Iterable[str] | None = None, skip: Iterable[str] = ()) -> frozenset[str]:
@@ -127,21 +127,17 @@ class DocumentQA:
     sources: list[Entry]
     problems: list[Problem]
 
+    def layout(self, side: str) -> Layout:
+        """Where each checked segment's ``"hypothesis"`` or ``"source"`` text sits in its document."""
+        return Layout(self.hypothesis, self.hypotheses) if side == "hypothesis" else Layout(self.source, self.sources)
+
     def position(self, side: str, segment: int, offset: int) -> tuple[int, int]:
         """(line, column), 0-based, of an offset into a checked segment's ``"hypothesis"`` or ``"source"`` text."""
-        document, entry = (self.hypothesis, self.hypotheses[segment]) if side == "hypothesis" else (self.source, self.sources[segment])
-        if not entry.segment.map.pieces:
-            return entry.line - 1, 0
-        return document.position(entry.segment.map.offset(offset))
+        return self.layout(side).position(segment, offset)
 
     def span(self, segment: int, start: int, end: int) -> tuple[tuple[int, int], tuple[int, int]]:
-        """(line, column) of both ends of ``[start, end)`` of a checked segment's hypothesis text:
-        it ends after its last character, not after markup between it and the next."""
-        entry = self.hypotheses[segment]
-        if not entry.segment.map.pieces:
-            return (entry.line - 1, 0), (entry.line - 1, 0)
-        a, b = entry.segment.map.span(start, end)
-        return self.hypothesis.position(a), self.hypothesis.position(b)
+        """(line, column) of both ends of ``[start, end)`` of a checked segment's hypothesis text."""
+        return self.layout("hypothesis").span(segment, start, end)
 
     def written(self, segment: int, start: int, end: int, text: str) -> str | None:
         """``text`` as the hypothesis's document writes it in place of ``[start, end)`` of a
