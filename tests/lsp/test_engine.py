@@ -64,21 +64,39 @@ async def test_lone_cr_then_lf_typed_is_one_line_break(client):
     assert by_code(await diagnostics(client, uri), "pairing.line-count-mismatch") == []
 
 
-async def typed_burst(client, name: str, lines: int = 150) -> tuple[str, float]:
+# A burst's two keys are sent 50 ms apart; on a loaded machine the test's own sleep can last
+# longer than scorelens.typingPauseMs, and the server rightly scores such keys at once. Such a
+# burst is typed again (at most BURST_TRIES times), so the tests see the keys they mean.
+KEYS_APART_S = 0.05
+LATE_KEY_S = 0.15
+BURST_TRIES = 5
+
+
+async def typed_burst(client, name: str, lines: int = 150) -> tuple[str, float, int]:
     """A pair of ``lines`` lines, each with a substitution ("the cat sat on the mat" against "… a
     mat"), with scorelens.typingPauseMs 300 (debounceMs unset: adaptive), scored and its
     diagnostics sent (over HEAVY_MARKERS: each update is heavy for the editor); then two keys 50 ms
-    apart on line 5 ("xythe cat…", versions 2 and 3). The hypothesis's URI and when the second key
-    was sent (time.monotonic)."""
+    apart at the start of line 5 ("xythe cat…"). The hypothesis's URI, when the second key was
+    sent (time.monotonic), and the document's version after it."""
     client.set_configuration({"scorelens": {"typingPauseMs": 300}})
     uri, _ = pair_files(client, name, "the cat sat on the mat\n" * lines, "the cat sat on a mat\n" * lines)
     await scores(client, uri)
     assert len(await diagnostics(client, uri)) >= HEAVY_MARKERS
-    change(client, uri, 2, (5, 0), (5, 0), "x")
-    await asyncio.sleep(0.05)
-    sent = time.monotonic()
-    change(client, uri, 3, (5, 1), (5, 1), "y")
-    return uri, sent
+    version = 1
+    for _ in range(BURST_TRIES):
+        first = time.monotonic()
+        change(client, uri, version + 1, (5, 0), (5, 0), "x")
+        await asyncio.sleep(KEYS_APART_S)
+        sent = time.monotonic()
+        change(client, uri, version + 2, (5, 1), (5, 1), "y")
+        version += 2
+        if sent - first < LATE_KEY_S:
+            return uri, sent, version
+        await scores(client, uri, version=version)  # no burst: its keys scored, type again
+        change(client, uri, version + 1, (5, 0), (5, 2), "")
+        version += 1
+        await scores(client, uri, version=version)
+    pytest.fail(f"the machine is too busy to send two keys {KEYS_APART_S * 1000:.0f} ms apart ({BURST_TRIES} tries)")
 
 
 def last_scored_version(client, uri: str) -> int:
@@ -90,8 +108,8 @@ async def test_typing_pause_holds_keystrokes_while_updates_are_heavy(client, lin
     """scorelens.typingPauseMs through the server: two keys 50 ms apart in a pair whose client holds
     many markers are re-scored that long after the second, in a small document as in one of exactly
     10,000 lines (#39: held only above 10,000 segments)."""
-    uri, sent = await typed_burst(client, f"heavy{lines}", lines)
-    s = await scores(client, uri, version=3)
+    uri, sent, version = await typed_burst(client, f"heavy{lines}", lines)
+    s = await scores(client, uri, version=version)
     assert time.monotonic() - sent >= 0.28
     assert s["scores"]["segments"] == lines
 
@@ -103,11 +121,11 @@ async def test_a_pull_in_a_burst_of_typing_is_answered_once_it_pauses(client):
     scores, with the burst's findings."""
     if client.profile != "neovim":
         pytest.skip("this profile gets pushed diagnostics")
-    uri, _ = await typed_burst(client, "pulled")
+    uri, _, version = await typed_burst(client, "pulled")
     report = await client.text_document_diagnostic_async(
         types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri))
     )
-    assert last_scored_version(client, uri) == 3
+    assert last_scored_version(client, uri) == version
     subs = [d for d in by_code(report.items, "wer.substitution") if d.range.start.line == 5]
     assert [d.data["text"] for d in subs] == ["the", "a"]
 
@@ -115,11 +133,11 @@ async def test_a_pull_in_a_burst_of_typing_is_answered_once_it_pauses(client):
 async def test_inlay_hints_in_a_burst_of_typing_are_answered_once_it_pauses(client):
     """Each inlay-hint answer replaces the hints the client draws over its range: in a
     document heavy to update with scorelens.typingPauseMs, one asked for during a burst waits for its re-score."""
-    uri, _ = await typed_burst(client, "hinted")
+    uri, _, version = await typed_burst(client, "hinted")
     hints = await client.text_document_inlay_hint_async(
         types.InlayHintParams(types.TextDocumentIdentifier(uri), types.Range(types.Position(0, 0), types.Position(10, 0)))
     )
-    assert last_scored_version(client, uri) == 3
+    assert last_scored_version(client, uri) == version
     assert "→the" in [h.label for h in hints if h.position.line == 5]
 
 
