@@ -9,8 +9,8 @@ import sys
 from ..api.options import OptionError
 from ..api.results import Scores, SegmentScores
 from ..formats.pairing import shown_id
-from .documents import Run, checked_options, evaluation, option_error
-from .errors import EXIT_OK, CliError
+from .documents import FormattedRun, Run, checked_options, evaluation, option_error
+from .errors import EXIT_ERROR, EXIT_OK, CliError
 from .on_dask import dask_arguments, dask_module, dask_options, refuse_on_dask
 from .options import scoring_options
 from .scores_text import format_chrf, notes, rouge_label, score_lines, summary_lines
@@ -52,6 +52,8 @@ def run_score(args: argparse.Namespace) -> int:
             print(note, file=sys.stderr)  # stdout stays one JSON object
     else:
         print("\n".join(summary_lines(ev) + notes(ev)))
+    if isinstance(ev, FormattedRun) and ev.unreadable():
+        return EXIT_ERROR  # what was read is scored, but not all of the files was (as check)
     return EXIT_OK
 
 
