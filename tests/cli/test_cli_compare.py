@@ -231,3 +231,17 @@ def test_resamples_are_bounded(run):
 def test_paired_n_help_says_the_bootstraps_intervals_come_from_its_resamples(run):
     text = " ".join(run("compare", "--help").out.split())
     assert "bootstrap resamples (default: 1,000; the confidence intervals come from them)" in text
+
+
+def test_systems_named_in_their_language_are_compared_with_its_tokenizer(run, tmp_path):
+    """Every system is scored with the tokenizer the baseline's name implies (news.hyp.zh: zh), as
+    score scores it; the systems' p-values are sacreBLEU's with -l zh."""
+    zh = sample("mt/zh/news.hyp.zh")
+    ref = sample("mt/zh/news.ref.zh")
+    system = tmp_path / "news.sys2.zh"
+    system.write_text("\n".join(line[::-1] for line in peer_lines(zh)) + "\n", encoding="utf-8")
+    out = json.loads(run("compare", zh, system, "-r", ref, "-m", "bleu", "--json", "--paired-n", "50").out)
+    metric = BLEU(references=[peer_lines(ref)], trg_lang="zh")
+    theirs = PairedTest([(str(zh), peer_lines(zh)), (str(system), peer_lines(system))], {"BLEU": metric}, None, test_type="bs", n_samples=50)()[1]["BLEU"]
+    assert [s["bleu"]["score"] for s in out["systems"]] == [r.score for r in theirs]
+    assert [s["bleu"]["p_value"] for s in out["systems"]] == [r.p_value for r in theirs]

@@ -195,10 +195,57 @@ def test_language_zh_picks_the_zh_tokenizer(run, language):
     expected = sacrebleu_score(ZH_HYP, [ZH_REF], trg_lang="zh")
     assert_bleu(out["bleu"], expected)
     assert "|tok:zh|" in out["bleu"]["signature"]
-    # without a language, 13a leaves Chinese unsegmented: a different, much lower score
-    plain = score_json(run, ZH_HYP, "-r", ZH_REF, "--metrics", "bleu")
+    # sacreBLEU's default, 13a, leaves Chinese unsegmented: a different, much lower score
+    plain = score_json(run, ZH_HYP, "-r", ZH_REF, "-tok", "13a", "--metrics", "bleu")
     assert "|tok:13a|" in plain["bleu"]["signature"]
     assert plain["bleu"]["score"] < out["bleu"]["score"]
+
+
+def test_a_hypothesis_named_in_its_language_picks_its_tokenizer_with_a_note(run):
+    """news.hyp.zh is scored as -l zh scores it (the editor picks the tokenizer by the name too),
+    and a note says why; -tok or -l name another."""
+    result = run("score", ZH_HYP, "-r", ZH_REF, "--metrics", "bleu", "--json")
+    assert result.code == 0, result.err
+    assert_bleu(json.loads(result.out)["bleu"], sacrebleu_score(ZH_HYP, [ZH_REF], trg_lang="zh"))
+    assert f"note: BLEU's tokenizer is zh, sacreBLEU's for that target language, as {ZH_HYP}'s name ends in .zh" in result.err
+    assert "unsegmented" not in result.err
+    told = run("score", ZH_HYP, "-r", ZH_REF, "--metrics", "bleu", "-l", "en")
+    assert "|tok:13a|" in told.out and "BLEU's tokenizer is" not in told.err
+
+
+def test_a_declared_target_language_picks_the_tokenizer(run, tmp_path):
+    """An XLIFF's target-language chooses BLEU's tokenizer as -l would (zh-CN: zh)."""
+    hyp_text, ref_text = "我们今天去了学校。", "我们昨天去了学校。"
+    paths = []
+    for name, target in (("d.hyp.xlf", hyp_text), ("d.ref.xlf", ref_text)):
+        path = tmp_path / name
+        path.write_text(
+            '<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2"><file source-language="en" '
+            f'target-language="zh-CN" datatype="plaintext" original="d"><body><trans-unit id="1"><source>We went.</source>'
+            f"<target>{target}</target></trans-unit></body></file></xliff>",
+            encoding="utf-8",
+        )
+        paths.append(path)
+    result = run("score", paths[0], "-r", paths[1], "--metrics", "bleu", "--json")
+    assert result.code == 0, result.err
+    expected = BLEU(trg_lang="zh").corpus_score([hyp_text], [[ref_text]])
+    assert json.loads(result.out)["bleu"]["score"] == pytest.approx(expected.score, abs=1e-9)
+    assert "declares the target language zh-CN" in result.err
+
+
+def test_japanese_named_without_mecab_is_tokenized_by_character(run, tmp_path, monkeypatch):
+    """Where MeCab is missing, a name's Japanese gets char (13a would keep whole sentences as one
+    token), and the note says how to install ja-mecab; -l ja still asks for ja-mecab itself."""
+    from scorelens.core.tokenizers import TokenizerJaMecab
+
+    monkeypatch.setattr(TokenizerJaMecab, "installed", classmethod(lambda cls: False))
+    hyp, ref = tmp_path / "t.hyp.ja", tmp_path / "t.ref.ja"
+    hyp.write_text("今日は学校に行きました\n", encoding="utf-8")
+    ref.write_text("昨日は学校に行きました\n", encoding="utf-8")
+    result = run("score", hyp, "-r", ref, "--metrics", "bleu", "--json")
+    assert result.code == 0, result.err
+    assert "|tok:char|" in json.loads(result.out)["bleu"]["signature"]
+    assert "sacreBLEU's ja-mecab needs MeCab" in result.err and "pip install" in result.err
 
 
 def test_explicit_tokenizer_wins_over_language(run):
@@ -384,7 +431,7 @@ def test_empty_files_score_zero_segments(run, tmp_path):
 
 
 def test_unsegmented_script_notes(run):
-    result = run("score", ZH_HYP, "-r", ZH_REF)
+    result = run("score", ZH_HYP, "-r", ZH_REF, "-tok", "13a")
     notes = [line for line in result.out.splitlines() if line.startswith("note:")]
     assert len(notes) == 3
     assert "BLEU's 13a tokenizer leaves unsegmented; -l zh, -l ja or -l ko" in notes[1]

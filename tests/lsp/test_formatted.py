@@ -221,3 +221,31 @@ async def test_a_csv_row_a_stray_quote_ran_over_lines_names_the_lines_it_took_in
     assert [d.message for d in _on_line(diags, 1, "format.unreadable-record")] == [
         "2 columns, no column 'reference' (column 3); a quoted field runs over lines 2-3, so csv read line 3 as part of this record"
     ]
+
+
+ZH_XLIFF = """<?xml version="1.0" encoding="UTF-8"?>
+<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+<file source-language="en" target-language="zh-CN" datatype="plaintext" original="d"><body>
+<trans-unit id="1"><source>We went to school today.</source><target>{target}</target></trans-unit>
+</body></file>
+</xliff>
+"""
+
+
+async def test_the_declared_target_language_picks_bleus_tokenizer_and_an_edit_of_it_too(client):
+    """An XLIFF pair whose target language is zh-CN is scored with sacreBLEU's zh tokenizer, as
+    -l zh (and the command line) score it; edited to en, with 13a."""
+    hyp_text, ref_text = "我们今天去了学校。", "我们昨天去了学校。"
+    (client.workspace / "d.ref.xlf").write_text(ZH_XLIFF.format(target=ref_text), encoding="utf-8")
+    path = client.workspace / "d.hyp.xlf"
+    path.write_text(ZH_XLIFF.format(target=hyp_text), encoding="utf-8")
+    uri = open_doc(client, path, "xml")
+    bleu = (await scores(client, uri, until=lambda p: p["scores"] is not None))["scores"]["bleu"]
+    assert "|tok:zh|" in bleu["signature"]
+    assert bleu["score"] == sacrebleu.BLEU(trg_lang="zh").corpus_score([hyp_text], [[ref_text]]).score
+    line = path.read_text(encoding="utf-8").split("\n")[2]
+    at = line.index('target-language="zh-CN"') + len('target-language="')
+    change(client, uri, 2, (2, at), (2, at + len("zh-CN")), "en")
+    bleu = (await scores(client, uri, version=2, until=lambda p: p["scores"] is not None))["scores"]["bleu"]
+    assert "|tok:13a|" in bleu["signature"]
+    assert bleu["score"] == sacrebleu.BLEU().corpus_score([hyp_text], [[ref_text]]).score

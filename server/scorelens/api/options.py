@@ -22,6 +22,7 @@ from ..core.bleu import SMOOTH_DEFAULTS
 from ..core.bleu_nltk import DEFAULT_WEIGHTS, NltkBleuConfig
 from ..core.config import FLAVOUR_METRICS, ConfigError
 from ..core.rouge155 import MULTI_REF, Rouge155Config, stopword_list
+from ..core.tokenizers import implied_tokenizer, language_tokenizer
 from ..core.wer_steps import WordMap, map_paths, word_map
 from ..pairing_rules import language_problem, split_languages
 from ..textfile import UnreadableText, read_text
@@ -29,8 +30,6 @@ from ..textfile import UnreadableText, read_text
 PPL = "ppl"
 ALL_METRICS = (*METRICS, *FLAVOUR_METRICS, PPL)
 DEFAULT_METRICS = ("bleu", "rougeL", "wer")
-# tokenizers a target language calls for when none is named (as sacreBLEU picks them from -l)
-LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 
 # name: (default, accepted type); the command line's defaults are these
 DEFAULTS: dict[str, tuple[Any, type | tuple[type, ...]]] = {
@@ -114,11 +113,13 @@ def _type_names(expected: type | tuple[type, ...]) -> str:
     return " or ".join("None" if t is type(None) else t.__name__ for t in _types(expected))
 
 
-def target_language(language: str | None) -> str | None:
-    """``zh`` from ``zh``, from sacreBLEU's ``en-zh`` pair, and from ``zh-TW`` or ``en-zh-TW``
-    (the target's language, its region or script aside, as QA reads ``-l``)."""
-    target = split_languages(language)[1]
-    return target.split("-")[0].lower() if target else None
+def implied_tokenize(options: dict[str, Any], language: str | None) -> str | None:
+    """The BLEU tokenizer a hypothesis's own language implies (the language its document declares
+    or its name ends in; :func:`~scorelens.core.tokenizers.implied_tokenizer`), where neither
+    ``tokenize`` nor ``language`` chose one; None where it implies none."""
+    if options["tokenize"] is not None or options["language"] is not None:
+        return None
+    return implied_tokenizer(language)
 
 
 def scoring_config(metrics: Iterable[str], options: dict[str, Any]) -> ScoringConfig:
@@ -129,7 +130,7 @@ def scoring_config(metrics: Iterable[str], options: dict[str, Any]) -> ScoringCo
         raise OptionError("language", problem)
     if o["smooth_value"] is not None and not math.isfinite(o["smooth_value"]):  # sacreBLEU would score NaN
         raise OptionError("smooth_value", f"expected a finite number, not {o['smooth_value']!r}")
-    tokenize = o["tokenize"] or LANGUAGE_TOKENIZERS.get(target_language(o["language"]))
+    tokenize = o["tokenize"] or language_tokenizer(split_languages(o["language"])[1])
     try:
         return _scoring_config(metrics, o, tokenize)
     except ConfigError as exc:  # options that do not go together

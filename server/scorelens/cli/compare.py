@@ -21,6 +21,7 @@ from .documents import (
     found_references,
     option_error,
     read_document,
+    with_hypothesis_language,
 )
 from .errors import EXIT_OK, CliError
 from .on_dask import dask_arguments, dask_module, dask_options, refuse_on_dask
@@ -110,11 +111,14 @@ def compared_runs(args: argparse.Namespace, options: dict) -> list[Run | Formatt
             # files found by its name (a file holding several references is several documents)
             held = any(r.references for r in baseline.documents[0].reading.records)
             args.references = [args.baseline] if held else list(dict.fromkeys(d.path for d in baseline.documents[1:]))
+        # one tokenizer for every system: the one the baseline's language implies
+        options, _ = with_hypothesis_language(options, args.baseline, baseline.documents[0].reading.languages[1])
         return [baseline, *(formatted_run(args, options, path, in_reference_order=True) for path in args.systems)]
     # the systems read first: a file that is no text (Parquet without --dask, say) is named as such,
     # before its references are looked for by its name
     documents = [read_document(path, args.max_file_bytes, args.encoding) for path in paths]
     references = [read_document(r, args.max_file_bytes, args.encoding) for r in args.references or found_references(args.baseline)]
+    options, _ = with_hypothesis_language(options, args.baseline)  # one tokenizer for every system: the baseline's
     runs = []
     for document in documents:
         ev = evaluate(document.lines, [r.lines for r in references], args.metrics, options, jobs(args))

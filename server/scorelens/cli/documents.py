@@ -9,15 +9,16 @@ import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Iterator
 
 from ..api.documents import Document as FormattedDocument
 from ..api.documents import FormattedEvaluation, evaluate_documents
 from ..api.documents import read_document as read_formatted
 from ..api.evaluation import Evaluation, evaluate
-from ..api.options import DEFAULTS, PPL, OptionError, complete, scoring_config
+from ..api.options import DEFAULTS, PPL, OptionError, complete, implied_tokenize, scoring_config
 from ..core.rouge155 import ScriptDies
+from ..core.tokenizers import BLEU_TOKENIZERS, language_tokenizer
 from ..core.text import sacrebleu_lines
 from ..formats import Fields, FormatError, format_of
 from ..textfile import DEFAULT_MAX_BYTES, UnreadableText, decode, read_text, too_large, uncompressed
@@ -145,6 +146,7 @@ class Run(_Located, Evaluation):
     """An evaluation of files: the hypothesis, then the references, as read."""
 
     documents: list[Document] = field(default_factory=list)
+    tokenizer_note: str | None = None  # BLEU's tokenizer, implied by the hypothesis's language
 
     def require_lined_up(self) -> None:
         """Files that do not line up are bad input for ``score`` and ``check`` alike (sacreBLEU
@@ -182,13 +184,38 @@ def evaluation(args: argparse.Namespace) -> Run | FormattedRun:
         if given:  # plain text has no fields, ids or times: a plain file is read line by line
             raise CliError(f"{option} is for files read record by record (JSONL, TSV, CSV, subtitles, XLIFF, PO, TMX, sclite's), not plain text; --input-format names a file's format")
     documents = read_documents(args)
+    options, note = with_hypothesis_language(options, documents[0].path)
     try:
         ev = evaluate(documents[0].lines, [d.lines for d in documents[1:]], args.metrics, options, jobs(args))
     except OptionError as exc:
         raise option_error(exc) from None
-    run = Run(ev.corpus, ev.jobs, ev.perplexity, documents)
+    run = Run(ev.corpus, ev.jobs, ev.perplexity, documents, note)
     run.require_lined_up()
     return run
+
+
+def with_hypothesis_language(options: dict, path: str, declared: str | None = None) -> tuple[dict, str | None]:
+    """The options with BLEU's tokenizer from the hypothesis's language where neither -tok nor
+    -l chose one, as the editor picks it: the target language its document ``declared`` (an
+    XLIFF's, a PO's, a TMX's), else the one its name ends in (``news.hyp.zh``); and a note saying
+    so (None where it implies no tokenizer)."""
+    if declared:
+        language, why = declared, f"{path} declares the target language {declared}"
+    elif path != STDIN:
+        language = PurePath(path[:-3] if path.lower().endswith(".gz") else path).suffix[1:]
+        why = f"{path}'s name ends in .{language}"
+    else:
+        return options, None
+    tokenize = implied_tokenize(options, language)
+    if tokenize is None:
+        return options, None
+    wanted = language_tokenizer(language)
+    if tokenize == wanted:
+        note = f"note: BLEU's tokenizer is {tokenize}, sacreBLEU's for that target language, as {why}; -tok names another"
+    else:  # MeCab is missing
+        hint = BLEU_TOKENIZERS[wanted].install_hint()
+        note = f"note: BLEU's tokenizer is {tokenize}, as {why} and sacreBLEU's {wanted} needs MeCab ({hint}); -tok names another"
+    return {**options, "tokenize": tokenize}, note
 
 
 def formatted(args: argparse.Namespace, hypotheses: list[str | None] | None = None) -> bool:
@@ -204,6 +231,7 @@ class FormattedRun(_Located, FormattedEvaluation):
     """An evaluation of files read through their formats' readers."""
 
     documents: list[FormattedDocument] = field(default_factory=list)
+    tokenizer_note: str | None = None  # BLEU's tokenizer, implied by the hypothesis's language
 
     def unreadable(self) -> list[str]:
         """``path:line: message`` for each record that could not be read (the rest was scored)."""
@@ -247,6 +275,7 @@ def formatted_run(args: argparse.Namespace, options: dict, hypothesis: str | Non
     # with reference files, --ref-field names their fields (the hypothesis's own are not read)
     fields = Fields(args.hyp_field, () if names else tuple(args.ref_field or ()), None, args.id_field)
     hypothesis = formatted_document(hyp_path, args, fields)
+    options, note = with_hypothesis_language(options, hyp_path, hypothesis.reading.languages[1])
     held = any(r.references for r in hypothesis.reading.records)
     if not names and not held and args.metrics != [PPL]:  # perplexity alone needs no reference
         if hyp_path == STDIN:
@@ -262,7 +291,7 @@ def formatted_run(args: argparse.Namespace, options: dict, hypothesis: str | Non
         raise option_error(exc) from None
     except ValueError as exc:
         raise CliError(str(exc)) from None
-    run = FormattedRun(ev.corpus, ev.jobs, ev.perplexity, ev.layouts, ev.pairing, [hypothesis, *(l.document for l in ev.layouts[1:])])
+    run = FormattedRun(ev.corpus, ev.jobs, ev.perplexity, ev.layouts, ev.pairing, [hypothesis, *(l.document for l in ev.layouts[1:])], note)
     run.require_lined_up(strict=in_reference_order)  # in the reference's order: one of systems compared
     return run
 

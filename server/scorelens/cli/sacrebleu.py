@@ -30,14 +30,13 @@ from ..core.bleu import SMOOTH_DEFAULTS, BleuConfig
 from ..core.config import ScoringConfig
 from ..core.corpus import POOL_CHUNK, POOL_MINIMUM
 from ..core.segment import Record, score_texts
-from ..core.tokenizers import TokenizerUnavailable
+from ..core.tokenizers import LANGUAGE_TOKENIZERS, TokenizerUnavailable
 
 EXIT_ERROR = 1  # as sacreBLEU exits on every error of this kind
 VERSION = f"scorelens-{__version__}"
 
 TOKENIZERS = ["none", "zh", "13a", "intl", "char", "ja-mecab", "ko-mecab", "spm", "flores101", "flores200"]
 DOWNLOADED_TOKENIZERS = ("spm", "flores101", "flores200")
-LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 FORMATS = ["json", "text", "latex"]
 
 # signature keys and their --short abbreviations, in sacreBLEU's order (version always last)

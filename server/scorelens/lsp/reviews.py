@@ -118,6 +118,9 @@ class Review:
     config: ScoringConfig
     corpus: Corpus | None
     problems: list[Problem] = field(default_factory=list)
+    # the target language the document's name or language id gives; None: a formatted document's
+    # declared one picks BLEU's tokenizer once it is read
+    language: str | None = None
     task: asyncio.Task | None = None
     done: asyncio.Event = field(default_factory=asyncio.Event)
     # per segment shown by the last push: its diagnostics as JSON, with the texts and first lines

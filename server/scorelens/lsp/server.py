@@ -46,7 +46,7 @@ from .protocol import ScoreLensProtocol
 from .rescore import rescore
 from .reviews import Problem, Reading, Review
 from .scheduler import Scheduler
-from .settings import Settings, language_of, parse
+from .settings import Settings, in_language, language_of, parse
 from .wire import BoundedReader, MessageReader, strict_converter
 from .worker import Worker
 
@@ -211,7 +211,7 @@ class ScoreLensServer(LanguageServer):
             return
         if old is not None and old.task is not None:
             old.task.cancel()
-        review = Review(uri, pairing, settings, config, None)
+        review = Review(uri, pairing, settings, config, None, language=language)
         self.reviews[uri] = review
         self.load(review)
         self.scheduler.schedule(review, delay=0)
@@ -316,6 +316,8 @@ class ScoreLensServer(LanguageServer):
         review.last_read = sides
         review.layouts, review.record_problems = sides.layouts, sides.problems
         config = review.config
+        if review.language is None and sides.languages[1]:  # the target language it declares picks BLEU's tokenizer
+            config = in_language(config, review.settings, sides.languages[1])
         if sides.rules == "sclite" and config.wer_rules == "jiwer":
             config = replace(config, wer_rules="sclite")  # sclite's files are scored by sclite's rules
         # a trailing empty line ends each list of texts, as the core's line lists end
@@ -379,8 +381,10 @@ class ScoreLensServer(LanguageServer):
             if review.reading is not job or job.edits != review.unread_edits or self.reviews.get(review.uri) is not review:
                 continue  # edited (or loaded again) meanwhile: its texts are stale
             review.reading, review.unread_edits = None, 0
-            if sides is None or sides.references != review.pairing.references:
-                self.load(review)  # a reference field came or went, or a document can no longer be read
+            if sides is None or sides.references != review.pairing.references or sides.languages[1] != review.last_read.languages[1]:
+                # a reference field came or went, a document can no longer be read, or the target
+                # language it declares changed (BLEU's tokenizer may follow it)
+                self.load(review)
                 return
             update(review.corpus, sides)
             review.readings, review.last_read = job.readings, sides

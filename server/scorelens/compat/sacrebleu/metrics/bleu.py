@@ -7,7 +7,7 @@ from typing import Any, Sequence
 
 from ....core import ScoringConfig, bleu
 from ....core.bleu import SMOOTH_DEFAULTS, BleuConfig
-from ....core.tokenizers import BLEU_TOKENIZERS
+from ....core.tokenizers import BLEU_TOKENIZERS, LANGUAGE_TOKENIZERS
 from .base import Metric, Score, Signature, logger
 
 MAX_NGRAM_ORDER = 4
@@ -70,7 +70,7 @@ class BLEU(Metric):
     SMOOTH_DEFAULTS: dict[str, float | None] = dict(SMOOTH_DEFAULTS)
     TOKENIZERS = (*BLEU_TOKENIZERS, *_DOWNLOADED_TOKENIZERS)
     TOKENIZER_DEFAULT = "13a"
-    _TOKENIZER_MAP = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+    _TOKENIZER_MAP = dict(LANGUAGE_TOKENIZERS)
     _SIGNATURE_TYPE = BLEUSignature
     _KEY = "bleu"
 
