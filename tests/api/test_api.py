@@ -234,3 +234,16 @@ def test_corpus_edits_equal_a_fresh_score():
     for reading in (corpus.findings, corpus.segment_scores, corpus.text, lambda k: corpus.edit(k, "past the end")):
         with pytest.raises(IndexError, match=f"segment {len(HYP)} out of range"):
             reading(len(HYP))
+
+
+def test_corpus_edit_of_a_segment_with_a_line_break_keeps_the_next_segments():
+    # a segment is one string (ROUGE-Lsum's sentences are its lines): editing one that holds a
+    # line break replaced the segments after it as well
+    metrics = ["bleu", "rougeLsum", "wer"]
+    hyps, refs = ["First sentence.\nSecond one.", "c d", "e f"], ["First sentence. Second one.", "c d", "e f"]
+    corpus = scorelens.Corpus(hyps, refs, metrics=metrics)
+    corpus.edit(0, "x")
+    assert [corpus.text(k) for k in range(len(corpus))] == ["x", "c d", "e f"]
+    corpus.edit(2, "y\nz")
+    assert len(corpus) == 3 and corpus.text(2) == "y\nz"
+    _equal(corpus.scores().to_dict(), scorelens.score(["x", "c d", "y\nz"], refs, metrics=metrics).to_dict())

@@ -46,6 +46,11 @@ class Corpus:
     def edit(self, segment: int, text: str, side: int = 0) -> None:
         """Segment ``segment`` of ``side`` is now ``text``; the next reading re-scores it alone."""
         self._check(segment)
+        if self._core.config.segmentation == "line":
+            # a segment is one string, line breaks and all, as the constructor takes it: one
+            # line of the core's, whatever its text (line_count would span the next segments)
+            self._core.replace_lines(side, segment, segment + 1, [text])
+            return
         first = self._core.first_line(side, segment)
         self._core.replace_lines(side, first, first + self._core.line_count(side, segment), text.split("\n"))
 
