@@ -247,3 +247,10 @@ def test_corpus_edit_of_a_segment_with_a_line_break_keeps_the_next_segments():
     corpus.edit(2, "y\nz")
     assert len(corpus) == 3 and corpus.text(2) == "y\nz"
     _equal(corpus.scores().to_dict(), scorelens.score(["x", "c d", "y\nz"], refs, metrics=metrics).to_dict())
+
+
+def test_corpus_refuses_references_of_another_length_as_score_does():
+    with pytest.raises(ValueError, match=r"hypotheses have 3 segments, references\[1\] has 2"):
+        scorelens.Corpus(HYP[:3], [REF[:3], REF2[:2]], metrics="bleu")
+    with pytest.raises(ValueError, match=r"hypotheses have 2 segments, references\[0\] has 3"):
+        scorelens.score(HYP[:2], REF[:3], metrics="bleu")

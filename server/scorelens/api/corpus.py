@@ -10,7 +10,8 @@ from ..core import Finding
 from ..summary import scores_dict, segment_dict
 from .options import DEFAULT_METRICS, PPL, OptionError, check_choices, check_references, complete, metric_names, scoring_config
 from .results import Scores, SegmentScores
-from .scoring import Texts, lines_of, reference_streams
+from .evaluation import Evaluation
+from .scoring import Texts, check_lined_up, lines_of, reference_streams
 
 
 class Corpus:
@@ -35,6 +36,8 @@ class Corpus:
             [lines_of(f"references[{i}]", r) for i, r in enumerate(streams)],
             config,
         )
+        # refused as score refuses it: a short side would be scored as empty segments
+        check_lined_up(Evaluation(self._core))
 
     def __len__(self) -> int:
         return len(self._core)

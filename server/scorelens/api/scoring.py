@@ -76,10 +76,15 @@ def evaluation_of(hypotheses: Texts, references: Texts | Sequence[Texts] | None,
     if names != [PPL] and not streams:
         raise OptionError("references", "no references to score against")
     ev = evaluate(hypothesis, [lines_of(f"references[{i}]", r) for i, r in enumerate(streams)], names, o, jobs)
-    for side, hyp_count, ref_count in ev.mismatches():
-        unit = "paragraphs" if o["segmentation"] == "paragraph" else "segments"
-        raise ValueError(f"hypotheses have {hyp_count} {unit}, references[{side - 1}] has {ref_count}")
+    check_lined_up(ev)
     return ev
+
+
+def check_lined_up(ev: Evaluation) -> None:
+    """ValueError for a reference with another number of segments than the hypotheses."""
+    for side, hyp_count, ref_count in ev.mismatches():
+        unit = "paragraphs" if ev.corpus.config.segmentation == "paragraph" else "segments"
+        raise ValueError(f"hypotheses have {hyp_count} {unit}, references[{side - 1}] has {ref_count}")
 
 
 def check_jobs(jobs: int) -> None:
