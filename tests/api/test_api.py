@@ -254,3 +254,12 @@ def test_corpus_refuses_references_of_another_length_as_score_does():
         scorelens.Corpus(HYP[:3], [REF[:3], REF2[:2]], metrics="bleu")
     with pytest.raises(ValueError, match=r"hypotheses have 2 segments, references\[0\] has 3"):
         scorelens.score(HYP[:2], REF[:3], metrics="bleu")
+
+
+def test_corpus_edit_names_a_bad_side_or_text():
+    corpus = scorelens.Corpus(HYP[:2], [REF[:2], REF2[:2]], metrics="bleu")
+    for reading in (lambda: corpus.edit(0, "x", side=3), lambda: corpus.text(0, side=3), lambda: corpus.text(0, side=-1)):
+        with pytest.raises(IndexError, match="side .* out of range"):
+            reading()
+    with pytest.raises(TypeError, match="text: expected str, not NoneType"):
+        corpus.edit(0, None)

@@ -43,12 +43,14 @@ class Corpus:
         return len(self._core)
 
     def text(self, segment: int, side: int = 0) -> str:
-        self._check(segment)
+        self._check(segment, side)
         return self._core.text(side, segment)
 
     def edit(self, segment: int, text: str, side: int = 0) -> None:
         """Segment ``segment`` of ``side`` is now ``text``; the next reading re-scores it alone."""
-        self._check(segment)
+        self._check(segment, side)
+        if not isinstance(text, str):
+            raise TypeError(f"text: expected str, not {type(text).__name__}")
         if self._core.config.segmentation == "line":
             # a segment is one string, line breaks and all, as the constructor takes it: one
             # line of the core's, whatever its text (line_count would span the next segments)
@@ -74,6 +76,8 @@ class Corpus:
         self._check(segment)
         return self._core.findings(segment)
 
-    def _check(self, segment: int) -> None:
+    def _check(self, segment: int, side: int = 0) -> None:
         if not 0 <= segment < len(self._core):
             raise IndexError(f"segment {segment} out of range (0-{len(self._core) - 1})")
+        if not 0 <= side <= self._core.references:
+            raise IndexError(f"side {side} out of range (0: the hypothesis, 1-{self._core.references}: the references)")
