@@ -209,6 +209,19 @@ def test_a_leading_byte_order_mark_is_left_out_as_without_dask(client, tmp_path)
         assert_same(scorelens.dask.score_files(path, client.scheduler.address, metrics="bleu,wer"), want)
 
 
+def test_csv_files_as_the_command_line_reads_them(client, tmp_path):
+    """A .csv with a comma, or with semicolons where the header has no comma (a spreadsheet where
+    the comma is the decimal mark), scores as scorelens.score of its texts."""
+    hyps = ['he said "yes", then left', "3,5 kg", "NA", *["the cat sat on the mat"] * 20]
+    refs = ['he said "no"', "3,4 kg", "N/A", *["the cat is on the mat"] * 20]
+    want = scorelens.score(hyps, refs, metrics="bleu,chrf,wer")
+    for delimiter, name in ((",", "comma.csv"), (";", "semicolon.csv")):
+        path = tmp_path / name
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            csv.writer(f, delimiter=delimiter, lineterminator="\n").writerows([("hypothesis", "reference"), *zip(hyps, refs)])
+        assert_same(scorelens.dask.score_files(path, client.scheduler.address, metrics="bleu,chrf,wer"), want)
+
+
 def doc_blocks() -> list[str]:
     return re.findall(r"```python\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.S)
 

@@ -17,7 +17,7 @@ def dask_options(parser: argparse.ArgumentParser, what: str) -> None:
     dask.add_argument(
         "--dask",
         metavar="ADDRESS",
-        help=f"{what} (.jsonl/.ndjson, .parquet or a Parquet folder, .tsv with a header) on the "
+        help=f"{what} (.jsonl/.ndjson, .parquet or a Parquet folder, .tsv or .csv with a header) on the "
         "Dask scheduler at ADDRESS, or on a local cluster started for the run with 'local'",
     )
     dask.add_argument("--dask-workers", type=job_count, default=2, metavar="N", help="with --dask local: worker processes (default: 2)")

@@ -13,6 +13,7 @@ from pathlib import Path
 import dask.bag as db
 import dask.dataframe as dd
 
+from ..formats.delimited import csv_delimiter
 from ..formats.jsonl import REFERENCE_FIELDS, TEXT_FIELDS
 
 # Partitions of the text files read here: ~25,000-35,000 pairs of 20-30-word sentences, a few
@@ -26,7 +27,8 @@ ENCODING = "utf-8-sig"
 
 def read(path: str | os.PathLike, columns: list[str]) -> dd.DataFrame | db.Bag:
     """The records of a file, by its name's ending: ``.jsonl``/``.ndjson``, ``.parquet``/``.pq``
-    or a directory (a Parquet dataset, one partition per row group), ``.tsv`` with a header."""
+    or a directory (a Parquet dataset, one partition per row group), ``.tsv`` or ``.csv`` with a
+    header."""
     kind = _kind(path)
     if kind == "jsonl":
         lines = db.read_text(str(path), blocksize=TEXT_BLOCKSIZE, encoding=ENCODING)
@@ -37,7 +39,7 @@ def read(path: str | os.PathLike, columns: list[str]) -> dd.DataFrame | db.Bag:
     # writes TSV so), and "NA" or "" a text, not a missing value; partitions split the file at line
     # breaks, so a field cannot hold one (docs/dask.md sends such texts to Parquet or JSONL)
     return dd.read_csv(
-        str(path), sep="\t", blocksize=TEXT_BLOCKSIZE, dtype=str, usecols=columns,
+        str(path), sep=_delimiter(path, kind), blocksize=TEXT_BLOCKSIZE, dtype=str, usecols=columns,
         keep_default_na=False, na_filter=False, encoding=ENCODING,
     )  # fmt: skip
 
@@ -48,9 +50,18 @@ def _kind(path: str | os.PathLike) -> str:
         return "jsonl"
     if name.endswith((".parquet", ".pq")) or Path(path).is_dir():
         return "parquet"
-    if name.endswith(".tsv"):
-        return "tsv"
-    raise ValueError(f"{path}: expected a .jsonl, .ndjson, .parquet, .pq or .tsv file, or a Parquet directory")
+    if name.endswith((".tsv", ".csv")):
+        return name[-3:]
+    raise ValueError(f"{path}: expected a .jsonl, .ndjson, .parquet, .pq, .tsv or .csv file, or a Parquet directory")
+
+
+def _delimiter(path: str | os.PathLike, kind: str) -> str:
+    """A tab, or a CSV's delimiter as the command line reads it: ``;`` where the header has
+    semicolons and no comma (spreadsheets where the comma is the decimal mark)."""
+    if kind == "tsv":
+        return "\t"
+    with open(path, encoding=ENCODING) as f:
+        return csv_delimiter(f.readline())
 
 
 def _record(line: str, name: str) -> dict:
@@ -88,14 +99,15 @@ def fields(paths: Sequence[str | os.PathLike], hypothesis: str | None, reference
 
 
 def column_names(path: str | os.PathLike) -> list[str]:
-    """A file's column names: a Parquet file's schema, a TSV file's header, a JSONL file's first
-    record's keys."""
+    """A file's column names: a Parquet file's schema, a TSV or CSV file's header, a JSONL file's
+    first record's keys."""
     kind = _kind(path)
     if kind == "parquet":
         return list(dd.read_parquet(str(path)).columns)  # reads the schema, no rows
     with open(path, encoding=ENCODING) as f:
-        if kind == "tsv":
-            return next(csv.reader([f.readline().rstrip("\r\n")], dialect="excel-tab"), [])
+        if kind in ("tsv", "csv"):
+            header = f.readline().rstrip("\r\n")
+            return next(csv.reader([header], delimiter=_delimiter(path, kind)), [])
         return list(_record(next((line for line in f if line.strip()), "{}"), os.fspath(path)))
 
 

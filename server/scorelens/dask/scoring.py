@@ -82,7 +82,8 @@ def score_files(
 
     A file is read by its name's ending: ``.jsonl``/``.ndjson`` (one JSON object a line),
     ``.parquet``/``.pq`` or a directory (a Parquet dataset, one partition per row group), ``.tsv``
-    (tab-separated, a header row naming the columns, quoted fields as the csv module reads them).
+    or ``.csv`` (tab- or comma-separated, semicolons where a CSV's header has them and no comma; a
+    header row naming the columns, quoted fields as the csv module reads them).
     ``hypothesis`` and ``references`` name columns (fields) as :func:`score`'s; not named, they are
     the first of the names the command line's readers take (``prediction``, ``hypothesis``, …;
     ``reference``, ``references``, …) that the first file has.

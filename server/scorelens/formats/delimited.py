@@ -59,11 +59,14 @@ def read(text: str, fields: Fields = Fields(), name: str = "csv", *, header: boo
 
 
 def _csv_delimiter(text: str, header: bool) -> str:
-    """``;`` for a CSV whose header row holds semicolons and no comma, else ``,``."""
     if not header:
         return ","
-    first = next((text[a:b] for a, b, _ in lines(text) if b > a), "")
-    return ";" if ";" in first and "," not in first else ","
+    return csv_delimiter(next((text[a:b] for a, b, _ in lines(text) if b > a), ""))
+
+
+def csv_delimiter(header: str) -> str:
+    """``;`` for a CSV whose header row holds semicolons and no comma, else ``,``."""
+    return ";" if ";" in header and "," not in header else ","
 
 
 _LIMIT = threading.Lock()
