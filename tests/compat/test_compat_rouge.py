@@ -72,3 +72,13 @@ def test_invalid_types_raise_when_scoring(rouge_type):
 def test_bootstrap_aggregator_is_not_there():
     with pytest.raises(NotImplementedError, match="mean"):
         compat_scoring.BootstrapAggregator()
+
+
+@pytest.mark.parametrize("stem", [False, True])
+def test_bytes_are_utf8_text_as_rouge_score_takes_them(stem):
+    # TensorFlow datasets give summaries as bytes; rouge-score reads them with six.ensure_str
+    target, prediction = "Größe: the cats were running.\nA second line".encode(), b"The cat runs.\nsecond LINE"
+    ours, theirs = compat_scorer.RougeScorer(TYPES, use_stemmer=stem), rouge_scorer.RougeScorer(TYPES, use_stemmer=stem)
+    assert_same(ours.score(target, prediction), theirs.score(target, prediction))
+    assert_same(ours.score_multi([target, b"cats"], prediction), theirs.score_multi([target, b"cats"], prediction))
+    assert compat_tokenize.tokenize(target, None) == tokenize.tokenize(target, None)

@@ -8,6 +8,7 @@ from typing import Sequence
 
 from ...core import rouge
 from . import scoring, tokenizers
+from .tokenize import ensure_str
 
 _ROUGE_N = re.compile(r"rouge[0-9]$")
 
@@ -56,14 +57,14 @@ class RougeScorer(scoring.BaseScorer):
             result[key] = scoring.Score(*found)
         return result
 
-    def _sentences(self, text: str) -> list[str]:
+    def _sentences(self, text: str | bytes) -> list[str]:
         """rougeLsum's sentences: the non-empty lines, or NLTK's sentences."""
         if self._split_summaries:
             import nltk  # loaded only for this option, as it needs NLTK's data
 
             sentences = nltk.sent_tokenize(text)
         else:
-            sentences = text.split("\n")
+            sentences = ensure_str(text).split("\n")
         return [s for s in sentences if s]
 
 

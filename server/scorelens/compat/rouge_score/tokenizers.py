@@ -5,6 +5,7 @@ from __future__ import annotations
 import abc
 
 from ...core.tokenizers import rouge_tokenizer
+from .tokenize import ensure_str
 
 
 class Tokenizer(abc.ABC):
@@ -21,5 +22,5 @@ class DefaultTokenizer(Tokenizer):
     def __init__(self, use_stemmer: bool = False) -> None:
         self._tokens = rouge_tokenizer("rouge-score", use_stemmer).tokens
 
-    def tokenize(self, text: str) -> list[str]:
-        return self._tokens(text)
+    def tokenize(self, text: str | bytes) -> list[str]:
+        return self._tokens(ensure_str(text))
