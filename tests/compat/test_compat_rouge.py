@@ -82,3 +82,10 @@ def test_bytes_are_utf8_text_as_rouge_score_takes_them(stem):
     assert_same(ours.score(target, prediction), theirs.score(target, prediction))
     assert_same(ours.score_multi([target, b"cats"], prediction), theirs.score_multi([target, b"cats"], prediction))
     assert compat_tokenize.tokenize(target, None) == tokenize.tokenize(target, None)
+
+
+def test_score_multi_of_no_target_is_a_value_error_as_rouge_scores():
+    with pytest.raises(ValueError):
+        rouge_scorer.RougeScorer(TYPES).score_multi([], "a cat")
+    with pytest.raises(ValueError, match="at least one target"):
+        compat_scorer.RougeScorer(TYPES).score_multi([], "a cat")

@@ -31,6 +31,8 @@ class RougeScorer(scoring.BaseScorer):
     def score_multi(self, targets: Sequence[str], prediction: str) -> dict[str, scoring.Score]:
         """Each type's score against the target with the best F-measure (the first of equals)."""
         per_target = [self.score(t, prediction) for t in targets]
+        if not per_target:  # rouge-score's argmax of nothing is a ValueError too
+            raise ValueError("score_multi needs at least one target")
         return {key: per_target[rouge.best([s[key] for s in per_target])][key] for key in self.rouge_types}
 
     def score(self, target: str, prediction: str) -> dict[str, scoring.Score]:
