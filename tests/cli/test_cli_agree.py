@@ -271,3 +271,13 @@ def test_the_traps_score_notes_are_noted(run, tmp_path):
     scored = run("score", paths[1], "-r", paths[0], "-m", "wer,bleu,rougeL")
     assert [line for line in scored.out.splitlines() if line.startswith("note: ")][0] == said[0]
     assert run("agree", *paths, "-m", "cer,rougeL", "-l", "ja", "--rouge-tokenizer", "unicode", "--json").err == ""
+
+
+def test_annotators_named_in_their_language_get_its_tokenizer_as_score_does(run, tmp_path):
+    """Files named .zh are scored with sacreBLEU's zh tokenizer, as score scores them, with the note."""
+    first, second = sample("mt/zh/news.hyp.zh"), sample("mt/zh/news.ref.zh")
+    result = run("agree", first, second, "-m", "bleu", "--json")
+    assert result.code == 0, result.err
+    expected = BLEU(trg_lang="zh").corpus_score(peer_lines(second), [peer_lines(first)]).score
+    assert json.loads(result.out)["bleu"][0][1] == pytest.approx(expected, abs=1e-9)
+    assert f"note: BLEU's tokenizer is zh, sacreBLEU's for that target language, as {first}'s name ends in .zh" in result.err

@@ -16,7 +16,17 @@ from ..formats import Fields
 from ..formats.pairing import Problem, shown_id
 from ..summary import HUNDREDS, metric_label
 from ..textfile import BOM, BOM_NOTE
-from .documents import MAX_NAMED, STDIN, checked_options, formatted, formatted_document, option_error, read_document, segments_counted
+from .documents import (
+    MAX_NAMED,
+    STDIN,
+    checked_options,
+    formatted,
+    formatted_document,
+    option_error,
+    read_document,
+    segments_counted,
+    with_hypothesis_language,
+)
 from .errors import EXIT_ERROR, EXIT_OK, CliError
 from .options import jobs, scoring_options, segment_count
 from .scores_text import dropped_note, unspaced_notes
@@ -57,15 +67,16 @@ def run_agree(args: argparse.Namespace) -> int:
         raise option_error(exc) from None
     complete = True
     if formatted(args, paths):
-        annotations, options, complete = formatted_annotations(args, paths, options)
+        annotations, options, tokenizer_note, complete = formatted_annotations(args, paths, options)
     else:
         annotations = plain_annotations(args, paths)
+        options, tokenizer_note = with_hypothesis_language(options, paths[0])
     if not annotations[0].texts:
         raise CliError(f"{paths[0]}: no segments to compare")
     for path in byte_order_marks(paths, annotations):
         print(f"{path}:1: note: {BOM_NOTE}", file=sys.stderr)
     result = agreement(annotations, list(paths), args.metrics, args.segments, options, jobs(args))
-    found = notes(result, options, annotations[0])
+    found = notes(result, options, annotations[0], tokenizer_note)
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False))
         for note in found:
@@ -92,9 +103,10 @@ def plain_annotations(args: argparse.Namespace, paths: Sequence[str]) -> list[An
     return annotations
 
 
-def formatted_annotations(args: argparse.Namespace, paths: Sequence[str], options: dict) -> tuple[list[Annotation], dict, bool]:
+def formatted_annotations(args: argparse.Namespace, paths: Sequence[str], options: dict) -> tuple[list[Annotation], dict, str | None, bool]:
     """Each file's records read through its format's reader, paired with the first file's, the
-    options with the files' scoring rules, and whether every record could be read (an unreadable
+    options with the files' scoring rules and the tokenizer the first file's declared language
+    implies (with its note, :func:`.documents.with_hypothesis_language`), and whether every record could be read (an unreadable
     one is named and the rest is read). By id, an item not in every file is named and left out; by
     position, records without partners are bad input, as unequal line counts are."""
     if args.segmentation != "line":
@@ -117,13 +129,17 @@ def formatted_annotations(args: argparse.Namespace, paths: Sequence[str], option
         print(f"scorelens: warning: {more} more records without a partner in every file left out", file=sys.stderr)
     streams = [pairing.hypothesis, *pairing.references]
     annotations = [Annotation([e.segment.text for e in s], [e.line for e in s], [e.id for e in s]) for s in streams]
-    return annotations, with_rules(options, documents), not any(d.reading.errors for d in documents)
+    options, note = with_hypothesis_language(with_rules(options, documents), paths[0], documents[0].reading.languages[1])
+    return annotations, options, note, not any(d.reading.errors for d in documents)
 
 
-def notes(result: Agreement, options: dict, first: Annotation) -> list[str]:
-    """The known traps (DESIGN §2) ``score`` notes, as the annotators' texts fall into them."""
+def notes(result: Agreement, options: dict, first: Annotation, tokenizer_note: str | None) -> list[str]:
+    """The known traps (DESIGN §2) ``score`` notes, as the annotators' texts fall into them, and
+    the tokenizer their language implies."""
     found = [dropped_note(result.dropped_segments, result.segments)] if result.dropped_segments else []
     bleu_tokenize = scoring_config(result.metrics, options).bleu.tokenize if "bleu" in result.metrics else None
+    if bleu_tokenize is not None and tokenizer_note is not None:
+        found.append(tokenizer_note)
     return found + unspaced_notes("\n".join(first.texts), "the annotators' text", bleu_tokenize, "wer" in result.metrics)
 
 

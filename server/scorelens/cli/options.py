@@ -224,7 +224,8 @@ def scoring_options(
         dest="language",
         metavar="LANG",
         help="target language, or sacreBLEU's SRC-TRG pair; zh, ja and ko choose the zh, ja-mecab "
-        "and ko-mecab tokenizers when -tok is not given",
+        "and ko-mecab tokenizers when -tok is not given (default: the language the hypothesis's "
+        "document declares or its name ends in, news.hyp.zh)",
     )
     bleu.add_argument("-lc", "--lowercase", action="store_true", help="lowercase BLEU (case:lc)")
     bleu.add_argument(
