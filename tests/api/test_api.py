@@ -87,6 +87,15 @@ def test_compare_names_a_bad_seed_or_no_systems(arguments, named):
     assert str(caught.value).startswith(f"{named}: ")
 
 
+def test_compare_names_the_system_whose_texts_are_wrong():
+    with pytest.raises(ValueError, match=r"^systems\[1\] has 2 segments, references\[0\] has 3$"):
+        scorelens.compare(HYP[:3], [SYS2[:3], SYS2[:2]], REF[:3], metrics=["bleu"], n=10)
+    with pytest.raises(OptionError, match=r"^systems\[0\]: item 1 is NoneType, not str$"):
+        scorelens.compare(HYP[:3], [[SYS2[0], None, SYS2[2]]], REF[:3], metrics=["bleu"], n=10)
+    with pytest.raises(ValueError, match=r"^baseline has 2 segments"):
+        scorelens.compare(HYP[:2], [SYS2[:3]], REF[:3], metrics=["bleu"], n=10)
+
+
 def test_attributes_read_as_the_peers_do():
     sacrebleu = pytest.importorskip("sacrebleu")
     jiwer = pytest.importorskip("jiwer")

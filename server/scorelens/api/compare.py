@@ -97,7 +97,8 @@ def compare(
     checked_arguments(1 + len(systems), names, test, n, seed, segments)
     if names is None:
         names = ["baseline", *(f"system{i}" for i in range(1, len(systems) + 1))]
-    evaluations = [evaluation_of(texts, references, tested, jobs, options) for texts in (baseline, *systems)]
+    sides = ["baseline", *(f"systems[{i}]" for i in range(len(systems)))]
+    evaluations = [evaluation_of(texts, references, tested, jobs, options, side) for texts, side in zip((baseline, *systems), sides)]
     return compared(evaluations, list(names), tested, test, n, seed, segments).to_dict()
 
 

@@ -64,27 +64,30 @@ def sentence_scores(
         return list(ev.all_segment_results())
 
 
-def evaluation_of(hypotheses: Texts, references: Texts | Sequence[Texts] | None, metrics, jobs: int, options: dict[str, Any]) -> Evaluation:
+def evaluation_of(
+    hypotheses: Texts, references: Texts | Sequence[Texts] | None, metrics, jobs: int, options: dict[str, Any], side: str = "hypotheses"
+) -> Evaluation:
+    """The evaluation of the texts; ``side`` names them in errors (compare's ``systems[0]``)."""
     names = metric_names(metrics)
     o = complete(options)
     check_choices(o)
     if PPL in names and o["lm"] is None:
         raise OptionError("lm", "the ppl metric needs lm, the path of a KenLM model")
     check_jobs(jobs)
-    hypothesis = lines_of("hypotheses", hypotheses)
+    hypothesis = lines_of(side, hypotheses)
     streams = reference_streams(references)
     if names != [PPL] and not streams:
         raise OptionError("references", "no references to score against")
     ev = evaluate(hypothesis, [lines_of(f"references[{i}]", r) for i, r in enumerate(streams)], names, o, jobs)
-    check_lined_up(ev)
+    check_lined_up(ev, side)
     return ev
 
 
-def check_lined_up(ev: Evaluation) -> None:
-    """ValueError for a reference with another number of segments than the hypotheses."""
-    for side, hyp_count, ref_count in ev.mismatches():
+def check_lined_up(ev: Evaluation, side: str = "hypotheses") -> None:
+    """ValueError for a reference with another number of segments than the texts ``side`` names."""
+    for k, hyp_count, ref_count in ev.mismatches():
         unit = "paragraphs" if ev.corpus.config.segmentation == "paragraph" else "segments"
-        raise ValueError(f"hypotheses have {hyp_count} {unit}, references[{side - 1}] has {ref_count}")
+        raise ValueError(f"{side} {'have' if side == 'hypotheses' else 'has'} {hyp_count} {unit}, references[{k - 1}] has {ref_count}")
 
 
 def check_jobs(jobs: int) -> None:
