@@ -87,6 +87,12 @@ def test_compare_names_a_bad_seed_or_no_systems(arguments, named):
     assert str(caught.value).startswith(f"{named}: ")
 
 
+def test_compare_takes_systems_as_any_iterable():
+    expected = scorelens.compare(HYP, [SYS2], REF, metrics=["bleu"], n=10)
+    assert scorelens.compare(HYP, (s for s in [SYS2]), REF, metrics=["bleu"], n=10) == expected
+    assert scorelens.compare(HYP, (tuple(SYS2),), REF, metrics=["bleu"], n=10) == expected
+
+
 def test_compare_names_the_system_whose_texts_are_wrong():
     with pytest.raises(ValueError, match=r"^systems\[1\] has 2 segments, references\[0\] has 3$"):
         scorelens.compare(HYP[:3], [SYS2[:3], SYS2[:2]], REF[:3], metrics=["bleu"], n=10)

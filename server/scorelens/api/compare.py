@@ -91,7 +91,8 @@ def compare(
     ``scorelens compare --json`` prints; options as :func:`~scorelens.score`."""
     tested = tested_metrics(metric_names(metrics))
     tested_options(complete(options))
-    if isinstance(systems, str) or any(isinstance(texts, str) for texts in systems):
+    systems = list(systems)  # a generator of systems too (a string becomes strings, refused here)
+    if any(isinstance(texts, str) for texts in systems):
         # one system's texts where a list of systems is expected: scorelens.compare(hyps, [sys2], refs)
         raise OptionError("systems", "expected a list of systems, each a list of texts (one system: [texts])")
     checked_arguments(1 + len(systems), names, test, n, seed, segments)
