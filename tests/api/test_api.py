@@ -77,10 +77,10 @@ def test_compare_equals_the_command_line(cli_json):
 
 @pytest.mark.parametrize(
     ("arguments", "named"),
-    [({"seed": -3}, "seed"), ({"seed": "12345"}, "seed"), ({"seed": 1.5}, "seed"), ({"systems": []}, "systems"), ({"systems": SYS2}, "systems")],
+    [({"seed": -3}, "seed"), ({"seed": "12345"}, "seed"), ({"seed": 1.5}, "seed"), ({"systems": []}, "systems"), ({"systems": SYS2}, "systems"), ({"names": "ab"}, "names")],
 )
 def test_compare_names_a_bad_seed_or_no_systems(arguments, named):
-    """Also one system's texts given where a list of systems is expected."""
+    """Also one system's texts given where a list of systems is expected, and a string as names."""
     given = {"systems": [SYS2], **arguments}
     with pytest.raises(OptionError) as caught:
         scorelens.compare(HYP, given.pop("systems"), [REF], metrics=["bleu"], n=10, **given)

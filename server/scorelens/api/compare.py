@@ -143,6 +143,8 @@ def checked_arguments(systems: int, names: Sequence[str] | None, test: str, n: i
         raise OptionError("segments", f"expected a number of segments, 0 or more, not {segments!r}")
     if systems < 2:
         raise OptionError("systems", "compare needs a baseline and at least one system")
+    if isinstance(names, str):  # its letters would name the systems
+        raise OptionError("names", f"expected a list of names (the baseline's first), not a string: {names!r}")
     if names is not None and len(names) != systems:
         raise OptionError("names", f"{len(names)} names for {systems} systems (the baseline included)")
 
