@@ -145,6 +145,8 @@ def test_a_segment_with_newlines_is_summary_sentences_for_rouge_lsum():
         (lambda: scorelens.score(HYP, REF, max_ngram_order=True), "max_ngram_order"),
         (lambda: scorelens.score(HYP, REF, tokenise="13a"), "tokenise"),
         (lambda: scorelens.score(HYP, REF, metrics=["bleu", "meteor"]), "metrics"),
+        (lambda: scorelens.score(HYP, REF, metrics=None), "metrics"),
+        (lambda: scorelens.Corpus(HYP, REF, metrics=None), "metrics"),
         (lambda: scorelens.score(HYP, REF, metrics="ppl"), "lm"),
         (lambda: scorelens.score(HYP, metrics="ppl", lm=str(SAMPLES / "no-such.arpa")), "lm"),
         (lambda: scorelens.score(HYP, REF, wer_rules="nist"), "wer_rules"),

@@ -81,7 +81,12 @@ class OptionError(ValueError):
 
 def metric_names(metrics: str | Iterable[str]) -> list[str]:
     """The metrics asked for, in order, without repeats: a sequence, or one comma-separated string."""
-    names = metrics.split(",") if isinstance(metrics, str) else list(metrics)
+    if isinstance(metrics, str):
+        names = metrics.split(",")
+    elif isinstance(metrics, Iterable):
+        names = list(metrics)
+    else:  # None too: refused by name, as every bad option is
+        raise OptionError("metrics", f"expected a metric's name, a comma list or a list of them, not {metrics!r}")
     found: list[str] = []
     for name in names:
         if not isinstance(name, str) or name not in ALL_METRICS:
