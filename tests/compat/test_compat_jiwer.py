@@ -77,6 +77,16 @@ def test_errors_as_jiwer():
     assert compat.AlignmentChunk("replace", 0, 1, 0, 1).type == "substitute"
 
 
+def test_a_bad_sentence_is_named_by_its_index_not_the_whole_corpus():
+    refs = [f"sentence number {i}" for i in range(10_000)]
+    hyps = [*refs[:-1], None]
+    for measure in (compat.wer, compat.cer):
+        with pytest.raises(ValueError, match=r"^the hypothesis should be a string or a list of strings: item 9999 is NoneType$"):
+            measure(refs, hyps)
+    with pytest.raises(ValueError, match=r"^the reference should be a string or a list of strings, not tuple$"):
+        compat.wer(tuple(refs), refs)
+
+
 @examples(40)
 @given(corpus=line_corpus(max_lines=4, nrefs=1), width=st.sampled_from([None, 12, 30, 80]), top_k=st.sampled_from([None, 1, 2]))
 def test_printed_reports(corpus, width, top_k):

@@ -83,8 +83,12 @@ def _corpus_counts(reference: Sentences | None, hypothesis: Sentences | None, me
     refs = [reference] if isinstance(reference, str) else reference
     hyps = [hypothesis] if isinstance(hypothesis, str) else hypothesis
     for side, texts in (("reference", refs), ("hypothesis", hyps)):
-        if not (isinstance(texts, list) and all(isinstance(t, str) for t in texts)):
-            raise ValueError(f"the {side} should be a string or a list of strings, not {texts!r}")
+        if not isinstance(texts, list):
+            raise ValueError(f"the {side} should be a string or a list of strings, not {type(texts).__name__}")
+        # the item, not the list: a corpus's repr would fill the notebook
+        bad = next((i for i, t in enumerate(texts) if not isinstance(t, str)), None)
+        if bad is not None:
+            raise ValueError(f"the {side} should be a string or a list of strings: item {bad} is {type(texts[bad]).__name__}")
     check_lengths(refs, hyps)
     if metric == "cer":  # cer_default: each sentence stripped, its characters
         units = [[text.strip() for text in texts] for texts in (refs, hyps)]
