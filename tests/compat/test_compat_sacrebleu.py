@@ -166,3 +166,13 @@ def test_what_scorelens_does_not_have():
     with pytest.raises(RuntimeError, match="cache is empty"):
         compat.BLEU().corpus_score(["a"], None)
 
+
+@pytest.mark.parametrize("metric", METRICS)
+def test_a_segment_without_any_reference_is_a_value_error(metric):
+    # sacreBLEU fails on it with TypeError, IndexError or ZeroDivisionError; BLEU here scored it
+    # against nothing, chrF and TER failed as obscurely
+    for refs in ([], [None], [None, None]):
+        with pytest.raises(ValueError, match=f"^{metric}: no reference to score against$"):
+            getattr(compat, metric)().sentence_score("a b", refs)
+    with pytest.raises(ValueError, match=rf"^{metric}: segment 1 has no reference \(None in every stream\)$"):
+        getattr(compat, metric)().corpus_score(["a b", "c"], [["a b", None], ["x", None]])

@@ -169,6 +169,8 @@ class Metric:
         """The score of one hypothesis against its references (sacreBLEU's ``sentence_score``)."""
         self._check_sentence_score_args(hypothesis, references)
         refs = [r for r in references if r is not None]
+        if not refs:
+            raise ValueError(f"{type(self).__name__}: no reference to score against")
         self.num_refs = len(refs)
         return self._compute_score_from_stats(self._segment_statistics(hypothesis, refs))
 
@@ -213,8 +215,10 @@ class Metric:
         """Summed statistics segment by segment: each segment against its references present."""
         counts = set()
         total: list = []
-        for hyp, refs in zip(hypotheses, zip(*streams)):
+        for k, (hyp, refs) in enumerate(zip(hypotheses, zip(*streams))):
             present = [r for r in refs if r is not None]
+            if not present:  # sacreBLEU fails on it too, with whatever error the metric meets
+                raise ValueError(f"{type(self).__name__}: segment {k} has no reference (None in every stream)")
             counts.add(len(present))
             stats = self._segment_statistics(hyp, present)
             total = [a + b for a, b in zip(total, stats)] if total else list(stats)
@@ -241,7 +245,7 @@ class Metric:
             error = "The argument `hyp` should be a string."
         elif isinstance(refs, str) or not isinstance(refs, Sequence):
             error = "The argument `refs` should be a sequence of strings."
-        elif not isinstance(refs[0], str) and refs[0] is not None:
+        elif refs and not isinstance(refs[0], str) and refs[0] is not None:
             error = "Each element of `refs` should be a string."
         if error:
             raise TypeError(f"{type(self).__name__}: {error}")
