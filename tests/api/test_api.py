@@ -280,3 +280,15 @@ def test_corpus_edit_names_a_bad_side_or_text():
             reading()
     with pytest.raises(TypeError, match="text: expected str, not NoneType"):
         corpus.edit(0, None)
+
+
+def test_corpus_edit_of_a_paragraph_keeps_the_paragraphs_paired():
+    texts = ["a b", "c d", "", "e f", "", "g h"]
+    corpus = scorelens.Corpus(texts, texts, metrics=["bleu", "wer"], segmentation="paragraph")
+    for text in ("x\n\ny", "", "x\n  \ny"):  # two paragraphs, or none, where one was
+        with pytest.raises(ValueError, match="^text: a paragraph has no blank line"):
+            corpus.edit(0, text)
+    assert [corpus.text(k) for k in range(len(corpus))] == ["a b\nc d", "e f", "g h"]
+    corpus.edit(1, "x y\nz")
+    edited = ["a b", "c d", "", "x y", "z", "", "g h"]
+    assert corpus.scores().to_dict() == scorelens.score(edited, texts, metrics=["bleu", "wer"], segmentation="paragraph").to_dict()

@@ -56,8 +56,13 @@ class Corpus:
             # line of the core's, whatever its text (line_count would span the next segments)
             self._core.replace_lines(side, segment, segment + 1, [text])
             return
+        lines = text.split("\n")
+        if self._core.config.segmentation == "paragraph" and not all(line.strip() for line in lines):
+            # a blank line would end the paragraph there (an empty text: no paragraph), pairing
+            # every later one with another paragraph of the other sides
+            raise ValueError("text: a paragraph has no blank line and is not empty")
         first = self._core.first_line(side, segment)
-        self._core.replace_lines(side, first, first + self._core.line_count(side, segment), text.split("\n"))
+        self._core.replace_lines(side, first, first + self._core.line_count(side, segment), lines)
 
     def scores(self) -> Scores:
         """The corpus scores now, as :func:`~scorelens.score` of the current texts."""
