@@ -262,6 +262,8 @@ def nltk_bleu_config(o: dict[str, Any], tokenize: str) -> NltkBleuConfig:
             tokenize=("tokenize", tokenize),
             lowercase=("lowercase", o["lowercase"]),
         )
+    except OptionError:  # one field's own error, named by _made (an OptionError is a ValueError)
+        raise
     except ValueError as exc:  # fields that do not go together: method6's three orders
         raise OptionError("nltk_smoothing", str(exc)) from None
 
