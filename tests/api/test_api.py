@@ -121,6 +121,16 @@ def test_references_as_one_list_or_as_streams():
     assert scorelens.score(HYP, [REF, REF2]).bleu.signature.startswith("nrefs:2|")
 
 
+def test_references_given_per_segment_are_refused_with_the_shape_named():
+    # Hugging Face's shape, [[refs of segment 1], [refs of segment 2], ...]
+    with pytest.raises(ValueError, match=r"have 2 segments, references\[0\] has 3; references are one list per reference"):
+        scorelens.score(HYP[:2], [[REF[0], REF2[0], SYS2[0]], [REF[1], REF2[1], SYS2[1]]])
+    with pytest.raises(ValueError, match=r"have 1 segments, references\[0\] has 2; references are one list per reference"):
+        scorelens.score(HYP[:1], [[REF[0], REF2[0]]])
+    with pytest.raises(ValueError, match=r"^hypotheses have 3 segments, references\[0\] has 2$"):
+        scorelens.score(HYP[:3], [REF[:2]])
+
+
 def test_a_segment_with_newlines_is_summary_sentences_for_rouge_lsum():
     rouge_scorer = pytest.importorskip("rouge_score.rouge_scorer")
     hyps = ["the cat sat.\nit was happy.", "a dog ran\naway fast"]
