@@ -171,6 +171,11 @@ def test_a_segment_with_newlines_is_summary_sentences_for_rouge_lsum():
         (lambda: scorelens.score("a hypothesis", REF), "hypotheses"),
         (lambda: scorelens.score(HYP, []), "references"),
         (lambda: scorelens.score([1, 2], REF[:2]), "hypotheses"),
+        (lambda: scorelens.score(None, REF), "hypotheses"),
+        (lambda: scorelens.score(HYP, 5), "references"),
+        (lambda: scorelens.score(HYP, [REF, None]), "references[1]"),
+        (lambda: scorelens.score(HYP[:2], [None, REF[1]]), "references[0]"),  # a missing first reference
+        (lambda: scorelens.Corpus(HYP, [REF, None]), "references[1]"),
         (lambda: scorelens.compare(HYP, [SYS2], REF, metrics="bleu,ppl"), "metrics"),
         (lambda: scorelens.compare(HYP, [SYS2], REF, test="t"), "test"),
         (lambda: scorelens.compare(HYP, [SYS2], REF, n=-1), "n"),

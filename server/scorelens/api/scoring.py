@@ -103,19 +103,21 @@ def reference_streams(references: Texts | Sequence[Texts] | None) -> list[Texts]
     """sacreBLEU's shape (a list of streams) from either shape; one list of strings is one stream."""
     if references is None:
         return []
-    if isinstance(references, str):
-        raise OptionError("references", "expected a list of strings or a list of lists of strings, not a string")
+    if isinstance(references, str) or not isinstance(references, Iterable):
+        shown = "a string" if isinstance(references, str) else type(references).__name__
+        raise OptionError("references", f"expected a list of strings or a list of lists of strings, not {shown}")
     refs = list(references)
-    # the first item tells the shape (lines_of refuses a stream of mixed items)
-    if refs and isinstance(refs[0], str):
+    # the first item tells the shape (lines_of refuses a stream of mixed items); a missing first
+    # reference (None) is an item of one stream, which lines_of names
+    if refs and (isinstance(refs[0], str) or refs[0] is None):
         return [refs]
     return refs
 
 
 def lines_of(name: str, texts: Texts) -> list[str]:
     """A stream's lines as the core takes a file's: its strings, then an empty last line."""
-    if isinstance(texts, str):
-        raise OptionError(name, "expected a list of strings, not a string")
+    if isinstance(texts, str) or not isinstance(texts, Iterable):
+        raise OptionError(name, f"expected a list of strings, not {'a string' if isinstance(texts, str) else type(texts).__name__}")
     lines = list(texts)
     # checked in C: a Python loop took 3% of the time of scoring 100,000 lines' WER
     if not all(map(isinstance, lines, repeat(str))):
