@@ -129,6 +129,8 @@ def test_references_given_per_segment_are_refused_with_the_shape_named():
         scorelens.score(HYP[:1], [[REF[0], REF2[0]]])
     with pytest.raises(ValueError, match=r"^hypotheses have 3 segments, references\[0\] has 2$"):
         scorelens.score(HYP[:3], [REF[:2]])
+    with pytest.raises(ValueError, match=r"^hypotheses have 2 segments, references\[1\] has 3$"):  # one stream too long
+        scorelens.score(HYP[:2], [REF[:2], REF2[:3]])
 
 
 def test_a_segment_with_newlines_is_summary_sentences_for_rouge_lsum():

@@ -88,8 +88,9 @@ def check_lined_up(ev: Evaluation, side: str = "hypotheses") -> None:
     for k, hyp_count, ref_count in ev.mismatches():
         unit = "paragraphs" if ev.corpus.config.segmentation == "paragraph" else "segments"
         message = f"{side} {'have' if side == 'hypotheses' else 'has'} {hyp_count} {unit}, references[{k - 1}] has {ref_count}"
-        if ev.corpus.references == hyp_count:
-            # as many lists as segments: likely each segment's references (Hugging Face's shape)
+        if ev.corpus.references == hyp_count and len(set(ev.corpus.segment_counts()[1:])) == 1:
+            # as many lists as segments, all of one length: likely each segment's references
+            # (Hugging Face's shape)
             message += "; references are one list per reference, each as long as the hypotheses (sacreBLEU's shape), not one per segment"
         raise ValueError(message)
 
