@@ -66,6 +66,17 @@ def test_perplexity_equals_the_command_line(cli_json):
     assert scorelens.score(hyp, None, metrics=["ppl"], lm=arpa).to_dict() == got.to_dict()  # None: no references
 
 
+def test_paths_may_be_pathlib_paths(tmp_path):
+    stopwords = tmp_path / "stop.txt"
+    stopwords.write_text("the\na\n", encoding="utf-8")
+    options = {"metrics": ["rougeL"], "rouge_impl": "rouge-1.5.5"}
+    by_path = scorelens.score(HYP, REF, rouge_stopwords=stopwords, **options).to_dict()
+    assert by_path == scorelens.score(HYP, REF, rouge_stopwords=str(stopwords), **options).to_dict()
+    pytest.importorskip("kenlm", reason="perplexity needs the fluency extra (kenlm)")
+    arpa = SAMPLES / "lm" / "asr.arpa"
+    assert scorelens.score(HYP, metrics=["ppl"], lm=arpa).to_dict() == scorelens.score(HYP, metrics=["ppl"], lm=str(arpa)).to_dict()
+
+
 def test_compare_equals_the_command_line(cli_json):
     got = scorelens.compare(HYP, [SYS2], [REF], metrics=["bleu", "chrf", "wer"], n=200, names=["hyp", "sys"])
     expected = cli_json("compare", HYP, [REF], "-m", "bleu,chrf,wer", "--paired-n", "200", systems=[SYS2])

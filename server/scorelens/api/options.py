@@ -7,6 +7,7 @@ hands its parsed arguments over as they are and a script reads the same names in
 from __future__ import annotations
 
 import math
+import os
 from typing import Any, Iterable, Sequence
 
 from ..core import (
@@ -63,8 +64,8 @@ DEFAULTS: dict[str, tuple[Any, type | tuple[type, ...]]] = {
     "rouge_w_weight": (1.2, (int, float)),
     "rouge_skip_gap": (4, int),
     "rouge_multi_ref": ("average", str),
-    "rouge_stopwords": (None, (str, type(None))),
-    "lm": (None, (str, type(None))),
+    "rouge_stopwords": (None, (str, os.PathLike, type(None))),  # paths: a pathlib.Path too, kept as its str
+    "lm": (None, (str, os.PathLike, type(None))),
     "lm_tokenize": (FluencyConfig.tokenize, str),
     "lm_outlier_z": (FluencyConfig.outlier_z, (int, float)),
 }
@@ -107,7 +108,8 @@ def complete(options: dict[str, Any]) -> dict[str, Any]:
         # bool is an int to isinstance; an option that wants a number does not take True
         if not isinstance(value, expected) or (isinstance(value, bool) and expected is not bool and bool not in _types(expected)):
             raise OptionError(name, f"expected {_type_names(expected)}, not {value!r}")
-    return {name: options.get(name, default) for name, (default, _) in DEFAULTS.items()}
+    given = {name: os.fspath(value) if isinstance(value, os.PathLike) else value for name, value in options.items()}
+    return {name: given.get(name, default) for name, (default, _) in DEFAULTS.items()}
 
 
 def _types(expected: type | tuple[type, ...]) -> tuple[type, ...]:
