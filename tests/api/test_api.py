@@ -239,6 +239,15 @@ def test_statistics_of_parts_add_up_to_the_whole(pairs, cuts):
     _equal(pickle.loads(pickle.dumps(parts[0] + parts[-1])).scores().to_dict(), (parts[0] + parts[-1]).scores().to_dict())
 
 
+def test_statistics_of_paragraph_parts_are_the_parts_joined_by_a_blank_line():
+    a = (["the cat sat", "on the mat"], ["the cat sat", "on a mat"])
+    b = (["a dog barked", "loudly today"], ["the dog barked", "loudly today"])
+    metrics = ["bleu", "chrf", "ter", "wer"]
+    parts = [scorelens.statistics(h, r, metrics=metrics, segmentation="paragraph") for h, r in (a, b)]
+    joined = scorelens.score([*a[0], "", *b[0]], [*a[1], "", *b[1]], metrics=metrics, segmentation="paragraph")
+    assert sum(parts).scores().to_dict() == joined.to_dict()
+
+
 def test_statistics_are_small_and_hold_no_texts():
     long = [" ".join(["word"] * 200)] * 50
     stats = scorelens.statistics(long, long, metrics=EVERY_METRIC)
