@@ -66,6 +66,16 @@ def test_perplexity_equals_the_command_line(cli_json):
     assert scorelens.score(hyp, None, metrics=["ppl"], lm=arpa).to_dict() == got.to_dict()  # None: no references
 
 
+def test_numpy_numbers_are_options_as_python_numbers():
+    np = pytest.importorskip("numpy")
+    options = {"max_ngram_order": 3, "chrf_beta": 1, "smooth_method": "floor", "smooth_value": 0.5}
+    expected = scorelens.score(HYP, REF, metrics="bleu,chrf", **options).to_dict()
+    as_numpy = {**options, "max_ngram_order": np.int64(3), "chrf_beta": np.int32(1), "smooth_value": np.float32(0.5)}
+    assert scorelens.score(HYP, REF, metrics="bleu,chrf", **as_numpy).to_dict() == expected
+    with pytest.raises(OptionError, match="^max_ngram_order: expected int"):
+        scorelens.score(HYP, REF, max_ngram_order=np.float64(3.0))
+
+
 def test_paths_may_be_pathlib_paths(tmp_path):
     stopwords = tmp_path / "stop.txt"
     stopwords.write_text("the\na\n", encoding="utf-8")

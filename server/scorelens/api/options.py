@@ -7,6 +7,7 @@ hands its parsed arguments over as they are and a script reads the same names in
 from __future__ import annotations
 
 import math
+import numbers
 import os
 from typing import Any, Iterable, Sequence
 
@@ -101,15 +102,26 @@ def metric_names(metrics: str | Iterable[str]) -> list[str]:
 
 def complete(options: dict[str, Any]) -> dict[str, Any]:
     """Every option, the given ones checked for name and type, the rest at their defaults."""
+    given = {}
     for name, value in options.items():
         if name not in DEFAULTS:
             raise OptionError(name, f"unknown option; one of {', '.join(DEFAULTS)}")
         expected = DEFAULTS[name][1]
+        value = _plain(value, _types(expected))
         # bool is an int to isinstance; an option that wants a number does not take True
         if not isinstance(value, expected) or (isinstance(value, bool) and expected is not bool and bool not in _types(expected)):
             raise OptionError(name, f"expected {_type_names(expected)}, not {value!r}")
-    given = {name: os.fspath(value) if isinstance(value, os.PathLike) else value for name, value in options.items()}
+        given[name] = os.fspath(value) if isinstance(value, os.PathLike) else value
     return {name: given.get(name, default) for name, (default, _) in DEFAULTS.items()}
+
+
+def _plain(value: Any, types: tuple[type, ...]) -> Any:
+    """NumPy's numbers (a sweep over ``np.arange``) as Python's int or float, where the option takes one."""
+    if isinstance(value, (bool, int, float)) or not isinstance(value, numbers.Real):
+        return value
+    if int in types and isinstance(value, numbers.Integral):
+        return int(value)
+    return float(value) if float in types else value
 
 
 def _types(expected: type | tuple[type, ...]) -> tuple[type, ...]:
